@@ -1,0 +1,36 @@
+// @ts-check
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig, envField } from 'astro/config';
+import { envDefaults, loadEnv } from './scripts/lib/env.ts';
+
+loadEnv();
+
+// The public origin, for canonical URLs, OpenGraph tags and sitemap.xml. Read at
+// build time because pre-rendered pages bake it in.
+const site = process.env.SITE_URL || envDefaults.SITE_URL;
+
+export default defineConfig({
+  site,
+  output: 'static',
+  adapter: node({ mode: 'standalone' }),
+  integrations: [react()],
+  // We keep sessions in SQLite ourselves (src/lib/server/sessions.ts). Astro's
+  // own sessions would bake a file-store path into the build.
+  session: false,
+  trailingSlash: 'never',
+  build: { format: 'file' },
+  vite: { plugins: [tailwindcss()] },
+  env: {
+    // Every variable here is read at run time (access: 'secret') unless it is
+    // public: a secret never reaches an island.
+    schema: {
+      DATABASE_PATH: envField.string({ context: 'server', access: 'secret', default: envDefaults.DATABASE_PATH }),
+      SITE_DIR: envField.string({ context: 'server', access: 'secret', default: envDefaults.SITE_DIR }),
+      MAIL_OUTBOX: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_OUTBOX }),
+      MAIL_FROM: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_FROM }),
+      SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+    },
+  },
+});

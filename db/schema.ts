@@ -1,0 +1,416 @@
+// The data model. Money is integer cents (exact); it is served as decimal strings
+// by src/lib/money.ts. Timestamps are epoch milliseconds; calendar dates that have
+// no time of day (a preferred booking date, an offer's validity) are ISO
+// 'YYYY-MM-DD' text in America/Los_Angeles.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const TIERS = ['FREE', 'PREMIUM', 'ELITE'] as const;
+export type Tier = (typeof TIERS)[number];
+export const ROLES = ['client', 'owner', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const SERVICE_CATEGORIES = ['facial', 'laser', 'injectable', 'body', 'wellness', 'consultation'] as const;
+export type ServiceCategory = (typeof SERVICE_CATEGORIES)[number];
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+export const LEAD_STATUSES = ['new', 'contacted', 'converted', 'lost'] as const;
+export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'unpaid'] as const;
+export const SOCIAL_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
+export const ANALYTICS_EVENT_TYPES = ['view', 'click', 'booking', 'conversion'] as const;
+export const ANALYTICS_ENTITY_TYPES = ['spa', 'page', 'offer'] as const;
+
+const id = () => integer('id').primaryKey({ autoIncrement: true });
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const updatedAt = () =>
+  integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const bool = (name: string) => integer(name, { mode: 'boolean' });
+const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    profileImageUrl: text('profile_image_url'),
+    role: text('role', { enum: ROLES }).notNull().default('client'),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // E-mail addresses are stored lower-cased; the index makes them unique.
+    uniqueIndex('users_email_unique').on(t.email),
+    check('users_role_check', inList('role', ROLES)),
+  ],
+);
+
+// Lucia's session model: the cookie holds a random token; only its SHA-256 is
+// stored here (id), so a leaked table cannot be replayed.
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+// Only the SHA-256 of a magic-link token is stored.
+export const magicTokens = sqliteTable(
+  'magic_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    used: bool('used').notNull().default(false),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('magic_tokens_token_hash_unique').on(t.tokenHash), index('magic_tokens_email_idx').on(t.email)],
+);
+
+export const cities = sqliteTable(
+  'cities',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    state: text('state').notNull().default('CA'),
+    zipCode: text('zip_code'),
+    address: text('address'),
+    phone: text('phone'),
+    email: text('email'),
+    description: text('description'),
+    imageUrl: text('image_url'),
+    active: bool('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('cities_slug_unique').on(t.slug)],
+);
+
+export const spas = sqliteTable(
+  'spas',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description'),
+    address: text('address'),
+    phone: text('phone'),
+    email: text('email'),
+    website: text('website'),
+    imageUrl: text('image_url'),
+    bookingLink: text('booking_link'),
+    socialFeedUrl: text('social_feed_url'),
+    socialPlatform: text('social_platform', { enum: SOCIAL_PLATFORMS }),
+    videoUrl: text('video_url'),
+    // Opening hours as JSON: { "mon": "9:00-18:00", ..., "sun": null }; null when unknown.
+    hours: text('hours', { mode: 'json' }).$type<Record<string, string | null>>(),
+    tier: text('tier', { enum: TIERS }).notNull().default('FREE'),
+    active: bool('active').notNull().default(true),
+    featured: bool('featured').notNull().default(false),
+    verified: bool('verified').notNull().default(false),
+    ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    subscriptionStatus: text('subscription_status', { enum: SUBSCRIPTION_STATUSES }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('spas_slug_unique').on(t.slug),
+    // The directory's listing order: tier weight, then newest, within a city.
+    index('spas_city_listing_idx').on(t.cityId, t.active, t.tier, t.createdAt),
+    index('spas_listing_idx').on(t.active, t.tier, t.createdAt),
+    index('spas_owner_idx').on(t.ownerId),
+    check('spas_tier_check', inList('tier', TIERS)),
+  ],
+);
+
+// galleryUrls of the spec, one row per photo; how many a spa may show depends on its tier.
+export const spaPhotos = sqliteTable(
+  'spa_photos',
+  {
+    id: id(),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    alt: text('alt').notNull().default(''),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('spa_photos_spa_idx').on(t.spaId, t.position)],
+);
+
+export const services = sqliteTable(
+  'services',
+  {
+    id: id(),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    name: text('name', { length: 255 }).notNull(),
+    description: text('description'),
+    priceCents: integer('price_cents').notNull(),
+    // What the price is for, when it is not the whole treatment ("per unit", "per syringe").
+    priceUnit: text('price_unit'),
+    duration: integer('duration').notNull(),
+    category: text('category').notNull(),
+    // One of the directory's treatment keys (botox, hydrafacial, ...) when the service is one.
+    treatment: text('treatment'),
+    imageUrl: text('image_url'),
+    active: bool('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('services_spa_name_unique').on(t.spaId, t.name),
+    index('services_category_idx').on(t.category),
+    index('services_treatment_idx').on(t.treatment, t.spaId),
+    check('services_price_check', sql`price_cents >= 0`),
+    check('services_duration_check', sql`duration > 0`),
+    check('services_name_length_check', sql`length(name) between 1 and 255`),
+  ],
+);
+
+export const offers = sqliteTable(
+  'offers',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description').notNull(),
+    originalPriceCents: integer('original_price_cents').notNull(),
+    offerPriceCents: integer('offer_price_cents').notNull(),
+    // Stored (not derived on read) because the spec lists it as a field; a check keeps it honest.
+    savingsCents: integer('savings_cents').notNull(),
+    validFrom: text('valid_from'),
+    validTo: text('valid_to'),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    imageUrl: text('image_url'),
+    active: bool('active').notNull().default(true),
+    featured: bool('featured').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('offers_slug_unique').on(t.slug),
+    index('offers_listing_idx').on(t.active, t.featured, t.validTo),
+    index('offers_spa_idx').on(t.spaId),
+    check('offers_prices_check', sql`offer_price_cents >= 0 and original_price_cents >= offer_price_cents`),
+    check('offers_savings_check', sql`savings_cents = original_price_cents - offer_price_cents`),
+  ],
+);
+
+// serviceIds of the spec, as a join table so the link is checked by foreign keys.
+export const offerServices = sqliteTable(
+  'offer_services',
+  {
+    offerId: integer('offer_id')
+      .notNull()
+      .references(() => offers.id, { onDelete: 'cascade' }),
+    serviceId: integer('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.offerId, t.serviceId] })],
+);
+
+export const bookings = sqliteTable(
+  'bookings',
+  {
+    id: id(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    serviceId: integer('service_id').references(() => services.id, { onDelete: 'set null' }),
+    spaId: integer('spa_id').references(() => spas.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    preferredDate: text('preferred_date'),
+    // Set when the spa confirms: the appointment itself.
+    scheduledAt: integer('scheduled_at', { mode: 'timestamp_ms' }),
+    message: text('message'),
+    status: text('status', { enum: BOOKING_STATUSES }).notNull().default('pending'),
+    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    paidAt: integer('paid_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('bookings_user_idx').on(t.userId, t.createdAt),
+    index('bookings_spa_idx').on(t.spaId, t.status),
+    uniqueIndex('bookings_payment_intent_unique').on(t.stripePaymentIntentId),
+    check('bookings_status_check', inList('status', BOOKING_STATUSES)),
+  ],
+);
+
+export const leads = sqliteTable(
+  'leads',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    spaId: integer('spa_id').references(() => spas.id, { onDelete: 'set null' }),
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    cityId: integer('city_id').references(() => cities.id),
+    offerId: integer('offer_id').references(() => offers.id, { onDelete: 'set null' }),
+    serviceId: integer('service_id').references(() => services.id, { onDelete: 'set null' }),
+    source: text('source'),
+    medium: text('medium'),
+    campaign: text('campaign'),
+    message: text('message'),
+    status: text('status', { enum: LEAD_STATUSES }).notNull().default('new'),
+    assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('leads_spa_idx').on(t.spaId, t.status, t.createdAt),
+    check('leads_status_check', inList('status', LEAD_STATUSES)),
+  ],
+);
+
+export const subscriptions = sqliteTable(
+  'subscriptions',
+  {
+    id: id(),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    stripeSubscriptionId: text('stripe_subscription_id').notNull(),
+    stripeCustomerId: text('stripe_customer_id').notNull(),
+    tier: text('tier', { enum: ['PREMIUM', 'ELITE'] }).notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    currentPeriodStart: integer('current_period_start', { mode: 'timestamp_ms' }),
+    currentPeriodEnd: integer('current_period_end', { mode: 'timestamp_ms' }),
+    cancelAtPeriodEnd: bool('cancel_at_period_end').notNull().default(false),
+    canceledAt: integer('canceled_at', { mode: 'timestamp_ms' }),
+    trialStart: integer('trial_start', { mode: 'timestamp_ms' }),
+    trialEnd: integer('trial_end', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_stripe_id_unique').on(t.stripeSubscriptionId),
+    index('subscriptions_spa_idx').on(t.spaId),
+    check('subscriptions_tier_check', inList('tier', ['PREMIUM', 'ELITE'])),
+    check('subscriptions_status_check', inList('status', SUBSCRIPTION_STATUSES)),
+  ],
+);
+
+// Outbound clicks (booking links, websites, social). ipHash, never the address itself.
+export const clicks = sqliteTable(
+  'clicks',
+  {
+    id: id(),
+    url: text('url').notNull(),
+    targetUrl: text('target_url').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    sessionId: text('session_id'),
+    ipHash: text('ip_hash'),
+    userAgent: text('user_agent'),
+    referer: text('referer'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
+    spaId: integer('spa_id').references(() => spas.id, { onDelete: 'set null' }),
+    clickedAt: createdAt(),
+  },
+  (t) => [index('clicks_spa_idx').on(t.spaId, t.clickedAt)],
+);
+
+export const analyticsEvents = sqliteTable(
+  'analytics_events',
+  {
+    id: id(),
+    eventType: text('event_type', { enum: ANALYTICS_EVENT_TYPES }).notNull(),
+    entityType: text('entity_type', { enum: ANALYTICS_ENTITY_TYPES }).notNull(),
+    entityId: text('entity_id'),
+    tier: text('tier'),
+    source: text('source'),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    sessionId: text('session_id'),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userAgent: text('user_agent'),
+    referrer: text('referrer'),
+    ipHash: text('ip_hash'),
+    occurredAt: integer('occurred_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('analytics_entity_idx').on(t.entityType, t.entityId, t.eventType, t.occurredAt),
+    check('analytics_event_type_check', inList('event_type', ANALYTICS_EVENT_TYPES)),
+    check('analytics_entity_type_check', inList('entity_type', ANALYTICS_ENTITY_TYPES)),
+  ],
+);
+
+export const newsletterSubscribers = sqliteTable(
+  'newsletter_subscribers',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    preferences: text('preferences', { mode: 'json' }).$type<string[]>(),
+    unsubscribeToken: text('unsubscribe_token').notNull(),
+    subscribed: bool('subscribed').notNull().default(false),
+    subscribedAt: integer('subscribed_at', { mode: 'timestamp_ms' }),
+    cityId: integer('city_id').references(() => cities.id),
+    active: bool('active').notNull().default(true),
+    confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
+    unsubscribedAt: integer('unsubscribed_at', { mode: 'timestamp_ms' }),
+    source: text('source'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('newsletter_email_unique').on(t.email),
+    uniqueIndex('newsletter_unsubscribe_token_unique').on(t.unsubscribeToken),
+  ],
+);
+
+export const socialMediaCache = sqliteTable(
+  'social_media_cache',
+  {
+    id: id(),
+    url: text('url').notNull(),
+    platform: text('platform', { enum: SOCIAL_PLATFORMS }).notNull(),
+    embedHtml: text('embed_html'),
+    thumbnailUrl: text('thumbnail_url'),
+    title: text('title'),
+    authorName: text('author_name'),
+    authorUrl: text('author_url'),
+    providerName: text('provider_name'),
+    width: integer('width'),
+    height: integer('height'),
+    fetchedAt: integer('fetched_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    active: bool('active').notNull().default(true),
+  },
+  (t) => [uniqueIndex('social_media_cache_url_unique').on(t.url)],
+);
+
+// One row (id = 1). content_version is bumped by triggers (see the custom
+// migration) whenever anything a pre-rendered page shows changes, so a build
+// can tell whether it is older than the data.
+export const siteMeta = sqliteTable('site_meta', {
+  id: integer('id').primaryKey(),
+  contentVersion: integer('content_version').notNull().default(0),
+});

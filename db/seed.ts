@@ -1,0 +1,124 @@
+// Fills the demo directory from db/demo-data.ts. Deterministic (no randomness;
+// dates are relative to the seeding day in Pacific time) and idempotent: every
+// row is upserted on its natural key, so seeding twice leaves the same rows.
+import { eq, sql } from 'drizzle-orm';
+import { addDays, pacificDate } from '../src/lib/dates.ts';
+import type { Db } from './client.ts';
+import { demoCities, demoOffers, demoSpas } from './demo-data.ts';
+import { cities, offerServices, offers, services, spaPhotos, spas } from './schema.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface SeedResult {
+  cities: number;
+  spas: number;
+  services: number;
+  offers: number;
+}
+
+export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
+  const todayMs = Date.parse(`${today}T12:00:00Z`);
+  let serviceCount = 0;
+
+  db.transaction((tx) => {
+    const cityIds = new Map<string, number>();
+    for (const city of demoCities) {
+      const values = { ...city, state: 'CA', active: true };
+      const [row] = tx
+        .insert(cities)
+        .values(values)
+        .onConflictDoUpdate({ target: cities.slug, set: values })
+        .returning({ id: cities.id })
+        .all();
+      cityIds.set(city.slug, row!.id);
+    }
+
+    const serviceIds = new Map<string, number>(); // `${spaSlug}/${serviceName}` -> id
+    const spaIds = new Map<string, number>();
+    for (const spa of demoSpas) {
+      const { services: spaServices, photos, citySlug, createdDaysAgo, ...fields } = spa;
+      const cityId = cityIds.get(citySlug);
+      if (cityId === undefined) throw new Error(`Spa ${spa.slug} names unknown city ${citySlug}`);
+      const createdAt = new Date(todayMs - createdDaysAgo * DAY_MS);
+      const values = { ...fields, cityId, active: true, createdAt, updatedAt: createdAt };
+      const [row] = tx
+        .insert(spas)
+        .values(values)
+        .onConflictDoUpdate({ target: spas.slug, set: values })
+        .returning({ id: spas.id })
+        .all();
+      const spaId = row!.id;
+      spaIds.set(spa.slug, spaId);
+
+      tx.delete(spaPhotos).where(eq(spaPhotos.spaId, spaId)).run();
+      photos.forEach((url, position) => {
+        tx.insert(spaPhotos)
+          .values({ spaId, url, position, alt: `${spa.name}, photo ${position + 1}` })
+          .run();
+      });
+
+      for (const service of spaServices) {
+        const serviceValues = {
+          spaId,
+          name: service.name,
+          description: service.description,
+          priceCents: service.priceCents,
+          priceUnit: service.priceUnit ?? null,
+          duration: service.duration,
+          category: service.category,
+          treatment: service.treatment ?? null,
+          active: true,
+        };
+        const [serviceRow] = tx
+          .insert(services)
+          .values(serviceValues)
+          .onConflictDoUpdate({ target: [services.spaId, services.name], set: serviceValues })
+          .returning({ id: services.id })
+          .all();
+        serviceIds.set(`${spa.slug}/${service.name}`, serviceRow!.id);
+        serviceCount++;
+      }
+    }
+
+    for (const offer of demoOffers) {
+      const { spaSlug, serviceNames, validFromDaysFromToday, validToDaysFromToday, ...fields } = offer;
+      const spaId = spaIds.get(spaSlug);
+      const spa = demoSpas.find((s) => s.slug === spaSlug);
+      if (spaId === undefined || !spa) throw new Error(`Offer ${offer.slug} names unknown spa ${spaSlug}`);
+      const values = {
+        ...fields,
+        spaId,
+        cityId: cityIds.get(spa.citySlug)!,
+        savingsCents: offer.originalPriceCents - offer.offerPriceCents,
+        validFrom: validFromDaysFromToday === null ? null : addDays(today, validFromDaysFromToday),
+        validTo: validToDaysFromToday === null ? null : addDays(today, validToDaysFromToday),
+        active: true,
+      };
+      const [row] = tx
+        .insert(offers)
+        .values(values)
+        .onConflictDoUpdate({ target: offers.slug, set: values })
+        .returning({ id: offers.id })
+        .all();
+      tx.delete(offerServices).where(eq(offerServices.offerId, row!.id)).run();
+      for (const name of serviceNames) {
+        const serviceId = serviceIds.get(`${spaSlug}/${name}`);
+        if (serviceId === undefined) throw new Error(`Offer ${offer.slug} names unknown service ${name}`);
+        tx.insert(offerServices).values({ offerId: row!.id, serviceId }).run();
+      }
+    }
+  });
+
+  return {
+    cities: demoCities.length,
+    spas: demoSpas.length,
+    services: serviceCount,
+    offers: demoOffers.length,
+  };
+}
+
+/** True when the directory has no spas yet: `npm start` seeds only then. */
+export function isEmpty(db: Db): boolean {
+  const row = db.select({ n: sql<number>`count(*)` }).from(spas).get();
+  return (row?.n ?? 0) === 0;
+}

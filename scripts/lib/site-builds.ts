@@ -1,0 +1,165 @@
+// The published site on disk, and the rules for replacing it:
+//
+//   SITE_DIR/builds/<id>/      one complete `astro build` each (client/ + server/ + build.json)
+//   SITE_DIR/current           symlink to the build being served
+//   SITE_DIR/rebuild.lock      held (pid inside) by the one rebuild that runs
+//   SITE_DIR/rebuild.pending   "someone asked for another rebuild while one ran"
+//
+// A build is written into its own new folder and switched in by renaming a new
+// symlink over `current`, which is atomic: a request sees the old site or the
+// new one, never a half-written one. See docs/decisions/0002-atomic-publishing.md.
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+
+export interface BuildInfo {
+  id: string;
+  contentVersion: number;
+  sourceHash: string;
+  builtAt: string;
+  durationMs: number;
+}
+
+export const paths = (siteDir: string) => ({
+  builds: join(siteDir, 'builds'),
+  current: join(siteDir, 'current'),
+  lock: join(siteDir, 'rebuild.lock'),
+  pending: join(siteDir, 'rebuild.pending'),
+});
+
+/** The build `current` points at, or null when nothing is published yet. */
+export function currentBuildDir(siteDir: string): string | null {
+  try {
+    return realpathSync(paths(siteDir).current);
+  } catch {
+    return null;
+  }
+}
+
+export function readBuildInfo(buildDir: string): BuildInfo | null {
+  try {
+    return JSON.parse(readFileSync(join(buildDir, 'build.json'), 'utf8')) as BuildInfo;
+  } catch {
+    return null;
+  }
+}
+
+/** Why the published site must be built again, or null when it is up to date. */
+export function staleReason(
+  info: BuildInfo | null,
+  now: { contentVersion: number; sourceHash: string },
+): string | null {
+  if (!info) return 'no site has been built yet';
+  if (info.contentVersion < now.contentVersion) return 'the data changed since the last build';
+  if (info.sourceHash !== now.sourceHash) return 'the code changed since the last build';
+  return null;
+}
+
+/** Switches `current` to buildDir atomically (rename over the old link). */
+export function swapCurrent(siteDir: string, buildDir: string): void {
+  const { current } = paths(siteDir);
+  const next = `${current}.next-${process.pid}`;
+  rmSync(next, { force: true });
+  symlinkSync(relative(siteDir, buildDir), next);
+  renameSync(next, current);
+}
+
+/** Deletes all but the newest `keep` builds, never the one being served. */
+export function pruneBuilds(siteDir: string, keep = 3): string[] {
+  const { builds } = paths(siteDir);
+  if (!existsSync(builds)) return [];
+  const served = currentBuildDir(siteDir);
+  const all = readdirSync(builds)
+    .map((name) => join(builds, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  const removed = all.slice(keep).filter((dir) => dir !== served);
+  for (const dir of removed) rmSync(dir, { recursive: true, force: true });
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the rebuild lock, or returns false when another live process holds it.
+ * A lock left by a dead process is taken over.
+ */
+export function acquireRebuildLock(siteDir: string): boolean {
+  const { lock } = paths(siteDir);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(lock, 'utf8').trim());
+      if (holder && holder !== process.pid && isRunning(holder)) return false;
+      rmSync(lock, { force: true });
+    }
+  }
+  return false;
+}
+
+export function releaseRebuildLock(siteDir: string): void {
+  rmSync(paths(siteDir).lock, { force: true });
+}
+
+// Asking for a rebuild is: mark one as pending, then try to take the lock. Whoever
+// holds the lock builds while a mark is pending and looks again after letting go,
+// so every request is served by a build that starts after it, and any number of
+// requests during one build collapse into one more build.
+export function markPending(siteDir: string): void {
+  writeFileSync(paths(siteDir).pending, String(Date.now()));
+}
+
+export function isPending(siteDir: string): boolean {
+  return existsSync(paths(siteDir).pending);
+}
+
+/** Consumes the pending mark: true when a rebuild was asked for. */
+export function takePending(siteDir: string): boolean {
+  try {
+    unlinkSync(paths(siteDir).pending);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SOURCE_ROOTS = ['src', 'public', 'db/schema.ts', 'astro.config.mjs', 'package-lock.json'];
+
+/** A hash of everything the build is made from except the data. */
+export function sourceHash(root: string): string {
+  const hash = createHash('sha256');
+  const visit = (path: string) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+    } else {
+      hash.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
+    }
+  };
+  for (const entry of SOURCE_ROOTS) visit(join(root, entry));
+  return hash.digest('hex');
+}

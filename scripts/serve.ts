@@ -1,0 +1,82 @@
+// The production server. It serves whichever build `SITE_DIR/current` points at
+// and switches to a new one when a rebuild swaps the link, without dropping a
+// request: the new build's handler is loaded first, then swapped in; requests
+// already running finish on the old one. See docs/decisions/0002-atomic-publishing.md.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { watch } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { migrateDatabase } from '../db/migrate.ts';
+import { env, envPath, loadEnv } from './lib/env.ts';
+import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
+import { logger } from '../src/lib/log.ts';
+
+const log = logger('serve');
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
+};
+
+export async function startServer() {
+  loadEnv();
+  const siteDir = envPath('SITE_DIR');
+  // The built server reads these through astro:env at run time.
+  process.env.DATABASE_PATH = envPath('DATABASE_PATH');
+  process.env.SITE_DIR = siteDir;
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  migrateDatabase(process.env.DATABASE_PATH);
+
+  let active: { dir: string; handler: Handler } | null = null;
+  let loading: Promise<void> | null = null;
+
+  async function load(dir: string) {
+    const entry = pathToFileURL(join(dir, 'server', 'entry.mjs')).href;
+    const { handler } = (await import(entry)) as { handler: Handler };
+    active = { dir, handler };
+    log.info(`serving build ${readBuildInfo(dir)?.id ?? dir}`);
+  }
+
+  function checkForNewBuild() {
+    if (loading) return;
+    const dir = currentBuildDir(siteDir);
+    if (!dir || dir === active?.dir) return;
+    loading = load(dir)
+      .catch((error: unknown) => log.error(`could not load build ${dir}`, error))
+      .finally(() => (loading = null));
+  }
+
+  const first = currentBuildDir(siteDir);
+  if (!first) throw new Error(`No published site in ${siteDir}. Run \`npm run rebuild\` (or \`npm start\`) first.`);
+  await load(first);
+
+  // Rename events on the site folder mean `current` may have moved; the poll is
+  // a safety net for file systems where watching is unreliable.
+  watch(siteDir, () => checkForNewBuild()).unref();
+  setInterval(checkForNewBuild, 1000).unref();
+
+  const server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    active!.handler(req, res);
+  });
+  const port = Number(env('PORT'));
+  const host = env('HOST');
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  log.info(`listening on http://${host}:${port}`);
+
+  const stop = () => server.close(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return server;
+}
+
+if (import.meta.main) {
+  startServer().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,124 @@
+// Copy, claims, contact details and navigation: the words an editor may change
+// without touching a component (rulings, Content). Defaults are the spec's.
+
+export const brand = {
+  name: 'Orange County Med Spa Directory',
+  shortName: 'OC Med Spa Directory',
+  tagline: 'The premier medical spa destination in Orange County',
+  county: 'Orange County',
+  state: 'California',
+  stateCode: 'CA',
+  copyrightYear: 2024,
+} as const;
+
+export const contact = {
+  phone: '(949) 555-0100',
+  phoneHref: 'tel:+19495550100',
+  email: 'info@ocmedspadirectory.com',
+  emailLabel: 'Directory Inquiries',
+  access: '24/7 Online Directory Access',
+  replyPromise: 'We reply to every booking request within 24 hours.',
+} as const;
+
+/** Marketing claims shown on the site (spec 1). */
+export const claims = {
+  providers: '500+',
+  providersLabel: 'Licensed providers',
+  spas: '500+',
+  monthlySearches: '2,500+',
+  monthlySearchesOwnerPitch: '50K+',
+  leadQuality: '95%',
+  badges: ['Licensed provider network', 'HIPAA compliant', 'County verified', '24/7 online directory access'],
+} as const;
+
+export interface NavLink {
+  label: string;
+  href: string;
+  /** On the home page the link scrolls to this section instead. */
+  section?: string;
+}
+
+export const navLinks: NavLink[] = [
+  { label: 'Home', href: '/' },
+  { label: 'Services', href: '/services' },
+  { label: 'About', href: '/#about', section: 'about' },
+  { label: 'Contact', href: '/#contact', section: 'contact' },
+];
+
+export const authLinks = {
+  signIn: { label: 'Sign In', href: '/api/login' },
+  bookNow: { label: 'Book Now', href: '/#contact' },
+} as const;
+
+export const footer = {
+  about:
+    'Orange County’s directory of licensed medical spas: compare providers, treatments and offers, and request an appointment in a minute.',
+  quickLinks: [
+    { label: 'Our Services', href: '/services' },
+    { label: 'About Us', href: '/#about' },
+    { label: 'Book Consultation', href: '/#contact' },
+    { label: 'Search Providers', href: '/search-results' },
+    { label: 'Sitemap', href: '/sitemap' },
+  ],
+  legalLinks: [
+    { label: 'Privacy Policy', href: '/privacy-policy' },
+    { label: 'Terms of Service', href: '/terms-of-service' },
+    { label: 'Sitemap', href: '/sitemap' },
+    { label: 'Contact', href: `mailto:${contact.email}` },
+  ],
+} as const;
+
+export const notFound = {
+  badge: 'Page Not Found',
+  heading: 'This Page Has Wandered Away',
+  intro:
+    'The page you were looking for has moved or never existed. Let us guide you back to Orange County’s finest licensed medical spas and aesthetic providers.',
+  popularHeading: 'Explore Our Most Popular Services',
+  popular: [
+    {
+      label: 'Botox Cosmetic',
+      href: '/search-results?service=botox',
+      category: 'injectable',
+      blurb: 'Soften lines with licensed nurse injectors.',
+    },
+    {
+      label: 'HydraFacial MD',
+      href: '/search-results?service=hydrafacial',
+      category: 'facial',
+      blurb: 'Cleanse, exfoliate and hydrate in one visit.',
+    },
+    {
+      label: 'Body Contouring',
+      href: '/search-results?service=coolsculpting',
+      category: 'body',
+      blurb: 'Non-surgical sculpting with CoolSculpting.',
+    },
+  ],
+} as const;
+
+/** The treatments visitors search by (spec 2, Search results), with display names. */
+export const treatments = [
+  { slug: 'botox', name: 'Botox' },
+  { slug: 'hydrafacial', name: 'HydraFacial' },
+  { slug: 'fillers', name: 'Dermal Fillers' },
+  { slug: 'laser', name: 'Laser Treatments' },
+  { slug: 'coolsculpting', name: 'CoolSculpting' },
+  { slug: 'microneedling', name: 'Microneedling' },
+  { slug: 'chemical-peels', name: 'Chemical Peels' },
+  { slug: 'iv-therapy', name: 'IV Therapy' },
+] as const;
+
+export const home = {
+  heroEyebrow: 'Orange County, California',
+  heroHeading: 'Find your trusted medical spa in Orange County',
+  heroLead:
+    'Compare licensed providers for Botox, HydraFacial, laser and body treatments across the county, then request an appointment in under a minute.',
+  aboutHeading: 'A directory you can trust with your skin',
+  aboutParagraphs: [
+    'We list medical spas across Orange County, from Newport Beach to Anaheim, and check each listing against county and state records before it goes live.',
+    'Every provider on the directory works under a licensed medical director. Prices you see are all-in, and every booking request gets a reply within 24 hours.',
+  ],
+  contactHeading: 'Book a consultation',
+  contactLead:
+    'Tell us what you are looking for and a coordinator will match you with the right provider. We reply within 24 hours.',
+} as const;

@@ -1,0 +1,15 @@
+// What the end-to-end tests know about the site under test (see playwright.config.ts).
+import { join } from 'node:path';
+
+export const e2eDir = process.env.E2E_DIR!;
+export const databasePath = join(e2eDir, 'site.db');
+export const siteDir = join(e2eDir, 'site');
+export const baseURL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
+
+/** The environment a script needs to act on the site under test. */
+export const siteEnv = {
+  ...process.env,
+  DATABASE_PATH: databasePath,
+  SITE_DIR: siteDir,
+  SITE_URL: baseURL,
+};

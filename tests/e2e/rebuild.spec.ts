@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { baseURL, databasePath, siteEnv } from './env.ts';
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(180_000);
+
+function runRebuild(): { done: Promise<{ code: number | null; output: string }>; output: () => string } {
+  const child = spawn(process.execPath, ['scripts/publish.ts'], { env: siteEnv });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const done = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, output })),
+  );
+  return { done, output: () => output };
+}
+
+function renameSpa(slug: string, name: string) {
+  const db = new Database(databasePath);
+  db.prepare('update spas set name = ? where slug = ?').run(name, slug);
+  db.close();
+}
+
+function someSpa(): { slug: string; name: string } {
+  const db = new Database(databasePath, { readonly: true });
+  const spa = db.prepare("select slug, name from spas where tier = 'ELITE' order by id limit 1").get() as { slug: string; name: string };
+  db.close();
+  return spa;
+}
+
+test('a rebuild swaps the new site in while requests keep flowing, without one error or half page', async () => {
+  const spa = someSpa();
+  const newName = `${spa.name} Renewed`;
+  const paths = ['/', `/spas/${spa.slug}`, '/sitemap', '/cities/irvine', '/privacy-policy', '/no-such-page'];
+  const failures: string[] = [];
+  let requests = 0;
+  let sawNewName = false;
+  let loading = true;
+
+  const worker = async (offset: number) => {
+    for (let i = offset; loading; i++) {
+      const path = paths[i % paths.length]!;
+      try {
+        const response = await fetch(`${baseURL}${path}`);
+        const body = await response.text();
+        requests++;
+        const expectedStatus = path === '/no-such-page' ? 404 : 200;
+        if (response.status !== expectedStatus) failures.push(`${path}: status ${response.status}`);
+        else if (!body.trimEnd().endsWith('</html>')) failures.push(`${path}: truncated page (${body.length} bytes)`);
+        if (path === `/spas/${spa.slug}` && body.includes(newName)) sawNewName = true;
+      } catch (error) {
+        failures.push(`${path}: ${(error as Error).message}`);
+      }
+    }
+  };
+  const load = Promise.all(Array.from({ length: 6 }, (_, i) => worker(i)));
+
+  renameSpa(spa.slug, newName);
+  const rebuild = runRebuild();
+  const result = await rebuild.done;
+  expect(result.code, result.output).toBe(0);
+  expect(result.output).toMatch(/published .* in \d+\.\d s/);
+
+  // The server notices the new build on its own; keep loading until it does.
+  await expect.poll(() => sawNewName, { timeout: 15_000 }).toBe(true);
+  loading = false;
+  await load;
+
+  expect(failures).toEqual([]);
+  expect(requests).toBeGreaterThan(200);
+});
+
+test('a rebuild asked for while one runs is queued once, not run alongside', async () => {
+  const first = runRebuild();
+  await expect.poll(() => first.output(), { timeout: 30_000 }).toContain('building');
+  const second = runRebuild();
+  const third = runRebuild();
+  const [a, b, c] = await Promise.all([first.done, second.done, third.done]);
+  for (const r of [a, b, c]) expect(r.code, r.output).toBe(0);
+  expect(b.output).toContain('another rebuild is running');
+  expect(c.output).toContain('another rebuild is running');
+  // The running rebuild built once for itself and once more for both requests.
+  expect(a.output.match(/published /g)).toHaveLength(2);
+  expect(b.output).not.toContain('published');
+  expect(c.output).not.toContain('published');
+});
