@@ -113,7 +113,7 @@ export const spas = sqliteTable(
     socialFeedUrl: text('social_feed_url'),
     socialPlatform: text('social_platform', { enum: SOCIAL_PLATFORMS }),
     videoUrl: text('video_url'),
-    // Opening hours as JSON: { "mon": "9:00-18:00", ..., "sun": null }; null when unknown.
+    // Opening hours as JSON: { "mon": "9:00 AM – 6:00 PM", ..., "sun": null } (null: closed); null when unknown.
     hours: text('hours', { mode: 'json' }).$type<Record<string, string | null>>(),
     tier: text('tier', { enum: TIERS }).notNull().default('FREE'),
     active: bool('active').notNull().default(true),

@@ -6,11 +6,13 @@ INSERT INTO site_meta (id, content_version) VALUES (1, 0);
 -- At most 3 active Elite spas per city. A trigger, not application code, so that
 -- two owners upgrading at the same moment cannot both pass a check-then-write:
 -- SQLite runs writers one at a time and the trigger sees the committed count.
+-- (An upsert fires the insert trigger before it finds the conflict, hence the
+-- slug test: the row being upserted does not count against itself.)
 CREATE TRIGGER spas_elite_cap_insert BEFORE INSERT ON spas
 WHEN NEW.tier = 'ELITE' AND NEW.active = 1
 BEGIN
   SELECT RAISE(ABORT, 'Elite tier is at capacity for this city')
-  WHERE (SELECT count(*) FROM spas WHERE city_id = NEW.city_id AND tier = 'ELITE' AND active = 1) >= 3;
+  WHERE (SELECT count(*) FROM spas WHERE city_id = NEW.city_id AND tier = 'ELITE' AND active = 1 AND slug <> NEW.slug) >= 3;
 END;
 --> statement-breakpoint
 CREATE TRIGGER spas_elite_cap_update BEFORE UPDATE OF tier, active, city_id ON spas
