@@ -17,7 +17,7 @@ test.describe('navigation bar (desktop)', () => {
     const header = page.getByRole('banner');
     await expect(header.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/api/login');
     await expect(header.getByRole('link', { name: 'Book Now' })).toHaveAttribute('href', '/#contact');
-    await expect(header.getByRole('link', { name: /home/i }).first()).toHaveAttribute('href', '/');
+    await expect(header.getByRole('link', { name: 'OC Med Spa Directory home' })).toHaveAttribute('href', '/');
     for (const href of ['/', '/services', '/api/login']) {
       expect((await request.get(href)).status(), href).toBe(200);
     }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 
 interface MenuLink {
   label: string;
@@ -70,7 +71,11 @@ export default function MobileMenu({ links, actions }: Props) {
           <path d="M4 7h16M4 12h16M4 17h16" />
         </svg>
       </button>
-      <div className={open ? 'fixed inset-0 z-50' : 'hidden'}>
+      {/* Portalled to <body>: the header's backdrop blur would otherwise become
+          the containing block of this fixed layer and clip it to the header. */}
+      {open &&
+        createPortal(
+      <div className="fixed inset-0 z-50">
         <div className="absolute inset-0 bg-ink/40" aria-hidden="true" data-testid="menu-backdrop" onClick={close} />
         <div
           ref={sheetRef}
@@ -111,7 +116,9 @@ export default function MobileMenu({ links, actions }: Props) {
             </a>
           </div>
         </div>
-      </div>
+      </div>,
+          document.body,
+        )}
     </>
   );
 }
