@@ -40,6 +40,7 @@ export default defineConfig({
       DATABASE_PATH: join(process.env.E2E_DIR, 'site.db'),
       SITE_DIR: join(process.env.E2E_DIR, 'site'),
       MAIL_OUTBOX: join(process.env.E2E_DIR, 'outbox'),
+      REBUILD_LOG_LEVEL: 'warn',
     },
   },
 });

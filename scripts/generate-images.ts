@@ -52,11 +52,18 @@ function f(v: number): string {
   return String(r === 0 ? 0 : r);
 }
 
+/** Checked index access: throws instead of yielding undefined for an out-of-range index. */
+function at<T>(xs: readonly T[], i: number): T {
+  const x = xs[i];
+  if (x === undefined) throw new Error(`index ${i} out of range (length ${xs.length})`);
+  return x;
+}
+
 /** Template tag that formats every interpolated number with f(). */
 function P(strings: TemplateStringsArray, ...vals: (number | string)[]): string {
-  let s = strings[0];
+  let s = at(strings, 0);
   vals.forEach((v, i) => {
-    s += (typeof v === "number" ? f(v) : v) + strings[i + 1];
+    s += (typeof v === "number" ? f(v) : v) + at(strings, i + 1);
   });
   return s;
 }
@@ -94,7 +101,7 @@ function rng(seed: number): Rng {
     next,
     range: (x, y) => x + (y - x) * next(),
     int: (x, y) => Math.floor(x + (y - x + 1) * next()),
-    pick: (xs) => xs[Math.floor(next() * xs.length)],
+    pick: (xs) => at(xs, Math.floor(next() * xs.length)),
     chance: (p) => next() < p,
   };
 }
@@ -145,20 +152,23 @@ function leaf(x: number, y: number, len: number, ang: number, wid: number, droop
   return P`M${x} ${y}q${mx + px - x} ${my + py - y} ${tx - x} ${ty - y}q${mx - px - tx} ${my - py - ty} ${x - tx} ${y - ty}z`;
 }
 
+type Point = readonly [number, number];
+
 /** Smooth ridge through points, closed down to `bottom`. */
-function ridge(pts: [number, number][], bottom: number): string {
-  let d = P`M${pts[0][0]} ${bottom}L${pts[0][0]} ${pts[0][1]}`;
+function ridge(pts: readonly Point[], bottom: number): string {
+  const [x0, y0] = at(pts, 0);
+  let d = P`M${x0} ${bottom}L${x0} ${y0}`;
   for (let i = 1; i < pts.length - 1; i++) {
-    const [x, y] = pts[i];
-    const [nx, ny] = pts[i + 1];
+    const [x, y] = at(pts, i);
+    const [nx, ny] = at(pts, i + 1);
     d += P`Q${x} ${y} ${(x + nx) / 2} ${(y + ny) / 2}`;
   }
-  const last = pts[pts.length - 1];
-  return d + P`L${last[0]} ${last[1]}L${last[0]} ${bottom}Z`;
+  const [lx, ly] = at(pts, pts.length - 1);
+  return d + P`L${lx} ${ly}L${lx} ${bottom}Z`;
 }
 
-function hillPts(r: Rng, y: number, amp: number, n: number, x0 = -40, x1 = 1240): [number, number][] {
-  const pts: [number, number][] = [];
+function hillPts(r: Rng, y: number, amp: number, n: number, x0 = -40, x1 = 1240): Point[] {
+  const pts: Point[] = [];
   for (let i = 0; i <= n; i++) pts.push([x0 + ((x1 - x0) * i) / n, y + r.range(-amp, amp)]);
   return pts;
 }
@@ -207,8 +217,10 @@ function palm(x: number, base: number, h: number, lean: number, color: string, r
 }
 
 // ---------------------------------------------------------------- icons (48x48)
+const CATS = ["facial", "laser", "injectable", "body", "wellness", "consultation", "default"] as const;
+type Cat = (typeof CATS)[number];
 type IconFn = (fill: string) => string;
-const ICONS: Record<string, { title: string; draw: IconFn }> = {
+const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
   facial: {
     title: "Facial treatments",
     draw: (fl) =>
@@ -266,7 +278,7 @@ const ICONS: Record<string, { title: string; draw: IconFn }> = {
   },
 };
 
-function icon(key: string): string {
+function icon(key: Cat): string {
   const { title, draw } = ICONS[key];
   return svgDoc(
     48,
@@ -278,7 +290,7 @@ function icon(key: string): string {
 }
 
 // ---------------------------------------------------------------- fallback cards (800x600)
-const FALLBACK: Record<string, { bg: [string, string]; tint: string; accent: string; deco: string }> = {
+const FALLBACK: Record<Cat, { bg: [string, string]; tint: string; accent: string; deco: string }> = {
   facial: { bg: [C.blush, C.sand], tint: C.blush, accent: C.gold, deco: "sun" },
   laser: { bg: [C.mist, C.sand], tint: C.mist, accent: C.sea, deco: "rays" },
   injectable: { bg: [C.shell, C.blush], tint: C.blush, accent: C.gold, deco: "drops" },
@@ -288,7 +300,7 @@ const FALLBACK: Record<string, { bg: [string, string]; tint: string; accent: str
   default: { bg: [C.shell, C.stone], tint: C.stone, accent: C.gold, deco: "pebbles" },
 };
 
-function fallback(key: string, seed: number): string {
+function fallback(key: Cat, seed: number): string {
   const cfg = FALLBACK[key];
   const r = rng(seed);
   const id = `f${key[0]}${key[1]}`;
@@ -468,7 +480,7 @@ function cairn(c: Ctx, x: number, base: number, s: number): string {
   const sizes = [60, 48, 38, 28, 19];
   sizes.forEach((w, i) => {
     const h = w * 0.42 * s;
-    out += ell(x + r.range(-6, 6) * s, y - h, w * s, h, t.pebbles[i % t.pebbles.length]);
+    out += ell(x + r.range(-6, 6) * s, y - h, w * s, h, at(t.pebbles, i % t.pebbles.length));
     out += ell(x, y - h * 0.35, w * s * 0.9, h * 0.5, C.ink, op(0.04));
     y -= h * 1.85;
   });
@@ -481,16 +493,16 @@ function pebbleRow(c: Ctx, x: number, base: number, s: number): string {
   for (let i = 0; i < 4; i++) {
     const w = r.range(26, 48) * s;
     const px = x + i * 58 * s + r.range(-8, 8);
-    out += ell(px, base + 4, w, 7 * s, C.ink, op(t.shadow)) + ell(px, base - w * 0.3, w, w * 0.42, t.pebbles[(i + 1) % 4]);
+    out += ell(px, base + 4, w, 7 * s, C.ink, op(t.shadow)) + ell(px, base - w * 0.3, w, w * 0.42, at(t.pebbles, (i + 1) % 4));
   }
   return out;
 }
 
 function towels(c: Ctx, x: number, base: number, s: number): string {
-  const cols = [C.sand, c.t.pebbles[1], C.shell];
+  const cols = [C.sand, at(c.t.pebbles, 1), C.shell];
   let out = "";
   for (let i = 0; i < 3; i++) {
-    out += rect(x - 60 * s, base - (i + 1) * 24 * s, 120 * s, 22 * s, cols[i], P` rx="${10 * s}"`) + rect(x - 56 * s, base - i * 24 * s - 8 * s, 112 * s, 6 * s, C.ink, op(0.05));
+    out += rect(x - 60 * s, base - (i + 1) * 24 * s, 120 * s, 22 * s, at(cols, i), P` rx="${10 * s}"`) + rect(x - 56 * s, base - i * 24 * s - 8 * s, 112 * s, 6 * s, C.ink, op(0.05));
   }
   return out;
 }
@@ -646,13 +658,13 @@ function spaPool(c: Ctx): string {
 const SPA_LAYOUTS = [spaGrand, spaColonnade, spaMirror, spaPool];
 
 function spa(i: number): string {
-  const t = THEMES[Math.floor(i / 4)];
+  const t = at(THEMES, Math.floor(i / 4));
   const layout = (i + Math.floor(i / 4)) % 4;
   const r = rng(1000 + i * 7919);
   const id = `s${i + 1}`;
   const c: Ctx = { t, r, id, defs: [] };
   baseDefs(c);
-  let body = SPA_LAYOUTS[layout](c);
+  let body = at(SPA_LAYOUTS, layout)(c);
   if (r.chance(0.5)) body = `<g transform="matrix(-1 0 0 1 1200 0)">${body}</g>`;
   const names = ["sunlit arch window", "arched colonnade and reflecting pool", "round mirror and stone ledge", "calm pool hall with palms"];
   return svgDoc(1200, 800, `Spa interior illustration: ${names[layout]}`, c.defs.join(""), body);
@@ -877,7 +889,8 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
 };
 
 // ---------------------------------------------------------------- offers (800x600)
-const OFFER_PALETTES = [
+type OfferPalette = { bg: readonly [string, string]; a1: string; a2: string; a3: string; dots: string[] };
+const OFFER_PALETTES: OfferPalette[] = [
   { bg: [C.blush, C.sand], a1: C.gold, a2: C.sea, a3: C.shell, dots: [C.gold, C.sea, C.sand] },
   { bg: [C.mist, C.sand], a1: C.sea, a2: C.gold, a3: C.blush, dots: [C.sea, C.gold, C.blush] },
   { bg: [C.shell, C.stone], a1: C.deep, a2: C.sage, a3: C.blush, dots: [C.sage, C.gold, C.deep] },
@@ -914,7 +927,7 @@ function sparkles(r: Rng, color: string, n: number, keepOut: number): string {
 }
 
 function offer(i: number): string {
-  const p = OFFER_PALETTES[Math.floor(i / 3)];
+  const p = at(OFFER_PALETTES, Math.floor(i / 3));
   const kind = i % 3;
   const r = rng(5000 + i * 104729);
   const id = `o${i + 1}`;
@@ -996,7 +1009,6 @@ function avatar(): string {
 }
 
 // ---------------------------------------------------------------- main
-const CATS = ["facial", "laser", "injectable", "body", "wellness", "consultation", "default"];
 CATS.forEach((k, i) => {
   write(`images/icons/${k}.svg`, icon(k));
   write(`images/fallback/${k}.svg`, fallback(k, 300 + i));

@@ -52,7 +52,7 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   const outDir = join(paths(siteDir).builds, id);
   log.info(`building ${id} (content version ${version})`);
   try {
-    await build({ root, outDir, logLevel: process.env.REBUILD_LOG_LEVEL === 'info' ? 'info' : 'warn' });
+    await build({ root, outDir, logLevel: process.env.REBUILD_LOG_LEVEL === 'warn' ? 'warn' : 'info' });
   } catch (error) {
     rmSync(outDir, { recursive: true, force: true }); // never leave a half build behind
     throw error;

@@ -12,4 +12,5 @@ export const siteEnv = {
   DATABASE_PATH: databasePath,
   SITE_DIR: siteDir,
   SITE_URL: baseURL,
+  REBUILD_LOG_LEVEL: 'warn',
 };

@@ -144,7 +144,7 @@ test.describe('mobile menu', () => {
 test('an image that fails to load is replaced by the default picture', async ({ page }) => {
   await page.route('**/images/spas/**', (route) => route.abort());
   await page.goto('/cities/irvine');
-  const image = page.locator('main img[data-fallback]').first();
+  const image = page.locator('main li img[data-fallback]').first(); // a spa card's picture
   await image.scrollIntoViewIfNeeded();
   await expect(image).toHaveAttribute('src', '/images/default.svg');
   expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
