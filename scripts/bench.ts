@@ -1,0 +1,145 @@
+// `npm run bench`: measures what the foundation promises and writes the figures
+// to data/bench/foundation.json.
+//   1. Build time of the demo directory and of a generated one (--spas, default 5000).
+//   2. A rebuild under continuous load: every response must be complete and OK
+//      while the new build is swapped in; throughput and latency are reported.
+// Talks to 127.0.0.1 only; every loop is bounded in time.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { migrateDatabase } from '../db/migrate.ts';
+import { seedDemo } from '../db/seed.ts';
+import { closeDatabase } from '../db/client.ts';
+import { logger } from '../src/lib/log.ts';
+import { currentBuildDir } from './lib/site-builds.ts';
+
+const log = logger('bench');
+const { values } = parseArgs({ options: { spas: { type: 'string', default: '5000' }, port: { type: 'string', default: '4398' } } });
+const work = mkdtempSync(join(tmpdir(), 'medspa-bench-'));
+const port = Number(values.port);
+const base = `http://127.0.0.1:${port}`;
+
+const envFor = (name: string) => ({
+  ...process.env,
+  DATABASE_PATH: join(work, name, 'site.db'),
+  SITE_DIR: join(work, name, 'site'),
+  SITE_URL: base,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  REBUILD_LOG_LEVEL: 'warn',
+});
+
+function timed(label: string, args: string[], env: NodeJS.ProcessEnv): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${label} failed`);
+  const seconds = (performance.now() - started) / 1000;
+  log.info(`${label}: ${seconds.toFixed(1)} s`);
+  return seconds;
+}
+
+const countPages = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.html')).length;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function main() {
+  // 1. Build times.
+  const demo = envFor('demo');
+  mkdirSync(join(work, 'demo'));
+  seedDemo(migrateDatabase(demo.DATABASE_PATH));
+  closeDatabase(demo.DATABASE_PATH);
+  const demoBuild = timed('build, demo directory', ['scripts/publish.ts'], demo);
+  const demoPages = countPages(join(currentBuildDir(demo.SITE_DIR)!, 'client'));
+
+  const big = envFor('generated');
+  mkdirSync(join(work, 'generated'));
+  timed(`generate ${values.spas} spas`, ['scripts/generate.ts', '--spas', values.spas, '--db', big.DATABASE_PATH], big);
+  const bigBuild = timed(`build, ${values.spas} spas`, ['scripts/publish.ts'], big);
+  const bigPages = countPages(join(currentBuildDir(big.SITE_DIR)!, 'client'));
+
+  // 2. A rebuild of the demo site under load.
+  const server = spawn(process.execPath, ['scripts/serve.ts'], { env: demo, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
+    server.on('exit', () => reject(new Error('server exited')));
+  });
+  const db = new Database(demo.DATABASE_PATH, { readonly: true });
+  const slugs = (db.prepare('select slug from spas order by id limit 5').all() as { slug: string }[]).map((r) => r.slug);
+  db.close();
+  const paths = ['/', '/sitemap', '/cities/irvine', '/privacy-policy', ...slugs.map((s) => `/spas/${s}`)];
+
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  let running = true;
+  const loop = async (offset: number) => {
+    for (let i = offset; running; i++) {
+      const path = paths[i % paths.length]!;
+      const started = performance.now();
+      try {
+        const response = await fetch(base + path);
+        const body = await response.text();
+        latencies.push(performance.now() - started);
+        if (response.status !== 200) failures.push(`${path} ${response.status}`);
+        else if (!body.trimEnd().endsWith('</html>')) failures.push(`${path} truncated`);
+      } catch (error) {
+        failures.push(`${path} ${(error as Error).message}`);
+      }
+    }
+  };
+  const concurrency = 16;
+  const loadStarted = performance.now();
+  const load = Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
+  const before = currentBuildDir(demo.SITE_DIR);
+  const rebuildSeconds = await new Promise<number>((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['scripts/publish.ts'], { env: demo, stdio: 'ignore' });
+    child.on('exit', (code) => (code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error('rebuild failed'))));
+  });
+  // Keep the load on for 3 s after the swap so the switch itself is measured.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  running = false;
+  await load;
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  server.kill('SIGTERM');
+  const swapped = currentBuildDir(demo.SITE_DIR) !== before;
+
+  latencies.sort((a, b) => a - b);
+  const figures = {
+    date: new Date().toISOString(),
+    machine: `${process.platform} ${process.arch}, node ${process.version}`,
+    build: {
+      demo: { pages: demoPages, seconds: +demoBuild.toFixed(2) },
+      generated: { spas: Number(values.spas), pages: bigPages, seconds: +bigBuild.toFixed(2) },
+    },
+    rebuildUnderLoad: {
+      concurrency,
+      rebuildSeconds: +rebuildSeconds.toFixed(2),
+      swapped,
+      requests: latencies.length,
+      failures: failures.length,
+      failureSamples: failures.slice(0, 5),
+      requestsPerSecond: Math.round(latencies.length / loadSeconds),
+      latencyMs: {
+        p50: +percentile(latencies, 50).toFixed(2),
+        p95: +percentile(latencies, 95).toFixed(2),
+        p99: +percentile(latencies, 99).toFixed(2),
+        max: +(latencies.at(-1) ?? 0).toFixed(2),
+      },
+    },
+  };
+  mkdirSync('data/bench', { recursive: true });
+  writeFileSync('data/bench/foundation.json', JSON.stringify(figures, null, 2));
+  log.info(JSON.stringify(figures, null, 2));
+  rmSync(work, { recursive: true, force: true });
+  if (failures.length || !swapped) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  log.error('failed', error);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(1);
+});
