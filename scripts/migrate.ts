@@ -1,10 +1,11 @@
-// `npm run db:migrate`: apply the committed migrations to DATABASE_PATH.
-import { migrateDatabase } from '../db/migrate.ts';
-import { envPath, loadEnv } from './lib/env.ts';
+// `npm run db:migrate`: apply the committed migrations to DATABASE_PATH, and
+// fill the demo directory when the database has no spas yet (`npm run dev` runs it).
+import { prepareDatabase } from '../db/prepare.ts';
 import { logger } from '../src/lib/log.ts';
+import { envPath, loadEnv } from './lib/env.ts';
 
 const log = logger('migrate');
 
 loadEnv();
-migrateDatabase(envPath('DATABASE_PATH'));
-log.info(`${envPath('DATABASE_PATH')} is up to date`);
+const { seeded } = prepareDatabase(envPath('DATABASE_PATH'));
+log.info(`${envPath('DATABASE_PATH')} is up to date${seeded ? `; seeded ${seeded.spas} demo spas` : ''}`);

@@ -1,20 +1,16 @@
 // `npm start`: migrate, seed an empty database with the demo directory, build the
 // site when the build is missing or older than the data or the code, and serve.
 import { spawnSync } from 'node:child_process';
-import { migrateDatabase } from '../db/migrate.ts';
-import { isEmpty, seedDemo } from '../db/seed.ts';
+import { prepareDatabase } from '../db/prepare.ts';
+import { logger } from '../src/lib/log.ts';
 import { envPath, loadEnv } from './lib/env.ts';
 import { startServer } from './serve.ts';
-import { logger } from '../src/lib/log.ts';
 
 const log = logger('start');
 
 loadEnv();
-const db = migrateDatabase(envPath('DATABASE_PATH'));
-if (isEmpty(db)) {
-  const counts = seedDemo(db);
-  log.info(`seeded the demo directory (${counts.spas} spas, ${counts.services} services, ${counts.offers} offers)`);
-}
+const { seeded } = prepareDatabase(envPath('DATABASE_PATH'));
+if (seeded) log.info(`seeded the demo directory (${seeded.spas} spas, ${seeded.services} services, ${seeded.offers} offers)`);
 // The build runs in its own process so Vite's memory is given back before we serve.
 const publish = spawnSync(process.execPath, ['scripts/publish.ts', '--if-stale'], { stdio: 'inherit' });
 if (publish.status !== 0) process.exit(publish.status ?? 1);

@@ -1,6 +1,7 @@
 // Environment for the Node scripts (start, serve, seed, rebuild...). The Astro
 // app validates the same variables through astro:env (astro.config.mjs); the
-// defaults live here once and astro.config.mjs imports them.
+// defaults live here once and astro.config.mjs imports them. A bad value stops
+// the script at once with the variable's name, not later with a puzzle.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -14,6 +15,13 @@ export const envDefaults = {
   MAIL_FROM: 'Orange County Med Spa Directory <hello@ocmedspadirectory.com>',
 } as const;
 
+type Name = keyof typeof envDefaults;
+
+const validators: Partial<Record<Name, (value: string) => string | null>> = {
+  PORT: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? null : 'must be a port number (1-65535)'),
+  SITE_URL: (v) => (URL.canParse(v) && /^https?:/.test(v) ? null : 'must be an http(s) URL'),
+};
+
 let loaded = false;
 
 /** Loads .env (when present) once; variables already set in the environment win. */
@@ -23,9 +31,12 @@ export function loadEnv(): void {
   if (existsSync('.env')) process.loadEnvFile('.env');
 }
 
-export function env(name: keyof typeof envDefaults): string {
+export function env(name: Name): string {
   loadEnv();
-  return process.env[name] || envDefaults[name];
+  const value = process.env[name] || envDefaults[name];
+  const problem = validators[name]?.(value);
+  if (problem) throw new Error(`${name}=${JSON.stringify(value)} ${problem}`);
+  return value;
 }
 
 export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX'): string {

@@ -1,11 +1,10 @@
 // The site under test: a fresh database in this run's folder, seeded with the
 // demo directory, published by the real rebuild, served by the real server.
 import { spawnSync } from 'node:child_process';
-import { migrateDatabase } from '../../db/migrate.ts';
-import { seedDemo } from '../../db/seed.ts';
+import { prepareDatabase } from '../../db/prepare.ts';
 import { startServer } from '../../scripts/serve.ts';
 
-seedDemo(migrateDatabase(process.env.DATABASE_PATH!));
+prepareDatabase(process.env.DATABASE_PATH!);
 const publish = spawnSync(process.execPath, ['scripts/publish.ts'], { stdio: 'inherit' });
 if (publish.status !== 0) process.exit(publish.status ?? 1);
 await startServer();
