@@ -14,7 +14,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { closeDatabase } from '../db/client.ts';
 import { logger } from '../src/lib/log.ts';
-import { currentBuildDir } from './lib/site-builds.ts';
+import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
 
 const log = logger('bench');
 const { values } = parseArgs({ options: { spas: { type: 'string', default: '5000' }, port: { type: 'string', default: '4398' } } });
@@ -74,6 +74,7 @@ async function main() {
 
   const latencies: number[] = [];
   const failures: string[] = [];
+  const builds = new Map<string, number>(); // build id -> responses it served
   let running = true;
   const loop = async (offset: number) => {
     for (let i = offset; running; i++) {
@@ -83,6 +84,8 @@ async function main() {
         const response = await fetch(base + path);
         const body = await response.text();
         latencies.push(performance.now() - started);
+        const build = response.headers.get('x-site-build') ?? 'unknown';
+        builds.set(build, (builds.get(build) ?? 0) + 1);
         if (response.status !== 200) failures.push(`${path} ${response.status}`);
         else if (!body.trimEnd().endsWith('</html>')) failures.push(`${path} truncated`);
       } catch (error) {
@@ -99,13 +102,18 @@ async function main() {
     const child = spawn(process.execPath, ['scripts/publish.ts'], { env: demo, stdio: 'ignore' });
     child.on('exit', (code) => (code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error('rebuild failed'))));
   });
-  // Keep the load on for 3 s after the swap so the switch itself is measured.
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  // Keep the load on until the new build has answered 2,000 requests, so the
+  // switch itself is inside the measurement.
+  const newBuild = readBuildInfo(currentBuildDir(demo.SITE_DIR)!)!.id;
+  const deadline = performance.now() + 30_000;
+  while ((builds.get(newBuild) ?? 0) < 2000 && performance.now() < deadline) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   running = false;
   await load;
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   server.kill('SIGTERM');
-  const swapped = currentBuildDir(demo.SITE_DIR) !== before;
+  const swapped = currentBuildDir(demo.SITE_DIR) !== before && (builds.get(newBuild) ?? 0) >= 2000;
 
   latencies.sort((a, b) => a - b);
   const figures = {
@@ -120,6 +128,7 @@ async function main() {
       rebuildSeconds: +rebuildSeconds.toFixed(2),
       swapped,
       requests: latencies.length,
+      requestsPerBuild: Object.fromEntries(builds),
       failures: failures.length,
       failureSamples: failures.slice(0, 5),
       requestsPerSecond: Math.round(latencies.length / loadSeconds),

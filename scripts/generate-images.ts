@@ -12,6 +12,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
+import { logger } from '../src/lib/log.ts';
+
+const log = logger('images');
 
 // ---------------------------------------------------------------- palette
 const C = {
@@ -1030,9 +1033,9 @@ let over = 0;
 for (const { rel, bytes } of written) {
   const flag = bytes >= MAX_BYTES ? "  <-- over 6 KB" : "";
   if (flag) over++;
-  console.log(`${String(bytes).padStart(6)}  public/${rel}${flag}`);
+  log.info(`${String(bytes).padStart(6)}  public/${rel}${flag}`);
 }
-console.log(`${written.length} files written to public/`);
+log.info(`${written.length} files written to public/`);
 if (over) {
   console.error(`${over} file(s) exceed ${MAX_BYTES} bytes`);
   process.exitCode = 1;

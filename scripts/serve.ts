@@ -31,14 +31,15 @@ export async function startServer() {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   migrateDatabase(process.env.DATABASE_PATH);
 
-  let active: { dir: string; handler: Handler } | null = null;
+  let active: { dir: string; id: string; handler: Handler } | null = null;
   let loading: Promise<void> | null = null;
 
   async function load(dir: string) {
     const entry = pathToFileURL(join(dir, 'server', 'entry.mjs')).href;
     const { handler } = (await import(entry)) as { handler: Handler };
-    active = { dir, handler };
-    log.info(`serving build ${readBuildInfo(dir)?.id ?? dir}`);
+    const id = readBuildInfo(dir)?.id ?? dir;
+    active = { dir, id, handler };
+    log.info(`serving build ${id}`);
   }
 
   function checkForNewBuild() {
@@ -60,8 +61,11 @@ export async function startServer() {
   setInterval(checkForNewBuild, 1000).unref();
 
   const server = createServer((req, res) => {
+    const { id, handler } = active!;
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    active!.handler(req, res);
+    // Which build answered: lets benchmarks and operators see a swap happen.
+    res.setHeader('X-Site-Build', id);
+    handler(req, res);
   });
   const port = Number(env('PORT'));
   const host = env('HOST');
