@@ -180,6 +180,8 @@ export const services = sqliteTable(
     uniqueIndex('services_spa_name_unique').on(t.spaId, t.name),
     index('services_category_idx').on(t.category),
     index('services_treatment_idx').on(t.treatment, t.spaId),
+    // Search matches a lower-cased service name (spec 2, Search results filters).
+    index('services_name_search_idx').on(sql`lower(${t.name})`, t.spaId),
     check('services_price_check', sql`price_cents >= 0`),
     check('services_duration_check', sql`duration > 0`),
     check('services_name_length_check', sql`length(name) between 1 and 255`),

@@ -1,21 +1,53 @@
 // Read queries for the public directory, used at build time by pre-rendered
-// pages and at request time by endpoints.
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { cities, services, spas } from '../../../db/schema.ts';
+// pages and at request time by /search-results and the JSON API.
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { cities, offerServices, offers, services, spaPhotos, spas } from '../../../db/schema.ts';
+import { RESULTS_PER_PAGE, type SearchQuery } from '../search.ts';
 import { db } from './db.ts';
 
 /** Tier weight, then newest (spec 9: ELITE 3, PREMIUM 2, FREE 1). */
 export const tierOrder = [
   desc(sql`case ${spas.tier} when 'ELITE' then 3 when 'PREMIUM' then 2 else 1 end`),
   desc(spas.createdAt),
+  desc(spas.id),
 ];
+
+/** Everything a spa card shows (spec 2, Spa card), with its city. */
+const spaCardColumns = {
+  id: spas.id,
+  name: spas.name,
+  slug: spas.slug,
+  description: spas.description,
+  address: spas.address,
+  phone: spas.phone,
+  email: spas.email,
+  website: spas.website,
+  imageUrl: spas.imageUrl,
+  bookingLink: spas.bookingLink,
+  socialFeedUrl: spas.socialFeedUrl,
+  socialPlatform: spas.socialPlatform,
+  videoUrl: spas.videoUrl,
+  tier: spas.tier,
+  featured: spas.featured,
+  verified: spas.verified,
+  createdAt: spas.createdAt,
+  cityId: spas.cityId,
+  cityName: cities.name,
+  citySlug: cities.slug,
+};
+
+const spaCards = () => db.select(spaCardColumns).from(spas).innerJoin(cities, eq(spas.cityId, cities.id));
 
 export function listCities() {
   return db.select().from(cities).where(eq(cities.active, true)).orderBy(asc(cities.id)).all();
 }
 
 export function getCity(slug: string) {
-  return db.select().from(cities).where(eq(cities.slug, slug)).get() ?? null;
+  return db
+    .select()
+    .from(cities)
+    .where(and(eq(cities.slug, slug), eq(cities.active, true)))
+    .get();
 }
 
 export function listActiveSpas() {
@@ -28,13 +60,68 @@ export function listActiveSpas() {
     .all();
 }
 
-export function listSpasInCity(cityId: number) {
-  return db
-    .select()
-    .from(spas)
-    .where(and(eq(spas.cityId, cityId), eq(spas.active, true)))
+/** A spa offers a treatment when one of its active services is that treatment or has that name. */
+function offersService(term: string): SQL {
+  return sql`exists (select 1 from ${services} where ${services.spaId} = ${spas.id} and ${services.active} = 1
+    and (${services.treatment} = ${term} or lower(${services.name}) = ${term}))`;
+}
+
+export function searchSpas(query: SearchQuery) {
+  const where = and(
+    eq(spas.active, true),
+    query.city ? eq(cities.slug, query.city) : undefined,
+    query.service ? offersService(query.service) : undefined,
+    query.tier ? eq(spas.tier, query.tier) : undefined,
+    query.featured !== undefined ? eq(spas.featured, query.featured) : undefined,
+  );
+  const total = db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0;
+  const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
+  const page = Math.min(query.page, pages);
+  const rows = spaCards()
+    .where(where)
+    .orderBy(...tierOrder)
+    .limit(RESULTS_PER_PAGE)
+    .offset((page - 1) * RESULTS_PER_PAGE)
+    .all();
+  return { spas: rows, total, page, pages };
+}
+
+/** Spas in one city (optionally offering one treatment), tier order. */
+export function listSpasInCity(cityId: number, treatment?: string) {
+  return spaCards()
+    .where(and(eq(spas.cityId, cityId), eq(spas.active, true), treatment ? offersService(treatment) : undefined))
     .orderBy(...tierOrder)
     .all();
+}
+
+/** Up to `limit` featured Premium and Elite spas, tier then newest (spec 2, Services). */
+export function listFeaturedSpas(limit = 6) {
+  return spaCards()
+    .where(and(eq(spas.active, true), eq(spas.featured, true), inArray(spas.tier, ['PREMIUM', 'ELITE'])))
+    .orderBy(...tierOrder)
+    .limit(limit)
+    .all();
+}
+
+/** The home page's Elite spotlight. */
+export function listEliteSpas() {
+  return spaCards()
+    .where(and(eq(spas.active, true), eq(spas.tier, 'ELITE')))
+    .orderBy(...tierOrder)
+    .all();
+}
+
+export function getSpa(slug: string) {
+  const spa = spaCards()
+    .where(and(eq(spas.slug, slug), eq(spas.active, true)))
+    .get();
+  if (!spa) return undefined;
+  const full = db.select({ hours: spas.hours }).from(spas).where(eq(spas.id, spa.id)).get();
+  return { ...spa, hours: full?.hours ?? null };
+}
+
+export function listSpaPhotos(spaId: number) {
+  return db.select().from(spaPhotos).where(eq(spaPhotos.spaId, spaId)).orderBy(asc(spaPhotos.position)).all();
 }
 
 export function listSpaServices(spaId: number) {
@@ -45,3 +132,150 @@ export function listSpaServices(spaId: number) {
     .orderBy(asc(services.category), asc(services.name))
     .all();
 }
+
+const serviceWithSpaColumns = {
+  id: services.id,
+  name: services.name,
+  description: services.description,
+  priceCents: services.priceCents,
+  priceUnit: services.priceUnit,
+  duration: services.duration,
+  category: services.category,
+  treatment: services.treatment,
+  imageUrl: services.imageUrl,
+  spaId: spas.id,
+  spaName: spas.name,
+  spaSlug: spas.slug,
+  cityName: cities.name,
+};
+
+const activeServices = (condition?: SQL) =>
+  db
+    .select(serviceWithSpaColumns)
+    .from(services)
+    .innerJoin(spas, eq(services.spaId, spas.id))
+    .innerJoin(cities, eq(spas.cityId, cities.id))
+    .where(and(eq(services.active, true), eq(spas.active, true), condition));
+
+/** Every active service of an active spa, grouped by category, best-listed spas first. */
+export function listServices() {
+  return activeServices()
+    .orderBy(asc(services.category), ...tierOrder, asc(services.name))
+    .all();
+}
+
+export function getService(id: number) {
+  return activeServices(eq(services.id, id)).get();
+}
+
+/** Distinct service names, for the treatment filter. */
+export function listServiceNames(): string[] {
+  return db
+    .selectDistinct({ name: sql<string>`lower(${services.name})` })
+    .from(services)
+    .where(eq(services.active, true))
+    .orderBy(sql`lower(${services.name})`)
+    .all()
+    .map((row) => row.name);
+}
+
+/** The lowest price of a treatment in a city (for "from $X" on landing pages). */
+export function lowestPrice(cityId: number, treatment: string): number | null {
+  const row = db
+    .select({ min: sql<number | null>`min(${services.priceCents})` })
+    .from(services)
+    .innerJoin(spas, eq(services.spaId, spas.id))
+    .where(
+      and(eq(spas.cityId, cityId), eq(spas.active, true), eq(services.active, true), eq(services.treatment, treatment), sql`${services.priceCents} > 0`),
+    )
+    .get();
+  return row?.min ?? null;
+}
+
+const offerColumns = {
+  id: offers.id,
+  title: offers.title,
+  slug: offers.slug,
+  description: offers.description,
+  originalPriceCents: offers.originalPriceCents,
+  offerPriceCents: offers.offerPriceCents,
+  savingsCents: offers.savingsCents,
+  validFrom: offers.validFrom,
+  validTo: offers.validTo,
+  imageUrl: offers.imageUrl,
+  featured: offers.featured,
+  cityId: offers.cityId,
+  spaId: offers.spaId,
+  spaName: spas.name,
+  spaSlug: spas.slug,
+  spaTier: spas.tier,
+  cityName: cities.name,
+  citySlug: cities.slug,
+};
+
+const activeOffers = () =>
+  db
+    .select(offerColumns)
+    .from(offers)
+    .innerJoin(spas, eq(offers.spaId, spas.id))
+    .innerJoin(cities, eq(offers.cityId, cities.id));
+
+const offerIsListed = and(eq(offers.active, true), eq(spas.active, true));
+// Current offers first (open-ended ones with them), then by their end date.
+const offerOrder = [desc(offers.featured), asc(sql`coalesce(${offers.validTo}, '9999-12-31')`), asc(offers.id)];
+
+export function listOffers(filter: { cityId?: number; spaId?: number } = {}) {
+  return activeOffers()
+    .where(
+      and(
+        offerIsListed,
+        filter.cityId ? eq(offers.cityId, filter.cityId) : undefined,
+        filter.spaId ? eq(offers.spaId, filter.spaId) : undefined,
+      ),
+    )
+    .orderBy(...offerOrder)
+    .all();
+}
+
+/** Offers that have not ended by `today` (or never end). */
+export function listCurrentOffers(today: string, filter: { cityId?: number; spaId?: number } = {}) {
+  return activeOffers()
+    .where(
+      and(
+        offerIsListed,
+        or(isNull(offers.validTo), sql`${offers.validTo} >= ${today}`),
+        filter.cityId ? eq(offers.cityId, filter.cityId) : undefined,
+        filter.spaId ? eq(offers.spaId, filter.spaId) : undefined,
+      ),
+    )
+    .orderBy(...offerOrder)
+    .all();
+}
+
+export function getOffer(slug: string) {
+  return activeOffers()
+    .where(and(offerIsListed, eq(offers.slug, slug)))
+    .get();
+}
+
+export function listOfferServices(offerId: number) {
+  return db
+    .select({ id: services.id, name: services.name, priceCents: services.priceCents, priceUnit: services.priceUnit, duration: services.duration, category: services.category })
+    .from(offerServices)
+    .innerJoin(services, eq(offerServices.serviceId, services.id))
+    .where(eq(offerServices.offerId, offerId))
+    .all();
+}
+
+/** serviceIds of every listed offer, for the API (spec 3, offers.serviceIds). */
+export function offerServiceIds(): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  for (const row of db.select().from(offerServices).all()) {
+    map.set(row.offerId, [...(map.get(row.offerId) ?? []), row.serviceId]);
+  }
+  return map;
+}
+
+export type SpaCardData = ReturnType<typeof listEliteSpas>[number];
+export type ServiceCardData = ReturnType<typeof listServices>[number];
+export type OfferCardData = ReturnType<typeof listOffers>[number];

@@ -1,0 +1,1 @@
+CREATE INDEX `services_name_search_idx` ON `services` (lower("name"),`spa_id`);

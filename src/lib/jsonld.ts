@@ -1,0 +1,124 @@
+// Structured data for search engines, typed with schema-dts so a wrong property
+// or type fails `astro check`. Each builder takes plain data and an origin.
+import type { BreadcrumbList, DaySpa, ItemList, MedicalBusiness, Offer, WithContext } from 'schema-dts';
+import { brand } from '../content/site.ts';
+import { centsToDecimal } from './money.ts';
+
+export interface SpaLdInput {
+  name: string;
+  slug: string;
+  description: string | null;
+  address: string | null;
+  phone: string | null;
+  website: string | null;
+  imageUrl: string | null;
+  cityName: string;
+  prices: number[]; // cents of its services, for priceRange
+}
+
+/** "123 Main St, Suite 4, Irvine, CA 92618" -> PostalAddress parts. */
+export function splitAddress(address: string, cityName: string) {
+  const match = /^(.*),\s*([^,]+),\s*CA\s*(\d{5})$/.exec(address.trim());
+  return {
+    '@type': 'PostalAddress' as const,
+    streetAddress: match ? match[1]! : address,
+    addressLocality: match ? match[2]! : cityName,
+    addressRegion: 'CA',
+    ...(match ? { postalCode: match[3]! } : {}),
+    addressCountry: 'US',
+  };
+}
+
+/** "$$" style range from service prices: under $150, $150-400, $400-800, above. */
+export function priceRange(prices: number[]): string | undefined {
+  const paid = prices.filter((p) => p > 0);
+  if (paid.length === 0) return undefined;
+  const median = [...paid].sort((a, b) => a - b)[Math.floor(paid.length / 2)]!;
+  return median < 15_000 ? '$' : median < 40_000 ? '$$' : median < 80_000 ? '$$$' : '$$$$';
+}
+
+/**
+ * A spa is both a MedicalBusiness and a DaySpa. schema-dts types one @type at a
+ * time, so the properties are checked against each type and then published
+ * with both.
+ */
+export function spaJsonLd(spa: SpaLdInput, origin: string) {
+  const url = new URL(`/spas/${spa.slug}`, origin).href;
+  const range = priceRange(spa.prices);
+  const properties = {
+    '@id': url,
+    name: spa.name,
+    url,
+    ...(spa.description ? { description: spa.description } : {}),
+    ...(spa.imageUrl ? { image: new URL(spa.imageUrl, origin).href } : {}),
+    ...(spa.phone ? { telephone: spa.phone } : {}),
+    ...(spa.website ? { sameAs: spa.website } : {}),
+    ...(spa.address ? { address: splitAddress(spa.address, spa.cityName) } : {}),
+    ...(range ? { priceRange: range } : {}),
+    areaServed: { '@type': 'City' as const, name: spa.cityName },
+  };
+  const medical = { '@context': 'https://schema.org', '@type': 'MedicalBusiness', ...properties } satisfies WithContext<MedicalBusiness>;
+  ({ '@type': 'DaySpa', ...properties }) satisfies DaySpa;
+  return { ...medical, '@type': ['MedicalBusiness', 'DaySpa'] };
+}
+
+export interface OfferLdInput {
+  title: string;
+  slug: string;
+  description: string;
+  offerPriceCents: number;
+  validFrom: string | null;
+  validTo: string | null;
+  spaName: string;
+  spaSlug: string;
+  expired: boolean;
+}
+
+export function offerJsonLd(offer: OfferLdInput, origin: string): WithContext<Offer> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Offer',
+    name: offer.title,
+    description: offer.description,
+    url: new URL(`/offers/${offer.slug}`, origin).href,
+    price: centsToDecimal(offer.offerPriceCents),
+    priceCurrency: 'USD',
+    ...(offer.validFrom ? { validFrom: offer.validFrom } : {}),
+    ...(offer.validTo ? { validThrough: offer.validTo } : {}),
+    availability: offer.expired ? 'https://schema.org/Discontinued' : 'https://schema.org/InStock',
+    offeredBy: { '@type': 'MedicalBusiness', name: offer.spaName, url: new URL(`/spas/${offer.spaSlug}`, origin).href },
+  };
+}
+
+export function itemListJsonLd(name: string, items: { name: string; path: string }[], origin: string): WithContext<ItemList> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    name,
+    numberOfItems: items.length,
+    itemListElement: items.map((item, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: item.name,
+      url: new URL(item.path, origin).href,
+    })),
+  };
+}
+
+export function breadcrumbJsonLd(trail: { name: string; path: string }[], origin: string): WithContext<BreadcrumbList> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: [{ name: brand.shortName, path: '/' }, ...trail].map((crumb, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: crumb.name,
+      item: new URL(crumb.path, origin).href,
+    })),
+  };
+}
+
+/** JSON for a <script type="application/ld+json">: `<` is escaped so no text can close the tag. */
+export function serializeJsonLd(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}

@@ -1,0 +1,76 @@
+// The search query of /search-results, /client/* and /api/spas/search: one
+// schema, shared by the page, the filter island and the endpoint.
+import { z } from 'zod';
+import { treatments } from '../content/site.ts';
+
+export const ALL_SERVICES = 'all-services';
+export const ALL_CITIES = 'all-cities';
+export const RESULTS_PER_PAGE = 24;
+
+/** Empty, "all-services" and "all-cities" all mean "no filter" (spec 2, Member home). */
+const filter = (all: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(100, 'Must be at most 100 characters')
+    .optional()
+    .transform((value) => (value && value !== all ? value : undefined));
+
+export const searchQuerySchema = z.object({
+  city: filter(ALL_CITIES).pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a city slug such as newport-beach')
+      .optional(),
+  ),
+  service: filter(ALL_SERVICES),
+  tier: z
+    .enum(['free', 'premium', 'elite'], { message: 'Must be free, premium or elite' })
+    .optional()
+    .transform((tier) => tier?.toUpperCase() as 'FREE' | 'PREMIUM' | 'ELITE' | undefined),
+  featured: z
+    .enum(['true', 'false'], { message: 'Must be true or false' })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true')),
+  page: z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1).max(10_000).default(1),
+});
+
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+export function parseSearchParams(params: URLSearchParams) {
+  const raw: Record<string, string> = {};
+  for (const key of ['city', 'service', 'tier', 'featured', 'page']) {
+    const value = params.get(key);
+    if (value !== null && value !== '') raw[key] = value;
+  }
+  return searchQuerySchema.safeParse(raw);
+}
+
+/** The URL for a search, with only the filters that are set (spec 2: set only when chosen). */
+export function searchUrl(query: { city?: string; service?: string; tier?: string; featured?: boolean; page?: number }, path = '/search-results'): string {
+  const params = new URLSearchParams();
+  if (query.service && query.service !== ALL_SERVICES) params.set('service', query.service);
+  if (query.city && query.city !== ALL_CITIES) params.set('city', query.city);
+  if (query.tier) params.set('tier', query.tier.toLowerCase());
+  if (query.featured !== undefined) params.set('featured', String(query.featured));
+  if (query.page && query.page > 1) params.set('page', String(query.page));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** The treatment filter's options: the spec's list, then the lower-cased service names. */
+export function treatmentOptions(serviceNames: string[]): { value: string; label: string }[] {
+  const options = [{ value: ALL_SERVICES, label: 'All treatments' }, ...treatments.map((t) => ({ value: t.slug, label: t.name }))];
+  const seen = new Set(options.map((o) => o.value));
+  for (const name of serviceNames) {
+    const value = name.toLowerCase();
+    if (!seen.has(value)) {
+      seen.add(value);
+      options.push({ value, label: name });
+    }
+  }
+  return options;
+}
+
+export const treatmentName = (slug: string) => treatments.find((t) => t.slug === slug)?.name;

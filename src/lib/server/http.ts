@@ -1,0 +1,67 @@
+// The one shape of a JSON answer and of a JSON error, for every endpoint:
+//   success: the data itself
+//   error:   { "error": { "code": "not_found", "message": "...", "fields": { "city": "..." } } }
+import type { z } from 'zod';
+
+export interface ApiError {
+  error: { code: string; message: string; fields?: Record<string, string> };
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+export function apiError(status: number, code: string, message: string, fields?: Record<string, string>): Response {
+  const body: ApiError = { error: { code, message, ...(fields ? { fields } : {}) } };
+  return json(body, status);
+}
+
+/** The first message for each field of a failed zod parse. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+export const invalid = (error: z.ZodError, status = 400) =>
+  apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
+
+export const notFound = (what: string) => apiError(404, 'not_found', `${what} not found.`);
+
+/**
+ * Astro's checkOrigin guards only form posts; JSON endpoints call this. A
+ * state-changing request must come from our own origin (browsers always send
+ * Origin on cross-origin POSTs and on same-origin fetch POSTs).
+ */
+export function isSameOrigin(request: Request, url: URL): boolean {
+  const origin = request.headers.get('origin');
+  if (origin) return origin === url.origin;
+  const fetchSite = request.headers.get('sec-fetch-site');
+  return fetchSite === null || fetchSite === 'same-origin' || fetchSite === 'none';
+}
+
+export const crossOrigin = () => apiError(403, 'cross_origin', 'Cross-origin requests are not allowed.');
+
+/** Reads a JSON body of at most `limit` bytes; null when it is not JSON. */
+export async function readJson(request: Request, limit = 16_384): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    return { ok: false, response: apiError(415, 'unsupported_media_type', 'Send the body as application/json.') };
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) return { ok: false, response: apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`) };
+  const text = await request.text();
+  if (Buffer.byteLength(text) > limit) {
+    return { ok: false, response: apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`) };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, response: apiError(400, 'invalid_json', 'The body is not valid JSON.') };
+  }
+}

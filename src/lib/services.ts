@@ -1,0 +1,15 @@
+// How a service is presented (spec 2, Service card; spec 5, complimentary rule; spec 9 labels).
+import { centsToDecimal } from './money.ts';
+
+/** Complimentary: price '0.00' or '0', or a name containing 'consultation' (case-insensitive). */
+export function isComplimentary(service: { name: string; priceCents: number }): boolean {
+  return service.priceCents === 0 || service.name.toLowerCase().includes('consultation');
+}
+
+/** "Complimentary", else "From $150.00" (with its unit, "From $14.00 per unit", when it has one). */
+export function priceLabel(service: { name: string; priceCents: number; priceUnit?: string | null }): string {
+  if (isComplimentary(service)) return 'Complimentary';
+  return `From $${centsToDecimal(service.priceCents)}${service.priceUnit ? ` ${service.priceUnit}` : ''}`;
+}
+
+export const durationLabel = (minutes: number | null | undefined) => (minutes ? `${minutes} minutes` : 'Duration TBD');
