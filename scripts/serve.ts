@@ -2,6 +2,7 @@
 // and switches to a new one when a rebuild swaps the link, without dropping a
 // request: the new build's handler is loaded first, then swapped in; requests
 // already running finish on the old one. See docs/decisions/0002-atomic-publishing.md.
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { watch } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { migrateDatabase } from '../db/migrate.ts';
 import { env, envPath, loadEnv } from './lib/env.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
+import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
 
 const log = logger('serve');
@@ -67,6 +69,8 @@ export async function startServer() {
     res.setHeader('X-Site-Build', id);
     handler(req, res);
   });
+  scheduleNightlyRebuild();
+
   const port = Number(env('PORT'));
   const host = env('HOST');
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
@@ -76,6 +80,16 @@ export async function startServer() {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   return server;
+}
+
+// Pre-rendered pages show what was true when they were built: "Expired" on an
+// offer, for one. A rebuild just after midnight in Orange County keeps them true.
+function scheduleNightlyRebuild() {
+  const wait = msUntilNextPacificMidnight() + 60_000;
+  setTimeout(() => {
+    log.info('nightly rebuild');
+    spawn(process.execPath, ['scripts/publish.ts'], { stdio: 'inherit', env: process.env }).on('exit', () => scheduleNightlyRebuild());
+  }, wait).unref();
 }
 
 if (import.meta.main) {

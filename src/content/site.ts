@@ -96,17 +96,19 @@ export const notFound = {
   ],
 } as const;
 
-/** The treatments visitors search by (spec 2, Search results), with display names. */
+/** The treatments visitors search by (spec 2, Search results), with display names and copy. */
 export const treatments = [
-  { slug: 'botox', name: 'Botox' },
-  { slug: 'hydrafacial', name: 'HydraFacial' },
-  { slug: 'fillers', name: 'Dermal Fillers' },
-  { slug: 'laser', name: 'Laser Treatments' },
-  { slug: 'coolsculpting', name: 'CoolSculpting' },
-  { slug: 'microneedling', name: 'Microneedling' },
-  { slug: 'chemical-peels', name: 'Chemical Peels' },
-  { slug: 'iv-therapy', name: 'IV Therapy' },
+  { slug: 'botox', name: 'Botox', category: 'injectable', blurb: 'Soften expression lines with licensed nurse injectors.' },
+  { slug: 'hydrafacial', name: 'HydraFacial', category: 'facial', blurb: 'Cleanse, exfoliate and hydrate in a single visit.' },
+  { slug: 'fillers', name: 'Dermal Fillers', category: 'injectable', blurb: 'Restore volume to lips, cheeks and jawline.' },
+  { slug: 'laser', name: 'Laser Treatments', category: 'laser', blurb: 'Hair removal, resurfacing and sun-damage repair.' },
+  { slug: 'coolsculpting', name: 'CoolSculpting', category: 'body', blurb: 'Non-surgical fat reduction, one area at a time.' },
+  { slug: 'microneedling', name: 'Microneedling', category: 'facial', blurb: 'Collagen induction for texture, scars and pores.' },
+  { slug: 'chemical-peels', name: 'Chemical Peels', category: 'facial', blurb: 'Brighter, smoother skin from medical-grade peels.' },
+  { slug: 'iv-therapy', name: 'IV Therapy', category: 'wellness', blurb: 'Hydration and vitamin infusions under medical care.' },
 ] as const;
+
+export type TreatmentSlug = (typeof treatments)[number]['slug'];
 
 export const home = {
   heroEyebrow: 'Orange County, California',
@@ -119,6 +121,10 @@ export const home = {
     'Every provider on the directory works under a licensed medical director. Prices you see are all-in, and every booking request gets a reply within 24 hours.',
   ],
   contactHeading: 'Book a consultation',
+  eliteHeading: 'Elite spotlight',
+  eliteLead: 'Verified Elite partners: the county’s most established medical spas.',
+  servicesHeading: 'Popular treatments',
+  servicesLead: 'Compare providers across Orange County for the treatments people ask about most.',
   contactLead:
     'Tell us what you are looking for and a coordinator will match you with the right provider. We reply within 24 hours.',
 } as const;

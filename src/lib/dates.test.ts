@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, formatLongDate, isExpired, pacificDate } from './dates.ts';
+import { addDays, formatLongDate, isExpired, msUntilNextPacificMidnight, pacificDate } from './dates.ts';
 
 describe('dates in Orange County', () => {
   it('takes today from Pacific time, not UTC', () => {
@@ -23,5 +23,14 @@ describe('dates in Orange County', () => {
 
   it('formats long dates', () => {
     expect(formatLongDate('2026-12-31')).toBe('December 31, 2026');
+  });
+});
+
+describe('next Pacific midnight', () => {
+  it('counts to midnight in California, in winter and in summer', () => {
+    // 23:00 PST on Nov 21 = 07:00 UTC Nov 22; midnight PST = 08:00 UTC.
+    expect(msUntilNextPacificMidnight(new Date('2026-11-22T07:00:00Z'))).toBe(3_600_000);
+    // 23:30 PDT on Jul 1 = 06:30 UTC Jul 2; midnight PDT = 07:00 UTC.
+    expect(msUntilNextPacificMidnight(new Date('2026-07-02T06:30:00Z'))).toBe(1_800_000);
   });
 });

@@ -32,3 +32,16 @@ const longDate = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric
 export function formatLongDate(date: string): string {
   return longDate.format(new Date(`${date}T00:00:00Z`));
 }
+
+/** Milliseconds from `now` until the next midnight in Orange County (DST-aware). */
+export function msUntilNextPacificMidnight(now: Date = new Date()): number {
+  const tomorrow = addDays(pacificDate(now), 1);
+  // Midnight Pacific is 07:00 or 08:00 UTC; take the one that falls on tomorrow's date.
+  for (const hour of [7, 8]) {
+    const candidate = new Date(`${tomorrow}T0${hour}:00:00Z`);
+    if (pacificDate(candidate) === tomorrow && pacificDate(new Date(candidate.getTime() - 1)) !== tomorrow) {
+      return candidate.getTime() - now.getTime();
+    }
+  }
+  return 24 * 3_600_000;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearchParams, searchUrl, treatmentOptions } from './search.ts';
+import { canonicalSearchUrl, parseSearchParams, searchUrl, treatmentOptions } from './search.ts';
 
 const parse = (query: string) => parseSearchParams(new URLSearchParams(query));
 
@@ -39,5 +39,17 @@ describe('search query', () => {
     const options = treatmentOptions(['Botox', 'Signature HydraFacial', 'signature hydrafacial']).map((o) => o.value);
     expect(options.slice(0, 9)).toEqual(['all-services', 'botox', 'hydrafacial', 'fillers', 'laser', 'coolsculpting', 'microneedling', 'chemical-peels', 'iv-therapy']);
     expect(options.slice(9)).toEqual(['signature hydrafacial']);
+  });
+});
+
+describe('canonical search URL', () => {
+  it('drops empty and all-... filters, keeps chosen ones', () => {
+    const at = (path: string) => canonicalSearchUrl(new URL(path, 'http://x'));
+    expect(at('/search-results?service=&city=')).toBe('/search-results');
+    expect(at('/search-results?service=botox&city=all-cities')).toBe('/search-results?service=botox');
+    expect(at('/search-results?city=irvine&service=botox')).toBe('/search-results?service=botox&city=irvine');
+    expect(at('/search-results?service=botox')).toBeNull();
+    expect(at('/search-results')).toBeNull();
+    expect(at('/search-results?tier=gold')).toBeNull();
   });
 });

@@ -74,3 +74,15 @@ export function treatmentOptions(serviceNames: string[]): { value: string; label
 }
 
 export const treatmentName = (slug: string) => treatments.find((t) => t.slug === slug)?.name;
+
+/**
+ * The clean URL of a search, or null when the request already uses it. A plain
+ * form sends empty and "all-..." values; redirecting to the clean URL keeps
+ * service and city in the address only when they were chosen (spec 2, Home).
+ */
+export function canonicalSearchUrl(url: URL): string | null {
+  const parsed = parseSearchParams(url.searchParams);
+  if (!parsed.success) return null;
+  const clean = searchUrl(parsed.data, url.pathname);
+  return clean === url.pathname + url.search ? null : clean;
+}

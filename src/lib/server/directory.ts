@@ -179,17 +179,27 @@ export function listServiceNames(): string[] {
     .map((row) => row.name);
 }
 
-/** The lowest price of a treatment in a city (for "from $X" on landing pages). */
-export function lowestPrice(cityId: number, treatment: string): number | null {
-  const row = db
-    .select({ min: sql<number | null>`min(${services.priceCents})` })
+/** The lowest price of each treatment (with its unit), county-wide or in one city, for "from $X". */
+export function lowestTreatmentPrices(cityId?: number): Map<string, { cents: number; unit: string | null }> {
+  const rows = db
+    .select({ treatment: services.treatment, cents: services.priceCents, unit: services.priceUnit })
     .from(services)
     .innerJoin(spas, eq(services.spaId, spas.id))
     .where(
-      and(eq(spas.cityId, cityId), eq(spas.active, true), eq(services.active, true), eq(services.treatment, treatment), sql`${services.priceCents} > 0`),
+      and(
+        eq(spas.active, true),
+        eq(services.active, true),
+        sql`${services.treatment} is not null and ${services.priceCents} > 0`,
+        cityId ? eq(spas.cityId, cityId) : undefined,
+      ),
     )
-    .get();
-  return row?.min ?? null;
+    .all();
+  const lowest = new Map<string, { cents: number; unit: string | null }>();
+  for (const row of rows) {
+    const current = lowest.get(row.treatment!);
+    if (!current || row.cents < current.cents) lowest.set(row.treatment!, { cents: row.cents, unit: row.unit });
+  }
+  return lowest;
 }
 
 const offerColumns = {

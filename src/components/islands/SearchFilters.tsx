@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ALL_CITIES, ALL_SERVICES, searchUrl } from '../../lib/search.ts';
+
+interface Option {
+  value: string;
+  label: string;
+}
+
+interface Props {
+  treatments: Option[];
+  cities: Option[];
+  service?: string;
+  city?: string;
+  /** The page path the results live on (/search-results or /client/...). */
+  path: string;
+}
+
+// The search filters. Without JavaScript this is a plain GET form and the
+// server renders the results. With it, Update Results rewrites the URL, shows
+// six skeleton cards, and swaps in the server-rendered results region, so the
+// cards are rendered by one component (SpaCard.astro) either way.
+export default function SearchFilters({ treatments, cities, service, city, path }: Props) {
+  const [treatment, setTreatment] = useState(service ?? ALL_SERVICES);
+  const [location, setLocation] = useState(city ?? ALL_CITIES);
+  const [loading, setLoading] = useState(false);
+  const request = useRef<AbortController | null>(null);
+
+  async function showResults(url: string) {
+    const region = document.getElementById('search-results');
+    const skeleton = document.getElementById('search-skeleton') as HTMLTemplateElement | null;
+    if (!region) return void window.location.assign(url);
+    request.current?.abort();
+    const controller = new AbortController();
+    request.current = controller;
+    setLoading(true);
+    region.setAttribute('aria-busy', 'true');
+    const heading = region.querySelector('[data-results-heading]');
+    if (heading) heading.textContent = 'Searching...';
+    const list = region.querySelector('[data-results-body]');
+    if (list && skeleton) list.replaceChildren(skeleton.content.cloneNode(true));
+    try {
+      const response = await fetch(url, { signal: controller.signal, headers: { Accept: 'text/html' } });
+      if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+      const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const next = page.getElementById('search-results');
+      if (!next) throw new Error('No results in the response');
+      region.replaceWith(document.importNode(next, true));
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return;
+      // The page itself still works: fall back to loading it whole.
+      window.location.assign(url);
+    } finally {
+      if (request.current === controller) setLoading(false);
+    }
+  }
+
+  useEffect(() => {
+    const onPopState = () => {
+      const params = new URLSearchParams(window.location.search);
+      setTreatment(params.get('service') || ALL_SERVICES);
+      setLocation(params.get('city') || ALL_CITIES);
+      void showResults(window.location.pathname + window.location.search);
+    };
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
+  }, []);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const url = searchUrl({ service: treatment, city: location }, path);
+    window.history.pushState(null, '', url);
+    void showResults(url);
+  }
+
+  return (
+    <form method="get" action={path} onSubmit={onSubmit} className="card grid gap-4 p-5 sm:grid-cols-[1fr_1fr_auto] sm:items-end" role="search" aria-label="Filter providers">
+      <div className="field">
+        <label htmlFor="filter-service" className="label">
+          Treatment
+        </label>
+        <select id="filter-service" name="service" className="input" value={treatment} onChange={(e) => setTreatment(e.target.value)}>
+          {treatments.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-city" className="label">
+          Location
+        </label>
+        <select id="filter-city" name="city" className="input" value={location} onChange={(e) => setLocation(e.target.value)}>
+          {cities.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="btn-primary btn-lg" disabled={loading}>
+        Update Results
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+/** Cuts text at `max` characters (spec 9: spa descriptions at 120 in cards), adding an ellipsis. */
+export function truncate(text: string | null | undefined, max: number): string {
+  if (!text) return '';
+  return text.length > max ? `${text.slice(0, max).trimEnd()}…` : text;
+}
+
+/** "(949) 555-0111" -> "tel:+19495550111" */
+export function telHref(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return `tel:+${digits.length === 10 ? `1${digits}` : digits}`;
+}
+
+/** "https://www.example.com/path" -> "example.com/path" */
+export function displayUrl(url: string): string {
+  return url.replace(/^https?:\/\/(www\.)?/, '').replace(/\/$/, '');
+}
