@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayUrl, telHref, truncate } from './text.ts';
+import { displayUrl, platformLabel, telHref, truncate } from './text.ts';
 
 describe('text helpers', () => {
   it('cuts descriptions at 120 characters', () => {
@@ -13,5 +13,13 @@ describe('text helpers', () => {
   it('makes phone links and readable web addresses', () => {
     expect(telHref('(949) 555-0111')).toBe('tel:+19495550111');
     expect(displayUrl('https://www.saltwaterskin.com/')).toBe('saltwaterskin.com');
+  });
+});
+
+describe('platform names', () => {
+  it('spells platforms their own way', () => {
+    expect(platformLabel('tiktok')).toBe('TikTok');
+    expect(platformLabel('youtube')).toBe('YouTube');
+    expect(platformLabel(null)).toBe('Social media');
   });
 });

@@ -14,3 +14,8 @@ export function telHref(phone: string): string {
 export function displayUrl(url: string): string {
   return url.replace(/^https?:\/\/(www\.)?/, '').replace(/\/$/, '');
 }
+
+const PLATFORM_NAMES: Record<string, string> = { instagram: 'Instagram', tiktok: 'TikTok', youtube: 'YouTube' };
+
+/** The social platform's own spelling, for link text. */
+export const platformLabel = (platform: string | null | undefined) => (platform && PLATFORM_NAMES[platform]) || 'Social media';

@@ -6,6 +6,7 @@ describe('pagePath', () => {
     expect(pagePath(new URL('http://x/privacy-policy.html'))).toBe('/privacy-policy');
     expect(pagePath(new URL('http://x/spas/glow.html'))).toBe('/spas/glow');
     expect(pagePath(new URL('http://x/index.html'))).toBe('/');
+    expect(pagePath(new URL('http://x/cities/irvine/'))).toBe('/cities/irvine');
   });
 
   it('leaves request-time paths alone', () => {

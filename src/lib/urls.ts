@@ -1,9 +1,12 @@
 /**
- * The public path of a page. Pre-rendered pages are written as files
- * (privacy-policy.html) and Astro.url carries that name at build time; visitors
- * and search engines see /privacy-policy.
+ * The public path of a page. At build time Astro.url may carry the written
+ * file's shape (privacy-policy.html, privacy-policy/); visitors and search
+ * engines see /privacy-policy.
  */
 export function pagePath(url: URL): string {
-  const path = url.pathname.replace(/\.html$/, '').replace(/\/index$/, '/');
+  const path = url.pathname
+    .replace(/\.html$/, '')
+    .replace(/\/index$/, '/')
+    .replace(/(.)\/$/, '$1');
   return path === '' ? '/' : path;
 }

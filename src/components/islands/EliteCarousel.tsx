@@ -50,7 +50,7 @@ export default function EliteCarousel({ slides, interval = 5000 }: Props) {
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Elite spotlight"
+      aria-label="Featured Elite spas"
       className="relative"
       data-rotating={rotating ? 'true' : 'false'}
       onFocus={(event) => {
