@@ -20,7 +20,9 @@ export default defineConfig({
   // own sessions would bake a file-store path into the build.
   session: false,
   trailingSlash: 'never',
-  build: { format: 'file' },
+  // Pages are written as dir/index.html: a city page and its treatment pages
+  // (cities/irvine, cities/irvine/botox) cannot both be files.
+  build: { format: 'directory' },
   vite: { plugins: [tailwindcss()] },
   env: {
     // Every variable here is read at run time (access: 'secret') unless it is
@@ -31,6 +33,9 @@ export default defineConfig({
       MAIL_OUTBOX: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_OUTBOX }),
       MAIL_FROM: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_FROM }),
       SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // Salt for the hashed visitor addresses in analytics_events. Set a long
+      // random value in production: with the default anyone can rebuild the hashes.
+      ANALYTICS_SALT: envField.string({ context: 'server', access: 'secret', default: 'dev-only-analytics-salt' }),
     },
   },
 });

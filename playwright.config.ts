@@ -16,6 +16,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // One folder per port, so runs side by side do not delete each other's artifacts.
+  outputDir: `test-results/${port}`,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,

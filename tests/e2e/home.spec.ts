@@ -39,7 +39,7 @@ test.describe('home search', () => {
   test('the services grid links each treatment to its providers', async ({ page, request }) => {
     await page.goto('/');
     const grid = page.getByRole('region', { name: 'Popular treatments' });
-    const links = grid.getByRole('link');
+    const links = grid.getByRole('listitem').getByRole('link');
     await expect(links).toHaveCount(8);
     await expect(grid.getByRole('link', { name: /Botox/ })).toHaveAttribute('href', '/search-results?service=botox');
     expect((await request.get('/search-results?service=botox')).status()).toBe(200);
@@ -50,7 +50,9 @@ test.describe('Elite spotlight carousel', () => {
   const elite = () => query<{ name: string }>("select name from spas where tier = 'ELITE' and active = 1");
 
   test.beforeEach(async ({ page }) => {
-    await page.clock.install();
+    // Time stands still until a test moves it, so the 5 s count starts at hydration.
+    await page.clock.install({ time: new Date('2026-11-22T10:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-11-22T10:00:01Z'));
     await page.goto('/');
     await page.locator('[aria-roledescription="carousel"]').scrollIntoViewIfNeeded();
     await hydrated(page, 'EliteCarousel');
@@ -103,7 +105,8 @@ test.describe('Elite spotlight carousel', () => {
 
 test('the carousel stays still for visitors who prefer reduced motion', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.clock.install();
+  await page.clock.install({ time: new Date('2026-11-22T10:00:00Z') });
+  await page.clock.pauseAt(new Date('2026-11-22T10:00:01Z'));
   await page.goto('/');
   const carousel = page.locator('[aria-roledescription="carousel"]');
   await carousel.scrollIntoViewIfNeeded();

@@ -1,0 +1,283 @@
+// The JSON API's contract (spec 7): status codes, content types, field names and
+// types, tier rules, search order and the analytics endpoint's refusals, checked
+// against the served site and, where it matters, against the database itself.
+import { expect, test, type APIResponse } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
+import { baseURL, databasePath } from './env.ts';
+
+const DECIMAL = /^\d+\.\d{2}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const weight = { ELITE: 3, PREMIUM: 2, FREE: 1 } as Record<string, number>;
+
+function query<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+function write(sql: string, ...params: unknown[]) {
+  const db = new Database(databasePath);
+  db.pragma('busy_timeout = 5000');
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+async function jsonOf(response: APIResponse, status: number) {
+  expect(response.status(), await response.text()).toBe(status);
+  expect(response.headers()['content-type']).toBe('application/json; charset=utf-8');
+  return response.json();
+}
+
+/** Spa ids in the spec's order (tier weight, then newest), straight from the database. */
+const TIER_ORDER = "order by case s.tier when 'ELITE' then 3 when 'PREMIUM' then 2 else 1 end desc, s.created_at desc, s.id desc";
+
+function expectTierOrder(spas: { tier: string; createdAt: string }[]) {
+  for (let i = 1; i < spas.length; i++) {
+    const [a, b] = [spas[i - 1]!, spas[i]!];
+    expect(weight[a.tier]!).toBeGreaterThanOrEqual(weight[b.tier]!);
+    if (a.tier === b.tier) expect(Date.parse(a.createdAt)).toBeGreaterThanOrEqual(Date.parse(b.createdAt));
+  }
+}
+
+test.describe('read API', () => {
+  test('GET /api/services lists every active service with decimal prices', async ({ request }) => {
+    const services = await jsonOf(await request.get('/api/services'), 200);
+    const [count] = query<{ n: number }>(
+      'select count(*) n from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1',
+    );
+    expect(services).toHaveLength(count!.n);
+    for (const service of services) {
+      expect(service).toMatchObject({
+        id: expect.any(Number),
+        name: expect.any(String),
+        price: expect.stringMatching(DECIMAL),
+        duration: expect.any(Number),
+        category: expect.any(String),
+        spaId: expect.any(Number),
+        active: true,
+      });
+      expect(service).toHaveProperty('description');
+      expect(service).toHaveProperty('imageUrl');
+      expect(Number.isInteger(service.duration)).toBe(true);
+    }
+  });
+
+  test('GET /api/services/{id} answers one service, 404 for an unknown id and 400 for a malformed one', async ({ request }) => {
+    const [row] = query<{ id: number; name: string; price_cents: number; duration: number; category: string }>(
+      'select v.id, v.name, v.price_cents, v.duration, v.category from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1 and v.price_cents % 100 <> 0 order by v.id limit 1',
+    );
+    const service = await jsonOf(await request.get(`/api/services/${row!.id}`), 200);
+    expect(service).toMatchObject({
+      id: row!.id,
+      duration: row!.duration,
+      category: row!.category,
+      price: `${Math.floor(row!.price_cents / 100)}.${String(row!.price_cents % 100).padStart(2, '0')}`,
+    });
+    expect(Object.keys(service)).toEqual(expect.arrayContaining(['id', 'name', 'description', 'price', 'duration', 'category']));
+
+    const missing = await jsonOf(await request.get('/api/services/999999'), 404);
+    expect(missing.error).toMatchObject({ code: 'not_found', message: expect.any(String) });
+
+    for (const id of ['abc', '1.5', '-1', '99999999999999999999']) {
+      const bad = await jsonOf(await request.get(`/api/services/${id}`), 400);
+      expect(bad.error).toMatchObject({ code: 'invalid_request', fields: { id: 'Must be a whole number' } });
+    }
+  });
+
+  test('GET /api/cities lists the active cities with id, name and slug', async ({ request }) => {
+    const cities = await jsonOf(await request.get('/api/cities'), 200);
+    const rows = query<{ id: number; slug: string }>('select id, slug from cities where active = 1 order by id');
+    expect(cities.map((c: { id: number; slug: string }) => [c.id, c.slug])).toEqual(rows.map((r) => [r.id, r.slug]));
+    for (const city of cities) {
+      expect(city).toMatchObject({ id: expect.any(Number), name: expect.any(String), slug: expect.any(String), state: 'CA' });
+      // A city's own contact columns are not part of the public answer.
+      expect(city).not.toHaveProperty('email');
+    }
+  });
+
+  test('GET /api/spas lists active spas in tier order, with only what each tier allows', async ({ request }) => {
+    const [free] = query<{ id: number }>("select id from spas where tier = 'FREE' and active = 1 order by id limit 1");
+    const [premium] = query<{ id: number; booking_link: string | null }>(
+      "select id, booking_link from spas where tier = 'PREMIUM' and active = 1 and booking_link is not null order by id limit 1",
+    );
+    const premiumLink = `https://example.com/book/${randomUUID()}`;
+    // A FREE listing with extras in the database must still not show them (rulings: tier rules).
+    write('update spas set booking_link = ?, social_feed_url = ?, video_url = ? where id = ?', 'https://example.com/book', 'https://www.instagram.com/x/', 'https://www.youtube.com/watch?v=x', free!.id);
+    write('update spas set booking_link = ? where id = ?', premiumLink, premium!.id);
+    try {
+      const spas = await jsonOf(await request.get('/api/spas'), 200);
+      const ids = query<{ id: number }>(`select s.id from spas s where s.active = 1 ${TIER_ORDER}`).map((r) => r.id);
+      expect(spas.map((s: { id: number }) => s.id)).toEqual(ids);
+      expectTierOrder(spas);
+
+      for (const spa of spas) {
+        expect(spa).toMatchObject({
+          id: expect.any(Number),
+          name: expect.any(String),
+          slug: expect.any(String),
+          tier: expect.stringMatching(/^(FREE|PREMIUM|ELITE)$/),
+          createdAt: expect.stringMatching(ISO),
+          city: { name: expect.any(String), slug: expect.any(String) },
+        });
+        for (const field of ['imageUrl', 'address', 'description', 'phone', 'website', 'socialFeedUrl', 'bookingLink', 'videoUrl']) {
+          expect(spa).toHaveProperty(field);
+        }
+        if (spa.tier === 'FREE') expect([spa.bookingLink, spa.socialFeedUrl, spa.videoUrl, spa.verified]).toEqual([null, null, null, false]);
+        if (spa.tier === 'PREMIUM') expect(spa.videoUrl).toBeNull();
+        expect(spa).not.toHaveProperty('stripeCustomerId');
+      }
+      const byId = new Map(spas.map((s: { id: number }) => [s.id, s]));
+      expect(byId.get(free!.id)).toMatchObject({ tier: 'FREE', bookingLink: null, socialFeedUrl: null, videoUrl: null });
+      // Answered at request time: the change just made is visible.
+      expect(byId.get(premium!.id)).toMatchObject({ tier: 'PREMIUM', bookingLink: premiumLink });
+    } finally {
+      write('update spas set booking_link = null, social_feed_url = null, video_url = null where id = ?', free!.id);
+      write('update spas set booking_link = ? where id = ?', premium!.booking_link, premium!.id);
+    }
+  });
+
+  test('GET /api/spas/search?city=irvine answers only Irvine spas, in tier order, with paging headers', async ({ request }) => {
+    const response = await request.get('/api/spas/search?city=irvine');
+    const spas = await jsonOf(response, 200);
+    const ids = query<{ id: number }>(`select s.id from spas s join cities c on c.id = s.city_id where c.slug = 'irvine' and s.active = 1 ${TIER_ORDER}`).map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(2);
+    expect(spas.map((s: { id: number }) => s.id)).toEqual(ids);
+    expect(new Set(spas.map((s: { city: { slug: string } }) => s.city.slug))).toEqual(new Set(['irvine']));
+    expect(new Set(spas.map((s: { tier: string }) => s.tier)).size).toBeGreaterThan(1);
+    expectTierOrder(spas);
+    expect(response.headers()).toMatchObject({ 'x-total-count': String(ids.length), 'x-page': '1', 'x-pages': '1' });
+  });
+
+  test('GET /api/spas/search?service=botox answers exactly the spas that have a botox service', async ({ request }) => {
+    const expected = query<{ id: number }>(
+      "select distinct v.spa_id id from services v join spas s on s.id = v.spa_id where s.active = 1 and v.active = 1 and (v.treatment = 'botox' or lower(v.name) = 'botox')",
+    ).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(0);
+    const first = await request.get('/api/spas/search?service=botox');
+    const found: { id: number; tier: string; createdAt: string }[] = await jsonOf(first, 200);
+    const pages = Number(first.headers()['x-pages']);
+    for (let page = 2; page <= pages; page++) found.push(...(await jsonOf(await request.get(`/api/spas/search?service=botox&page=${page}`), 200)));
+    expect(Number(first.headers()['x-total-count'])).toBe(expected.length);
+    expect(found.map((s) => s.id).sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+    expectTierOrder(found);
+  });
+
+  test('a malformed search answers 400 naming each field', async ({ request }) => {
+    const body = await jsonOf(await request.get('/api/spas/search?city=%3Cscript%3E&tier=gold&page=0'), 400);
+    expect(body.error.code).toBe('invalid_request');
+    expect(Object.keys(body.error.fields).sort()).toEqual(['city', 'page', 'tier']);
+  });
+
+  test('GET /api/offers lists offers with decimal prices, serviceIds, spa and city', async ({ request }) => {
+    const offers = await jsonOf(await request.get('/api/offers'), 200);
+    expect(offers.length).toBeGreaterThan(0);
+    const links = query<{ offer_id: number; service_id: number }>('select offer_id, service_id from offer_services');
+    const spaSlugs = new Map(query<{ id: number; slug: string }>('select id, slug from spas').map((r) => [r.id, r.slug]));
+    for (const offer of offers) {
+      expect(offer).toMatchObject({
+        id: expect.any(Number),
+        title: expect.any(String),
+        slug: expect.any(String),
+        originalPrice: expect.stringMatching(DECIMAL),
+        offerPrice: expect.stringMatching(DECIMAL),
+        savings: expect.stringMatching(DECIMAL),
+        spaId: expect.any(Number),
+        cityId: expect.any(Number),
+        serviceIds: expect.any(Array),
+        spa: { name: expect.any(String), slug: spaSlugs.get(offer.spaId) },
+        city: { name: expect.any(String) },
+      });
+      for (const field of ['description', 'validFrom', 'validTo', 'imageUrl', 'featured']) expect(offer).toHaveProperty(field);
+      expect(Math.round(Number(offer.originalPrice) * 100) - Math.round(Number(offer.offerPrice) * 100)).toBe(Math.round(Number(offer.savings) * 100));
+      const ids = links.filter((l) => l.offer_id === offer.id).map((l) => l.service_id);
+      expect([...offer.serviceIds].sort()).toEqual(ids.sort());
+    }
+  });
+});
+
+test.describe('POST /api/analytics/event', () => {
+  const marker = () => `api-spec-${randomUUID()}`;
+  /** Rows a request could have stored: by the session id it sent or the User-Agent header it carried. */
+  const rowsFor = (mark: string) => query<Record<string, unknown>>('select * from analytics_events where session_id = ? or user_agent = ?', mark, mark);
+  const event = (mark: string) => ({
+    eventType: 'view',
+    entityType: 'spa',
+    entityId: 1,
+    tier: 'ELITE',
+    source: 'api-spec',
+    metadata: { action: 'open', position: 2 },
+    sessionId: mark,
+    userId: 1,
+    userAgent: 'Claimed/1.0',
+    referrer: 'https://www.google.com/',
+    timestamp: new Date().toISOString(),
+  });
+
+  test('stores a valid event with a hashed address and answers 202', async ({ request }) => {
+    const mark = marker();
+    const response = await request.post('/api/analytics/event', {
+      headers: { Origin: baseURL, 'User-Agent': 'ApiSpec/1.0' },
+      data: event(mark),
+    });
+    expect(await jsonOf(response, 202)).toEqual({ ok: true });
+
+    const rows = rowsFor(mark);
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    expect(row).toMatchObject({
+      event_type: 'view',
+      entity_type: 'spa',
+      entity_id: '1',
+      tier: 'ELITE',
+      source: 'api-spec',
+      user_agent: 'ApiSpec/1.0',
+      // The browser does not get to say who it is.
+      user_id: null,
+    });
+    expect(JSON.parse(row.metadata as string)).toEqual({ action: 'open', position: 2 });
+    expect(row.ip_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(isIP(row.ip_hash as string)).toBe(0);
+    for (const value of Object.values(row)) expect(String(value)).not.toMatch(/127\.0\.0\.1|::1\b|localhost/);
+  });
+
+  test('refuses without storing anything', async ({ request }) => {
+    const mark = marker();
+    const post = (headers: Record<string, string>, body: string | object) =>
+      request.post('/api/analytics/event', {
+        headers: { 'User-Agent': mark, ...headers },
+        // A Buffer goes out byte for byte; a string would be JSON-encoded again.
+        data: typeof body === 'string' ? Buffer.from(body) : body,
+      });
+    const json = { 'Content-Type': 'application/json' };
+    expect(rowsFor(mark)).toHaveLength(0);
+
+    const evil = await jsonOf(await post({ ...json, Origin: 'http://evil.example' }, event(mark)), 403);
+    expect(evil.error.code).toBe('cross_origin');
+    expect((await jsonOf(await post({ ...json, Origin: baseURL }, '{"eventType": "view",'), 400)).error.code).toBe('invalid_json');
+    expect((await jsonOf(await post({ 'Content-Type': 'text/plain', Origin: baseURL }, JSON.stringify(event(mark))), 415)).error.code).toBe(
+      'unsupported_media_type',
+    );
+    const tooBig = { ...event(mark), source: 'x'.repeat(5000) };
+    expect((await jsonOf(await post({ ...json, Origin: baseURL }, tooBig), 413)).error.code).toBe('payload_too_large');
+
+    const invalid = await jsonOf(
+      await post(
+        { ...json, Origin: baseURL },
+        { ...event(mark), eventType: 'purchase', entityType: 'user', metadata: { nested: { a: 1 } }, timestamp: '2001-01-01T00:00:00Z' },
+      ),
+      422,
+    );
+    expect(invalid.error.code).toBe('invalid_request');
+    expect(Object.keys(invalid.error.fields).sort()).toEqual(['entityType', 'eventType', 'metadata.nested', 'timestamp']);
+
+    expect(rowsFor(mark)).toHaveLength(0);
+  });
+});
