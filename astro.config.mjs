@@ -35,6 +35,9 @@ export default defineConfig({
       SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
       // Salt for the hashed visitor addresses in analytics_events. Set a long
       // random value in production: with the default anyone can rebuild the hashes.
+      // A page-analytics tag (Google tag id, e.g. G-XXXX). Unset: no tag, and
+      // pages without islands ship no JavaScript at all.
+      PUBLIC_PAGE_ANALYTICS_ID: envField.string({ context: 'client', access: 'public', optional: true }),
       ANALYTICS_SALT: envField.string({ context: 'server', access: 'secret', default: 'dev-only-analytics-salt' }),
     },
   },

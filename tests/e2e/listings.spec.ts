@@ -111,3 +111,22 @@ test.describe('city pages', () => {
     expect((await request.get('/cities/irvine/', { maxRedirects: 0 })).status()).toBe(301);
   });
 });
+
+test('opening a spa page records one view event for that spa', async ({ page }) => {
+  const [spa] = query<{ id: number; slug: string; tier: string }>("select id, slug, tier from spas where active = 1 and tier = 'PREMIUM' order by id limit 1");
+  const sent = page.waitForResponse((r) => r.url().endsWith('/api/analytics/event') && r.request().method() === 'POST');
+  await page.goto(`/spas/${spa!.slug}`);
+  const response = await sent;
+  expect(response.status()).toBe(202);
+  // Other tests may open the same page at the same time: count this tab's events only.
+  const { sessionId } = response.request().postDataJSON() as { sessionId: string };
+  expect(sessionId).toBeTruthy();
+  const rows = () =>
+    query<{ tier: string; event_type: string }>(
+      "select tier, event_type from analytics_events where entity_type = 'spa' and entity_id = ? and session_id = ?",
+      String(spa!.id),
+      sessionId,
+    );
+  await expect.poll(() => rows().length).toBe(1);
+  expect(rows()[0]).toEqual({ tier: spa!.tier, event_type: 'view' });
+});

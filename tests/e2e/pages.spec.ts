@@ -86,7 +86,7 @@ test('sitemap.xml is valid against the sitemaps.org schema and lists only live p
 
   const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
   expect(locs).toContain(`${baseURL}/`);
-  expect(locs.filter((l) => //cities/[^/]+$/.test(l))).toHaveLength(8);
+  expect(locs.filter((l) => /\/cities\/[^/]+$/.test(l))).toHaveLength(8);
   expect(locs.filter((l) => l.includes('/spas/')).length).toBeGreaterThanOrEqual(48);
   for (const loc of locs) {
     expect(loc).not.toMatch(/\/(api|owner|admin|checkout|subscription)(\/|$)/);

@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 interface MenuLink {
   label: string;
   href: string;
+  section?: string;
 }
 
 interface Props {
@@ -99,6 +100,9 @@ export default function MobileMenu({ links, actions }: Props) {
                   <a
                     href={link.href}
                     onClick={close}
+                    data-analytics-action={link.section ? 'scroll_to_section' : undefined}
+                    data-analytics-category={link.section ? 'navigation' : undefined}
+                    data-analytics-label={link.section}
                     className="block rounded-xl px-3 py-3 text-lg font-medium text-ink hover:bg-shell"
                   >
                     {link.label}
@@ -108,10 +112,10 @@ export default function MobileMenu({ links, actions }: Props) {
             </ul>
           </nav>
           <div className="mt-auto flex flex-col gap-3">
-            <a href={actions.signIn.href} onClick={close} className="btn-secondary">
+            <a href={actions.signIn.href} onClick={close} className="btn-secondary" data-analytics-action="sign_in_clicked" data-analytics-category="auth">
               {actions.signIn.label}
             </a>
-            <a href={actions.bookNow.href} onClick={close} className="btn-primary">
+            <a href={actions.bookNow.href} onClick={close} className="btn-primary" data-analytics-action="book_now_nav" data-analytics-category="cta">
               {actions.bookNow.label}
             </a>
           </div>
