@@ -231,7 +231,8 @@ const activeOffers = () =>
     .innerJoin(cities, eq(offers.cityId, cities.id));
 
 const offerIsListed = and(eq(offers.active, true), eq(spas.active, true));
-// Current offers first (open-ended ones with them), then by their end date.
+// Featured first, then by end date (soonest first; open-ended last). Pages that
+// separate ended offers from current ones do so themselves.
 const offerOrder = [desc(offers.featured), asc(sql`coalesce(${offers.validTo}, '9999-12-31')`), asc(offers.id)];
 
 export function listOffers(filter: { cityId?: number; spaId?: number } = {}) {
@@ -273,7 +274,7 @@ export function listOfferServices(offerId: number) {
     .select({ id: services.id, name: services.name, priceCents: services.priceCents, priceUnit: services.priceUnit, duration: services.duration, category: services.category })
     .from(offerServices)
     .innerJoin(services, eq(offerServices.serviceId, services.id))
-    .where(eq(offerServices.offerId, offerId))
+    .where(and(eq(offerServices.offerId, offerId), eq(services.active, true)))
     .all();
 }
 
