@@ -102,16 +102,17 @@ export default function EliteCarousel({ slides, interval = 5000 }: Props) {
         ))}
       </div>
       {count > 1 && (
-        <div className="mt-5 flex items-center justify-center gap-3">
+        <div className="mt-5 flex flex-wrap items-center justify-center gap-x-3 gap-y-2">
           <button type="button" className="btn-ghost" aria-controls={`${id}-slides`} onClick={() => go(index - 1)}>
             <span aria-hidden="true">←</span> Previous<span className="sr-only"> spa</span>
           </button>
-          <div className="flex items-center gap-1">
+          {/* On a phone the dots take their own row above Previous and Next. */}
+          <div className="order-first flex w-full flex-wrap items-center justify-center gap-1 sm:order-none sm:w-auto">
             {slides.map((slide, i) => (
               <button
                 key={slide.id}
                 type="button"
-                className="grid size-11 place-items-center rounded-full"
+                className="grid size-8 place-items-center rounded-full"
                 aria-controls={`${id}-slides`}
                 aria-label={`Show spa ${i + 1}: ${slide.name}`}
                 aria-current={i === index ? 'true' : undefined}
