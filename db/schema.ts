@@ -48,12 +48,15 @@ export const users = sqliteTable(
   ],
 );
 
-// Lucia's session model: the cookie holds a random token; only its SHA-256 is
-// stored here (id), so a leaked table cannot be replayed.
+// Lucia's session model (its current guide): the cookie holds "<id>.<secret>";
+// the table keeps the id and only the SHA-256 of the secret, compared in
+// constant time, so a leaked table cannot be replayed and lookups by id leak
+// nothing about the secret.
 export const sessions = sqliteTable(
   'sessions',
   {
     id: text('id').primaryKey(),
+    secretHash: text('secret_hash').notNull(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -62,6 +65,14 @@ export const sessions = sqliteTable(
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
+
+// Fixed-window counters for rate limits (magic-link requests per address and
+// per client). In SQLite so limits survive a restart.
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: integer('window_start', { mode: 'timestamp_ms' }).notNull(),
+  count: integer('count').notNull(),
+});
 
 // Only the SHA-256 of a magic-link token is stored.
 export const magicTokens = sqliteTable(
