@@ -1,0 +1,65 @@
+// Who is asking, and may they. The middleware resolves the session into
+// Astro.locals; pages and endpoints ask these helpers:
+//   getUser      -> the user or null
+//   requireUser  -> the user, or a redirect to sign in (pages) / 401 (API)
+//   requireOwnerOf, requireAdmin -> the user, or 403
+import type { AstroCookies } from 'astro';
+import { and, eq } from 'drizzle-orm';
+import { spas } from '../../../db/schema.ts';
+import { db } from './db.ts';
+import { apiError } from './http.ts';
+import { sessionCookieAttributes, sessionCookieName, type SessionUser } from './sessions.ts';
+
+// The public origin decides: over https the cookie is Secure and __Host-.
+const secure = new URL(import.meta.env.SITE ?? 'http://localhost').protocol === 'https:';
+const cookieName = sessionCookieName({ secure });
+
+export const readSessionToken = (cookies: AstroCookies) => cookies.get(cookieName)?.value;
+
+export function setSessionCookie(cookies: AstroCookies, token: string, expiresAt: Date): void {
+  cookies.set(cookieName, token, sessionCookieAttributes(expiresAt, { secure }));
+}
+
+export function clearSessionCookie(cookies: AstroCookies): void {
+  cookies.set(cookieName, '', { ...sessionCookieAttributes(new Date(0), { secure }), maxAge: 0 });
+}
+
+interface RequestContext {
+  locals: App.Locals;
+  url: URL;
+  redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response;
+}
+
+export const getUser = (context: { locals: App.Locals }): SessionUser | null => context.locals.user;
+
+/** For pages: the user, or a redirect to the sign-in page that comes back here. */
+export function requireUser(context: RequestContext): SessionUser | Response {
+  const user = getUser(context);
+  if (user) return user;
+  const next = context.url.pathname + context.url.search;
+  return context.redirect(`/api/login?next=${encodeURIComponent(next)}`, 302);
+}
+
+/** For JSON endpoints: the user, or 401. */
+export function requireApiUser(context: { locals: App.Locals }): SessionUser | Response {
+  return getUser(context) ?? apiError(401, 'unauthorized', 'Sign in to continue.');
+}
+
+export function requireAdmin(context: { locals: App.Locals }): SessionUser | Response {
+  const user = getUser(context);
+  if (!user) return apiError(401, 'unauthorized', 'Sign in to continue.');
+  return user.role === 'admin' ? user : apiError(403, 'forbidden', 'Only editors may do this.');
+}
+
+/** The owner of the spa (or an admin); everyone else gets 403, signed-out visitors 401. */
+export function requireOwnerOf(context: { locals: App.Locals }, spaId: number): SessionUser | Response {
+  const user = getUser(context);
+  if (!user) return apiError(401, 'unauthorized', 'Sign in to continue.');
+  if (user.role === 'admin') return user;
+  const owned = db
+    .select({ id: spas.id })
+    .from(spas)
+    .where(and(eq(spas.id, spaId), eq(spas.ownerId, user.id)))
+    .get();
+  return owned ? user : apiError(403, 'forbidden', 'This listing belongs to another owner.');
+}

@@ -1,0 +1,39 @@
+// POST /api/auth/request (clients) and POST /api/magic-auth/send (owners): the
+// same handler, one purpose each.
+import type { APIRoute } from 'astro';
+import { magicLinkRequestSchema } from '../auth-schemas.ts';
+import { logger } from '../log.ts';
+import { clientAddressOf } from './analytics.ts';
+import { apiError, invalid, json, readJson } from './http.ts';
+import { requestMagicLink, type MagicLinkPurpose } from './magic-links.ts';
+
+const log = logger('auth');
+
+export const magicLinkEndpoint =
+  (purpose: MagicLinkPurpose): APIRoute =>
+  async (context) => {
+    const body = await readJson(context.request, 2048);
+    if (!body.ok) return body.response;
+    const parsed = magicLinkRequestSchema.safeParse(body.value);
+    if (!parsed.success) return invalid(parsed.error, 422);
+    try {
+      const result = await requestMagicLink({
+        email: parsed.data.email,
+        next: parsed.data.next,
+        purpose,
+        origin: context.url.origin,
+        clientAddress: clientAddressOf(context),
+      });
+      if (!result.ok) {
+        const minutes = Math.ceil(result.retryAfterSeconds / 60);
+        const response = apiError(429, 'rate_limited', `Too many sign-in links requested. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+        response.headers.set('Retry-After', String(result.retryAfterSeconds));
+        return response;
+      }
+      // The same answer whether or not the address has an account.
+      return json({ sent: true, expiresInMinutes: 15 });
+    } catch (error) {
+      log.error('could not send a sign-in link', error);
+      return apiError(502, 'mail_failed', 'Failed to send magic link. Please try again.');
+    }
+  };

@@ -1,0 +1,298 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer, type SMTPServerError } from 'smtp-server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMailer, isTransient, senderDomain, type MailMessage } from './mailer.ts';
+
+// --- a loopback SMTP server and a small MIME reader --------------------------
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+  vi.restoreAllMocks();
+});
+
+/** A real SMTP server on 127.0.0.1; `reply` may refuse an attempt (numbered from 1) with an error. */
+async function startSmtp(reply: (attempt: number) => SMTPServerError | null = () => null) {
+  const received: Received[] = [];
+  let attempts = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        attempts++;
+        const error = reply(attempts);
+        if (error) return callback(error);
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, received, attempts: () => attempts };
+}
+
+/** A port nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'medspa-mail-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const smtpError = (responseCode: number, message: string): SMTPServerError => Object.assign(new Error(message), { responseCode });
+
+interface Part {
+  headers: Record<string, string>;
+  body: string;
+  parts: Part[];
+}
+
+// Enough of RFC 2045/2046 to read what nodemailer writes: unfolded headers,
+// nested multiparts, quoted-printable and base64 bodies.
+function parseMime(raw: string): Part {
+  const text = raw.replace(/\r\n/g, '\n');
+  const split = text.indexOf('\n\n');
+  const headers: Record<string, string> = {};
+  for (const line of text.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const body = text.slice(split + 2);
+  const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
+  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1).map((part) => parseMime(part.replace(/^\n/, ''))) : [];
+  return { headers, body: decodeBody(body, headers['content-transfer-encoding']), parts };
+}
+
+function decodeBody(body: string, encoding = '7bit'): string {
+  if (/base64/i.test(encoding)) return Buffer.from(body, 'base64').toString('utf8');
+  if (/quoted-printable/i.test(encoding)) {
+    const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+const allParts = (part: Part): Part[] => [part, ...part.parts.flatMap(allParts)];
+const partOfType = (root: Part, type: string) => allParts(root).find((part) => (part.headers['content-type'] ?? '').startsWith(type));
+
+// --- fixtures ----------------------------------------------------------------
+
+const FROM = 'Test Directory <hello@ocmedspa.test>';
+
+const message: MailMessage = {
+  to: 'client@example.com',
+  subject: 'Your booking request',
+  text: 'We received your request for Botox at Glow Spa.',
+  html: '<p>We received your request for <strong>Botox</strong> at Glow Spa.</p>',
+};
+
+const ical = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//OC Med Spa Directory//Bookings//EN',
+  'METHOD:REQUEST',
+  'BEGIN:VEVENT',
+  'UID:booking-42@ocmedspa.test',
+  'DTSTAMP:20260101T170000Z',
+  'DTSTART:20260110T170000Z',
+  'DTEND:20260110T180000Z',
+  'SUMMARY:Botox at Glow Spa',
+  'END:VEVENT',
+  'END:VCALENDAR',
+].join('\r\n');
+
+function quietLog() {
+  return { info: vi.fn<(message: string) => void>(), warn: vi.fn<(message: string) => void>(), error: vi.fn<(message: string) => void>() };
+}
+
+// --- tests -------------------------------------------------------------------
+
+describe('createMailer with SMTP', () => {
+  it('delivers a multipart/alternative message with a text and an HTML part to the envelope recipient', async () => {
+    const smtp = await startSmtp();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', from: FROM, log: quietLog() });
+
+    const sent = await mailer.send({ ...message, replyTo: 'glow@example.com', headers: { 'X-Booking-Id': '42' } });
+
+    expect(smtp.received).toHaveLength(1);
+    const [mail] = smtp.received;
+    expect(mail?.to).toEqual(['client@example.com']);
+    expect(mail?.from).toBe('hello@ocmedspa.test');
+    const root = parseMime(mail!.raw);
+    expect(root.headers.subject).toBe('Your booking request');
+    expect(root.headers.from).toBe(FROM);
+    expect(root.headers['reply-to']).toBe('glow@example.com');
+    expect(root.headers['x-booking-id']).toBe('42');
+    expect(root.headers['message-id']).toBe(sent.messageId);
+    expect(sent.messageId).toMatch(/^<[0-9a-f-]{36}@ocmedspa\.test>$/);
+    expect(sent.outboxPath).toBeUndefined();
+    expect(root.headers['content-type']).toMatch(/^multipart\/alternative;/);
+    expect(partOfType(root, 'text/plain')?.body).toContain(message.text);
+    expect(partOfType(root, 'text/html')?.body).toContain(message.html);
+  });
+
+  it('adds the calendar invitation as a text/calendar; method=REQUEST alternative', async () => {
+    const smtp = await startSmtp();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', from: FROM, log: quietLog() });
+
+    await mailer.send({ ...message, icalEvent: { method: 'REQUEST', content: ical } });
+
+    const root = parseMime(smtp.received[0]!.raw);
+    const alternative = partOfType(root, 'multipart/alternative');
+    expect(alternative).toBeDefined();
+    const types = alternative!.parts.map((part) => part.headers['content-type'] ?? '');
+    expect(types.some((type) => type.startsWith('text/plain'))).toBe(true);
+    expect(types.some((type) => type.startsWith('text/html'))).toBe(true);
+    const calendar = alternative!.parts.find((part) => part.headers['content-type']?.startsWith('text/calendar'));
+    expect(calendar?.headers['content-type']).toMatch(/method=REQUEST/);
+    expect(calendar?.body).toContain('SUMMARY:Botox at Glow Spa');
+  });
+});
+
+describe('createMailer without SMTP (outbox)', () => {
+  it('writes exactly one .eml per message, with the subject and both parts, and logs where', async () => {
+    const dir = join(await tempDir(), 'outbox');
+    const log = quietLog();
+    const mailer = createMailer({ outboxDir: dir, from: FROM, log });
+
+    const first = await mailer.send(message);
+    const second = await mailer.send({ ...message, subject: 'A second message' });
+
+    const files = (await readdir(dir)).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((name) => /^\d{4}-\d\d-\d\dT\d{6}\.\d{3}Z-[0-9a-f]{8}\.eml$/.test(name))).toBe(true);
+    expect([first.outboxPath, second.outboxPath].sort()).toEqual(files.map((name) => join(dir, name)));
+
+    const root = parseMime(await readFile(first.outboxPath!, 'utf8'));
+    expect(root.headers.subject).toBe('Your booking request');
+    expect(root.headers['message-id']).toBe(first.messageId);
+    expect(partOfType(root, 'text/plain')?.body).toContain(message.text);
+    expect(partOfType(root, 'text/html')?.body).toContain(message.html);
+    expect(log.info).toHaveBeenCalledWith(`wrote ${first.outboxPath} to client@example.com: Your booking request`);
+  });
+
+  it('logs through the project logger as "mail: wrote <path> to <to>: <subject>"', async () => {
+    const dir = await tempDir();
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const sent = await createMailer({ outboxDir: dir, from: FROM }).send(message);
+    expect(stdout).toHaveBeenCalledWith(`mail: wrote ${sent.outboxPath} to client@example.com: Your booking request\n`);
+  });
+
+  it('refuses a message without an HTML part, without retrying', async () => {
+    const dir = await tempDir();
+    const log = quietLog();
+    const mailer = createMailer({ outboxDir: dir, from: FROM, retryDelayMs: 5, log });
+    await expect(mailer.send({ ...message, html: '' })).rejects.toThrow(/text and an HTML part/);
+    expect(log.warn).not.toHaveBeenCalled();
+    expect(log.error).toHaveBeenCalledOnce();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('retries', () => {
+  it('retries a 451 (temporary) reply and succeeds on the second attempt', async () => {
+    const smtp = await startSmtp((attempt) => (attempt === 1 ? smtpError(451, 'Try again later') : null));
+    const log = quietLog();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', from: FROM, retryDelayMs: 5, log });
+
+    await expect(mailer.send(message)).resolves.toMatchObject({ messageId: expect.stringMatching(/@ocmedspa\.test>$/) });
+    expect(smtp.attempts()).toBe(2);
+    expect(smtp.received).toHaveLength(1);
+    expect(log.warn).toHaveBeenCalledOnce();
+    expect(log.warn.mock.calls[0]?.[0]).toMatch(/attempt 1 of 4 .*Try again later.*retrying in 5 ms/);
+    expect(log.error).not.toHaveBeenCalled();
+  });
+
+  it('gives up after the configured retries and rejects', async () => {
+    const smtp = await startSmtp(() => smtpError(451, 'Still busy'));
+    const log = quietLog();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', from: FROM, retries: 2, retryDelayMs: 5, log });
+
+    await expect(mailer.send(message)).rejects.toMatchObject({ responseCode: 451 });
+    expect(smtp.attempts()).toBe(3);
+    expect(log.warn).toHaveBeenCalledTimes(2);
+    expect(log.error).toHaveBeenCalledOnce();
+    expect(log.error.mock.calls[0]?.[0]).toMatch(/after 3 attempts/);
+  });
+
+  it('does not retry a 550 (permanent) rejection', async () => {
+    const smtp = await startSmtp(() => smtpError(550, 'No such user'));
+    const log = quietLog();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', from: FROM, retryDelayMs: 5, log });
+
+    await expect(mailer.send(message)).rejects.toMatchObject({ responseCode: 550 });
+    expect(smtp.attempts()).toBe(1);
+    expect(log.warn).not.toHaveBeenCalled();
+    expect(log.error).toHaveBeenCalledOnce();
+    expect(log.error.mock.calls[0]?.[0]).toMatch(/will not retry: .*No such user/);
+  });
+
+  it('sendInBackground returns at once and only logs when the server is down', async () => {
+    const port = await closedPort();
+    const log = quietLog();
+    const gaveUp = new Promise<string>((resolve) => log.error.mockImplementation(resolve));
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: '/nonexistent', from: FROM, retries: 2, retryDelayMs: 5, log });
+
+    expect(mailer.sendInBackground(message)).toBeUndefined();
+    expect(log.error).not.toHaveBeenCalled();
+
+    // An unhandled rejection here would fail the run; the log line is the only trace.
+    expect(await gaveUp).toMatch(/could not send "Your booking request" to client@example.com after 3 attempts/);
+    expect(log.warn).toHaveBeenCalledTimes(2);
+  });
+
+  it('sendInBackground delivers when the server is up', async () => {
+    const smtp = await startSmtp();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', from: FROM, log: quietLog() });
+    mailer.sendInBackground(message);
+    await vi.waitFor(() => expect(smtp.received).toHaveLength(1));
+  });
+});
+
+describe('helpers', () => {
+  it('treats network failures and 4xx replies as transient, 5xx and other errors as final', () => {
+    const withProps = (props: object) => Object.assign(new Error('x'), props);
+    expect(isTransient(withProps({ code: 'ESOCKET', originalCode: 'ECONNREFUSED' }))).toBe(true);
+    expect(isTransient(withProps({ code: 'ETIMEDOUT' }))).toBe(true);
+    expect(isTransient(withProps({ code: 'EMESSAGE', responseCode: 451 }))).toBe(true);
+    expect(isTransient(withProps({ code: 'EENVELOPE', responseCode: 421 }))).toBe(true);
+    expect(isTransient(withProps({ code: 'EMESSAGE', responseCode: 503 }))).toBe(true);
+    expect(isTransient(withProps({ code: 'EMESSAGE', responseCode: 550 }))).toBe(false);
+    expect(isTransient(withProps({ code: 'EAUTH', responseCode: 535 }))).toBe(false);
+    expect(isTransient(withProps({ code: 'ECONFIG' }))).toBe(false);
+    expect(isTransient('not an error')).toBe(false);
+  });
+
+  it('takes the Message-ID domain from the sender address', () => {
+    expect(senderDomain('Orange County Med Spa Directory <hello@OCMedSpaDirectory.com>')).toBe('ocmedspadirectory.com');
+    expect(senderDomain('bookings@example.org')).toBe('example.org');
+    expect(senderDomain('no address')).toBe('localhost');
+  });
+});

@@ -1,0 +1,12 @@
+import type { APIRoute } from 'astro';
+import { requireApiUser } from '../../../lib/server/auth.ts';
+import { json } from '../../../lib/server/http.ts';
+
+export const prerender = false;
+
+export const GET: APIRoute = (context) => {
+  const user = requireApiUser(context);
+  if (user instanceof Response) return user;
+  const { id, email, firstName, lastName, profileImageUrl } = user;
+  return json({ id, email, firstName, lastName, profileImageUrl });
+};
