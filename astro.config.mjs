@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { envDefaults, loadEnv } from './scripts/lib/env.ts';
+import signedInDirective from './src/integrations/signed-in-directive.ts';
 
 loadEnv();
 
@@ -15,7 +16,7 @@ export default defineConfig({
   site,
   output: 'static',
   adapter: node({ mode: 'standalone' }),
-  integrations: [react()],
+  integrations: [react(), signedInDirective()],
   // We keep sessions in SQLite ourselves (src/lib/server/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.
   session: false,
@@ -39,6 +40,13 @@ export default defineConfig({
       // pages without islands ship no JavaScript at all.
       PUBLIC_PAGE_ANALYTICS_ID: envField.string({ context: 'client', access: 'public', optional: true }),
       ANALYTICS_SALT: envField.string({ context: 'server', access: 'secret', default: 'dev-only-analytics-salt' }),
+      // "Continue with Google" appears only when both credentials are set. The
+      // endpoints default to Google's; tests point them at a local server.
+      GOOGLE_CLIENT_ID: envField.string({ context: 'server', access: 'secret', optional: true }),
+      GOOGLE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
+      GOOGLE_AUTHORIZATION_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://accounts.google.com/o/oauth2/v2/auth' }),
+      GOOGLE_TOKEN_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://oauth2.googleapis.com/token' }),
+      GOOGLE_USERINFO_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://openidconnect.googleapis.com/v1/userinfo' }),
     },
   },
 });

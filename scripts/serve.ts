@@ -64,6 +64,8 @@ export async function startServer() {
 
   const server = createServer((req, res) => {
     const { id, handler } = active!;
+    // Signed-in visitors get the member home; everyone else the pre-rendered one.
+    if (isHomeRequest(req) && hasSessionCookie(req)) req.url = `/member${req.url!.slice(1)}`;
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
@@ -81,6 +83,10 @@ export async function startServer() {
   process.once('SIGINT', stop);
   return server;
 }
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?session=[^;]/;
+const hasSessionCookie = (req: IncomingMessage) => SESSION_COOKIE.test(req.headers.cookie ?? '');
+const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');
 
 // Pre-rendered pages show what was true when they were built: "Expired" on an
 // offer, for one. A rebuild just after midnight in Orange County keeps them true.

@@ -7,3 +7,4 @@ declare namespace App {
     session: import('./lib/server/sessions.ts').Session | null;
   }
 }
+

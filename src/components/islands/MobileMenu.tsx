@@ -1,5 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
 import { createPortal } from 'react-dom';
+import { fullName } from '../../lib/initials.ts';
+import { $user, loadUser } from '../../lib/client/user.ts';
+import { Avatar } from './UserNav.tsx';
 
 interface MenuLink {
   label: string;
@@ -17,7 +21,13 @@ interface Props {
 // item closes it (spec 4, Mobile menu).
 export default function MobileMenu({ links, actions }: Props) {
   const [open, setOpen] = useState(false);
+  const account = useStore($user);
   const sheetId = useId();
+
+  useEffect(() => {
+    // Only visitors who signed in here ask who they are (see directives/signed-in.ts).
+    if (/(?:^|;\s*)signed_in=1(?:;|$)/.test(document.cookie)) loadUser();
+  }, []);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const sheetRef = useRef<HTMLDivElement>(null);
 
@@ -112,12 +122,31 @@ export default function MobileMenu({ links, actions }: Props) {
             </ul>
           </nav>
           <div className="mt-auto flex flex-col gap-3">
-            <a href={actions.signIn.href} onClick={close} className="btn-secondary" data-analytics-action="sign_in_clicked" data-analytics-category="auth">
-              {actions.signIn.label}
-            </a>
-            <a href={actions.bookNow.href} onClick={close} className="btn-primary" data-analytics-action="book_now_nav" data-analytics-category="cta">
-              {actions.bookNow.label}
-            </a>
+            {account.status === 'signed-in' ? (
+              <>
+                <div className="flex items-center gap-3 rounded-xl bg-white p-3">
+                  <Avatar user={account.user} />
+                  <div className="min-w-0">
+                    {fullName(account.user) && <p className="font-medium text-ink">{fullName(account.user)}</p>}
+                    <p className="truncate text-sm text-ink-muted">{account.user.email}</p>
+                  </div>
+                </div>
+                <a href="/api/logout" onClick={close} className="btn-secondary" data-analytics-action="sign_out_clicked" data-analytics-category="auth">
+                  Sign Out
+                </a>
+              </>
+            ) : account.status === 'loading' && /(?:^|;\s*)signed_in=1(?:;|$)/.test(document.cookie) ? (
+              <span className="block h-16 animate-pulse rounded-xl bg-stone" aria-label="Loading your account" role="img" />
+            ) : (
+              <>
+                <a href={actions.signIn.href} onClick={close} className="btn-secondary" data-analytics-action="sign_in_clicked" data-analytics-category="auth">
+                  {actions.signIn.label}
+                </a>
+                <a href={actions.bookNow.href} onClick={close} className="btn-primary" data-analytics-action="book_now_nav" data-analytics-category="cta">
+                  {actions.bookNow.label}
+                </a>
+              </>
+            )}
           </div>
         </div>
       </div>,

@@ -16,12 +16,19 @@ const cookieName = sessionCookieName({ secure });
 
 export const readSessionToken = (cookies: AstroCookies) => cookies.get(cookieName)?.value;
 
+// A readable hint beside the HttpOnly session cookie: it says only "someone
+// signed in here", so pre-rendered pages can decide to load the user menu
+// (src/directives/signed-in.ts). It grants nothing.
+const HINT_COOKIE = 'signed_in';
+
 export function setSessionCookie(cookies: AstroCookies, token: string, expiresAt: Date): void {
   cookies.set(cookieName, token, sessionCookieAttributes(expiresAt, { secure }));
+  cookies.set(HINT_COOKIE, '1', { ...sessionCookieAttributes(expiresAt, { secure }), httpOnly: false });
 }
 
 export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.set(cookieName, '', { ...sessionCookieAttributes(new Date(0), { secure }), maxAge: 0 });
+  cookies.set(HINT_COOKIE, '', { ...sessionCookieAttributes(new Date(0), { secure }), httpOnly: false, maxAge: 0 });
 }
 
 interface RequestContext {

@@ -1,0 +1,130 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { fullName, initials } from '../../lib/initials.ts';
+import { $user, loadUser, type NavUser } from '../../lib/client/user.ts';
+
+interface Props {
+  signIn: { label: string; href: string };
+  bookNow: { label: string; href: string };
+}
+
+// The navigation's account corner (spec 2). Rendered on the server in its
+// signed-out form (Sign In, Book Now); hydrated only for signed-in visitors
+// (client:signedin), where it shows a pulsing placeholder while the user is
+// looked up, then the avatar menu.
+export default function UserNav({ signIn, bookNow }: Props) {
+  const [hydrated, setHydrated] = useState(false);
+  const state = useStore($user);
+
+  useEffect(() => {
+    setHydrated(true);
+    loadUser();
+  }, []);
+
+  if (!hydrated || state.status === 'signed-out') {
+    return (
+      <div className="flex items-center gap-2">
+        <a href={signIn.href} className="btn-ghost" data-analytics-action="sign_in_clicked" data-analytics-category="auth">
+          {signIn.label}
+        </a>
+        <a href={bookNow.href} className="btn-primary" data-analytics-action="book_now_nav" data-analytics-category="cta">
+          {bookNow.label}
+        </a>
+      </div>
+    );
+  }
+  if (state.status === 'loading') {
+    return <span className="block size-10 animate-pulse rounded-full bg-stone" data-testid="avatar-placeholder" aria-label="Loading your account" role="img" />;
+  }
+  return <AvatarMenu user={state.user} />;
+}
+
+export function Avatar({ user, size = 40 }: { user: NavUser; size?: number }) {
+  const [broken, setBroken] = useState(false);
+  if (user.profileImageUrl && !broken) {
+    return <img src={user.profileImageUrl} alt="" width={size} height={size} className="rounded-full object-cover" onError={() => setBroken(true)} />;
+  }
+  return (
+    <span aria-hidden="true" style={{ width: size, height: size }} className="grid place-items-center rounded-full bg-brand-700 text-sm font-semibold text-white" data-testid="avatar-initials">
+      {initials(user)}
+    </span>
+  );
+}
+
+function AvatarMenu({ user }: { user: NavUser }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const name = fullName(user);
+
+  const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+
+  useEffect(() => {
+    if (!open) return;
+    items()[0]?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (!menuRef.current?.contains(event.target as Node) && !buttonRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+
+  const onMenuKey = (event: KeyboardEvent) => {
+    const list = items();
+    const index = list.indexOf(document.activeElement as HTMLElement);
+    const move = (to: number) => {
+      event.preventDefault();
+      list[(to + list.length) % list.length]?.focus();
+    };
+    if (event.key === 'ArrowDown') move(index + 1);
+    else if (event.key === 'ArrowUp') move(index - 1);
+    else if (event.key === 'Home') move(0);
+    else if (event.key === 'End') move(list.length - 1);
+    else if (event.key === 'Escape' || event.key === 'Tab') {
+      if (event.key === 'Escape') event.preventDefault();
+      setOpen(false);
+      buttonRef.current?.focus();
+    }
+  };
+
+  return (
+    <div className="relative">
+      <button
+        ref={buttonRef}
+        type="button"
+        className="rounded-full"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={`Account menu for ${name ?? user.email}`}
+        onClick={() => setOpen((value) => !value)}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        <Avatar user={user} />
+      </button>
+      {open && (
+        <div ref={menuRef} id={menuId} role="menu" aria-label="Account" onKeyDown={onMenuKey} className="card absolute right-0 mt-2 w-64 p-2">
+          <div className="border-b border-stone px-3 py-2">
+            {name && <p className="font-medium text-ink">{name}</p>}
+            <p className="truncate text-sm text-ink-muted">{user.email}</p>
+          </div>
+          <a role="menuitem" href="/" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell">
+            Dashboard
+          </a>
+          <a role="menuitem" href="/services" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell">
+            Services
+          </a>
+          <a role="menuitem" href="/api/logout" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell" data-analytics-action="sign_out_clicked" data-analytics-category="auth">
+            Sign Out
+          </a>
+        </div>
+      )}
+    </div>
+  );
+}
