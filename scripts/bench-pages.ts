@@ -1,0 +1,584 @@
+// `npm run bench` (second half): measures the public directory's budgets and
+// writes the figures to data/bench/pages.json.
+//   1. JavaScript weight per page type, in headless Chromium at a phone
+//      viewport (where the menu island hydrates) and a desktop one, after
+//      scrolling to the bottom so client:visible islands load. Budgets: a page
+//      without <astro-island> ships no JavaScript; no page ships more than 75 KB
+//      gzipped.
+//   2. Lighthouse (mobile, default throttling) on the main landing pages. The
+//      target is 100 in all four categories; audits that cannot pass on plain
+//      http://127.0.0.1 are listed as "environment" and do not fail the run.
+//   3. Scale: build time of a 5,000-spa directory (budget 45 s) and the latency
+//      of /search-results over it (budget p95 under 20 ms); /api/spas/search is
+//      measured the same way and only reported.
+// The process exits 1 when a budget is missed, so the command is a real check;
+// tests never assert timings because they would be flaky on shared CI machines.
+// Talks to 127.0.0.1 only; every loop is bounded in count and in time.
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Request } from '@playwright/test';
+import Database from 'better-sqlite3';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { closeDatabase } from '../db/client.ts';
+import { prepareDatabase } from '../db/prepare.ts';
+import { logger } from '../src/lib/log.ts';
+
+const log = logger('bench-pages');
+const { values } = parseArgs({
+  options: {
+    spas: { type: 'string', default: '5000' },
+    port: { type: 'string', default: '4396' },
+    'scale-port': { type: 'string', default: '4397' },
+    requests: { type: 'string', default: '2000' },
+    'lighthouse-runs': { type: 'string', default: '3' },
+    // For working on one part without waiting for the others; `npm run bench` runs all.
+    only: { type: 'string' },
+  },
+});
+const parts = new Set((values.only ?? 'js,lighthouse,scale').split(','));
+for (const name of ['spas', 'port', 'scale-port', 'requests', 'lighthouse-runs'] as const) {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < 1) {
+    log.error(`--${name} must be a positive whole number`);
+    process.exit(2);
+  }
+}
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+// KB as in the issue: 1,000 bytes, the stricter reading.
+const JS_BUDGET_BYTES = 75_000;
+const BUILD_BUDGET_SECONDS = 45;
+const SEARCH_P95_BUDGET_MS = 20;
+const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+// These need https or an HTTP/2 server in front, which production has and
+// 127.0.0.1 cannot; they say nothing about the pages themselves.
+const ENVIRONMENT_AUDITS = new Set(['is-on-https', 'redirects-http', 'uses-http2']);
+
+const work = mkdtempSync(join(tmpdir(), 'medspa-bench-pages-'));
+const servers = new Set<ChildProcessByStdio<null, Readable, null>>();
+const browsers = new Set<chromeLauncher.LaunchedChrome>();
+const failures: string[] = [];
+
+const round = (n: number, digits = 2) => +n.toFixed(digits);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function siteEnv(name: string, port: number): NodeJS.ProcessEnv {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  return {
+    ...process.env,
+    DATABASE_PATH: join(dir, 'site.db'),
+    SITE_DIR: join(dir, 'site'),
+    MAIL_OUTBOX: join(dir, 'outbox'),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REBUILD_LOG_LEVEL: 'warn',
+  };
+}
+
+function publish(label: string, env: NodeJS.ProcessEnv): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`publishing ${label} failed (${result.error?.message ?? `exit ${result.status}`})`);
+  const seconds = (performance.now() - started) / 1000;
+  log.info(`published ${label} in ${seconds.toFixed(1)} s`);
+  return seconds;
+}
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
+  const base = env.SITE_URL!;
+  // A server left over from another run would answer instead of ours and make
+  // every figure wrong, so refuse rather than measure it.
+  const occupied = await fetch(base, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+  if (occupied) throw new Error(`something already listens on ${base}; pass --port / --scale-port`);
+  const server = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  servers.add(server);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30_000);
+    server.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    server.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code})`));
+    });
+  });
+  server.stdout.resume(); // keep draining its log so it never blocks on a full pipe
+  return () => stopServer(server);
+}
+
+async function stopServer(server: ChildProcessByStdio<null, Readable, null>) {
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    // serve.ts waits for open connections; do not let a stuck one hang the bench.
+    const timer = setTimeout(() => server.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  servers.delete(server);
+}
+
+// ---------------------------------------------------------------------------
+// 1. JavaScript weight
+
+type Viewport = { name: 'mobile' | 'desktop'; width: number; height: number };
+const VIEWPORTS: Viewport[] = [
+  { name: 'mobile', width: 375, height: 740 },
+  { name: 'desktop', width: 1280, height: 800 },
+];
+
+type JsPage =
+  | { label: string; path: string; missing: string }
+  | {
+      label: string;
+      path: string;
+      status: number;
+      islands: number;
+      inline: { count: number; bytes: number; gzipBytes: number };
+      mobile: JsLoad;
+      desktop: JsLoad;
+    };
+type JsLoad = { totalGzipBytes: number; externalGzipBytes: number; externalBytes: number; scripts: PageLoad['scripts']; blockedRequests?: string[] };
+
+type PageLoad = {
+  status: number;
+  scripts: { url: string; bytes: number; gzipBytes: number }[];
+  externalBytes: number;
+  externalGzipBytes: number;
+  blockedRequests: string[];
+};
+
+function inlineScripts(html: string): { count: number; bytes: number; gzipBytes: number } {
+  let count = 0;
+  let text = '';
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const attributes = match[1] ?? '';
+    if (/\bsrc\s*=/i.test(attributes)) continue;
+    // Structured data is not executed; it is the SEO budget's business.
+    if (/\btype\s*=\s*["']?application\/ld\+json/i.test(attributes)) continue;
+    count++;
+    text += match[2] ?? '';
+  }
+  return { count, bytes: Buffer.byteLength(text), gzipBytes: text ? gzipSync(text).length : 0 };
+}
+
+async function loadPage(browser: Browser, url: string, viewport: Viewport): Promise<PageLoad> {
+  // A fresh context per load: nothing is served from an earlier page's cache.
+  const mobile = viewport.name === 'mobile';
+  const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, isMobile: mobile, hasTouch: mobile });
+  try {
+    const blocked: string[] = [];
+    // The bench must not reach the internet; a page that tries is worth knowing about.
+    await context.route(
+      (target) => target.hostname !== '127.0.0.1',
+      (route) => {
+        blocked.push(route.request().url());
+        return route.abort();
+      },
+    );
+    const page = await context.newPage();
+    const bodies: Promise<{ url: string; body: Buffer } | null>[] = [];
+    // Playwright's 'networkidle' never arrives on pages that send a keepalive
+    // analytics POST (Chromium does not report it finished), so idleness is
+    // tracked here over GET requests, which are all that can bring code.
+    const inFlight = new Set<Request>();
+    let lastActivity = performance.now();
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') return;
+      inFlight.add(request);
+      lastActivity = performance.now();
+    });
+    const settle = (request: Request) => {
+      if (inFlight.delete(request)) lastActivity = performance.now();
+    };
+    page.on('requestfinished', settle);
+    page.on('requestfailed', settle);
+    page.on('response', (response) => {
+      const type = response.headers()['content-type'] ?? '';
+      const isScript = response.request().resourceType() === 'script' || /javascript|ecmascript/i.test(type);
+      if (!isScript || response.status() >= 300) return;
+      bodies.push(response.body().then((body) => ({ url: response.url(), body }), () => null));
+    });
+    const response = await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+    // Scroll a screen at a time so every client:visible island crosses the viewport.
+    for (let step = 0; step < 40; step++) {
+      const atBottom = await page.evaluate(() => {
+        window.scrollBy(0, window.innerHeight);
+        return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+      });
+      await sleep(100);
+      if (atBottom) break;
+    }
+    const deadline = performance.now() + 15_000;
+    while (inFlight.size > 0 || performance.now() - lastActivity < 500) {
+      if (performance.now() > deadline) {
+        log.warn(`${url} (${viewport.name}): network not idle after 15 s (${[...inFlight].map((r) => r.url()).join(', ')})`);
+        break;
+      }
+      await sleep(50);
+    }
+    const seen = new Set<string>();
+    const scripts: PageLoad['scripts'] = [];
+    for (const loaded of await Promise.all(bodies)) {
+      if (!loaded || seen.has(loaded.url)) continue;
+      seen.add(loaded.url);
+      scripts.push({ url: new URL(loaded.url).pathname, bytes: loaded.body.length, gzipBytes: gzipSync(loaded.body).length });
+    }
+    return {
+      status: response?.status() ?? 0,
+      scripts,
+      externalBytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
+      externalGzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
+      blockedRequests: blocked,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureJavaScript(base: string, pages: { label: string; path: string; optional?: boolean }[]) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_ARGS });
+  const results: JsPage[] = [];
+  try {
+    for (const { label, path, optional } of pages) {
+      const html = await fetch(base + path, { redirect: 'manual', signal: AbortSignal.timeout(10_000) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+      const expected = label === '404' ? 404 : 200;
+      if (html.status !== expected) {
+        if (optional) {
+          log.warn(`${label} ${path}: missing (HTTP ${html.status}); skipped`);
+          results.push({ label, path, missing: `HTTP ${html.status}; the page is not published yet, so it was skipped` });
+          continue;
+        }
+        failures.push(`js: ${path} answered ${html.status}, expected ${expected}`);
+      }
+      const islands = (html.text.match(/<astro-island\b/g) ?? []).length;
+      const inline = inlineScripts(html.text);
+      const byViewport: Partial<Record<Viewport['name'], JsLoad>> = {};
+      for (const viewport of VIEWPORTS) {
+        const load = await loadPage(browser, base + path, viewport);
+        const totalGzipBytes = load.externalGzipBytes + inline.gzipBytes;
+        const totalBytes = load.externalBytes + inline.bytes;
+        byViewport[viewport.name] = {
+          totalGzipBytes,
+          externalGzipBytes: load.externalGzipBytes,
+          externalBytes: load.externalBytes,
+          scripts: load.scripts,
+          ...(load.blockedRequests.length ? { blockedRequests: load.blockedRequests } : {}),
+        };
+        if (islands === 0 && totalBytes > 0) failures.push(`js: ${path} (${viewport.name}) has no island but ships ${totalBytes} bytes of JavaScript`);
+        if (totalGzipBytes > JS_BUDGET_BYTES) failures.push(`js: ${path} (${viewport.name}) ships ${totalGzipBytes} gzipped bytes, over ${JS_BUDGET_BYTES}`);
+      }
+      results.push({ label, path, status: html.status, islands, inline, mobile: byViewport.mobile!, desktop: byViewport.desktop! });
+    }
+  } finally {
+    await browser.close();
+  }
+  return { budgetGzipBytes: JS_BUDGET_BYTES, pages: results };
+}
+
+// ---------------------------------------------------------------------------
+// 2. Lighthouse
+
+type AuditFinding = { id: string; title: string; score: number | null; weight: number; displayValue?: string };
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function lighthouseOnce(url: string) {
+  // A fresh browser per run, as Lighthouse recommends: no warm cache or
+  // leftover state from the previous one.
+  // Our own signal handler stops the servers too; chrome-launcher's would exit first.
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...CHROME_ARGS], logLevel: 'error', handleSIGINT: false });
+  browsers.add(chrome);
+  try {
+    const run = await withTimeout(
+      lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...LIGHTHOUSE_CATEGORIES] }),
+      180_000,
+      `lighthouse on ${url}`,
+    );
+    if (!run) throw new Error(`lighthouse returned nothing for ${url}`);
+    return run.lhr;
+  } finally {
+    chrome.kill();
+    browsers.delete(chrome);
+  }
+}
+
+async function runLighthouse(base: string, pages: { label: string; path: string }[]) {
+  const results: Record<string, unknown>[] = [];
+  const runs = Number(values['lighthouse-runs']);
+  for (const { label, path } of pages) {
+    // The performance score swings by 10+ points between runs on a busy
+    // machine; the median run (Lighthouse's own advice) keeps the check from flapping.
+    const all = [];
+    for (let i = 0; i < runs; i++) all.push(await lighthouseOnce(base + path));
+    const performanceRuns = all.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100));
+    const lhr = [...all].sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0))[Math.floor(all.length / 2)]!;
+    if (lhr.runtimeError) failures.push(`lighthouse: ${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const scores: Record<string, number | null> = {};
+    const failing: Record<string, AuditFinding[]> = {};
+    const environment: Record<string, AuditFinding[]> = {};
+    for (const id of LIGHTHOUSE_CATEGORIES) {
+      const category = lhr.categories[id];
+      scores[id] = category?.score == null ? null : Math.round(category.score * 100);
+      const findings: AuditFinding[] = [];
+      for (const ref of category?.auditRefs ?? []) {
+        const audit = lhr.audits[ref.id];
+        if (!audit || audit.score === null || audit.score >= 1) continue;
+        if (['notApplicable', 'manual', 'informative'].includes(audit.scoreDisplayMode)) continue;
+        findings.push({ id: audit.id, title: audit.title, score: audit.score, weight: ref.weight, ...(audit.displayValue ? { displayValue: audit.displayValue } : {}) });
+      }
+      const env = findings.filter((f) => ENVIRONMENT_AUDITS.has(f.id));
+      const rest = findings.filter((f) => !ENVIRONMENT_AUDITS.has(f.id));
+      if (rest.length) failing[id] = rest;
+      if (env.length) environment[id] = env;
+      // Only audits with weight move the score. A category below 100 is
+      // excused when every weighted audit it fails is an environment one.
+      const blocking = rest.filter((f) => f.weight > 0).map((f) => f.id);
+      const excused = blocking.length === 0 && env.some((f) => f.weight > 0);
+      if (scores[id] !== 100 && !excused) failures.push(`lighthouse: ${path} ${id} ${scores[id]} (${blocking.join(', ') || 'no failing audit listed'})`);
+    }
+    log.info(`lighthouse ${path}: ${LIGHTHOUSE_CATEGORIES.map((id) => `${id} ${scores[id]}`).join(', ')} (performance over ${runs} runs: ${performanceRuns.join(', ')})`);
+    results.push({ label, path, scores, performanceRuns, failingAudits: failing, environmentAudits: environment, lighthouseVersion: lhr.lighthouseVersion });
+  }
+  return { formFactor: 'mobile', throttling: 'default (simulated)', runsPerPage: runs, scoresFrom: 'the run with the median performance score', environmentAudits: [...ENVIRONMENT_AUDITS], pages: results };
+}
+
+// ---------------------------------------------------------------------------
+// 3. Scale
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const summary = (sorted: number[]) => ({
+  p50: round(percentile(sorted, 50)),
+  p95: round(percentile(sorted, 95)),
+  p99: round(percentile(sorted, 99)),
+  max: round(sorted.at(-1) ?? 0),
+});
+
+async function loadTest(base: string, path: string, queries: string[], total: number, concurrency: number) {
+  const latencies: number[] = [];
+  const perQuery = new Map<string, number[]>();
+  const errors: string[] = [];
+  let next = 0;
+  // Bounded twice: by the request count and by a deadline, so a slow server
+  // ends the test instead of hanging it.
+  const deadline = performance.now() + 180_000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const i = next++;
+      if (i >= total) return;
+      const query = queries[i % queries.length]!;
+      const started = performance.now();
+      try {
+        // Redirects are not followed: every query here is already canonical,
+        // so a 3xx would mean the measurement is of the wrong thing.
+        const response = await fetch(base + path + query, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+        await response.arrayBuffer();
+        const ms = performance.now() - started;
+        latencies.push(ms);
+        if (!perQuery.has(query)) perQuery.set(query, []);
+        perQuery.get(query)!.push(ms);
+        if (response.status !== 200) errors.push(`${query || '(none)'} ${response.status}`);
+      } catch (error) {
+        errors.push(`${query || '(none)'} ${(error as Error).message}`);
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    path,
+    planned: total,
+    requests: latencies.length,
+    concurrency,
+    errors: errors.length,
+    errorSamples: errors.slice(0, 5),
+    requestsPerSecond: Math.round(latencies.length / seconds),
+    latencyMs: summary(latencies),
+    byQuery: Object.fromEntries([...perQuery].map(([query, list]) => [query || '(no filter)', { requests: list.length, ...summary(list.sort((a, b) => a - b)) }])),
+  };
+}
+
+async function measureScale() {
+  const env = siteEnv('scale', Number(values['scale-port']));
+  const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  if (generate.status !== 0) throw new Error('generating the directory failed');
+  const buildSeconds = publish(`${values.spas} spas`, env);
+  if (buildSeconds >= BUILD_BUDGET_SECONDS) failures.push(`scale: build took ${buildSeconds.toFixed(1)} s, budget ${BUILD_BUDGET_SECONDS} s`);
+
+  const db = new Database(env.DATABASE_PATH!, { readonly: true });
+  const cities = (db.prepare('select slug from cities order by id').all() as { slug: string }[]).map((r) => r.slug);
+  // A name that is not a treatment key exercises the lower(name) match, not the treatment index.
+  const named = db
+    .prepare("select lower(name) as name from services where treatment is null or lower(name) <> treatment group by lower(name) order by count(*) desc limit 1")
+    .get() as { name: string } | undefined;
+  db.close();
+  const q = (params: Record<string, string>) => {
+    const search = new URLSearchParams(params).toString();
+    return search ? `?${search}` : '';
+  };
+  const queries = [
+    '',
+    ...cities.map((city) => q({ city })),
+    q({ service: 'botox' }),
+    q({ service: 'hydrafacial', city: 'irvine' }),
+    ...(named ? [q({ service: named.name })] : []),
+    q({ page: '50' }),
+  ];
+
+  const stop = await startServer(env);
+  try {
+    const base = env.SITE_URL!;
+    const total = Number(values.requests);
+    // Warm-up: first requests pay for module loading and SQLite's page cache.
+    await loadTest(base, '/search-results', queries, 200, 8);
+    await loadTest(base, '/api/spas/search', queries, 200, 8);
+    const page = await loadTest(base, '/search-results', queries, total, 8);
+    const api = await loadTest(base, '/api/spas/search', queries, total, 8);
+    // One request at a time shows the cost of a request without queueing: at
+    // concurrency 8 on one Node process, latency is roughly 8x this.
+    const serial = await loadTest(base, '/search-results', queries, queries.length * 20, 1);
+    for (const run of [page, api, serial]) {
+      log.info(`${run.path}: ${run.requests} requests at concurrency ${run.concurrency}, ${run.requestsPerSecond}/s, p50 ${run.latencyMs.p50} ms, p95 ${run.latencyMs.p95} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms`);
+      if (run.errors) failures.push(`scale: ${run.path}: ${run.errors} failed requests (${run.errorSamples.join('; ')})`);
+      if (run.requests < run.planned) failures.push(`scale: ${run.path}: only ${run.requests} of ${run.planned} requests before the deadline`);
+    }
+    if (page.latencyMs.p95 >= SEARCH_P95_BUDGET_MS) failures.push(`scale: /search-results p95 ${page.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
+    return {
+      spas: Number(values.spas),
+      build: { seconds: round(buildSeconds), budgetSeconds: BUILD_BUDGET_SECONDS },
+      searchResults: { ...page, budgetP95Ms: SEARCH_P95_BUDGET_MS },
+      searchResultsSerial: { requests: serial.requests, concurrency: 1, errors: serial.errors, requestsPerSecond: serial.requestsPerSecond, latencyMs: serial.latencyMs },
+      apiSearch: api,
+    };
+  } finally {
+    await stop();
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+async function measureDemo() {
+  const env = siteEnv('demo', Number(values.port));
+  prepareDatabase(env.DATABASE_PATH!);
+  closeDatabase(env.DATABASE_PATH!);
+  publish('demo directory', env);
+
+  const db = new Database(env.DATABASE_PATH!, { readonly: true });
+  // The richest spa page (Elite shows the most) is the one that can break the budget.
+  const spa = db.prepare("select slug from spas order by case tier when 'ELITE' then 0 when 'PREMIUM' then 1 else 2 end, id limit 1").get() as { slug: string };
+  const offer = db
+    .prepare("select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1")
+    .get() as { slug: string } | undefined;
+  db.close();
+
+  const pages: { label: string; path: string; optional?: boolean }[] = [
+    { label: 'home', path: '/' },
+    { label: 'search', path: '/search-results' },
+    { label: 'search, filtered', path: '/search-results?service=botox&city=irvine' },
+    { label: 'services', path: '/services' },
+    { label: 'offers', path: '/offers' },
+    ...(offer ? [{ label: 'offer', path: `/offers/${offer.slug}`, optional: true }] : []),
+    { label: 'spa', path: `/spas/${spa.slug}` },
+    { label: 'city', path: '/cities/irvine' },
+    { label: 'city treatment', path: '/cities/irvine/botox' },
+    { label: 'privacy policy', path: '/privacy-policy' },
+    { label: 'terms of service', path: '/terms-of-service' },
+    { label: 'sitemap', path: '/sitemap' },
+    { label: '404', path: '/this-page-does-not-exist' },
+  ];
+  if (!offer) log.warn('no active offer in the demo data: /offers/<slug> skipped');
+
+  const stop = await startServer(env);
+  try {
+    const base = env.SITE_URL!;
+    const javascript = parts.has('js') ? await measureJavaScript(base, pages) : undefined;
+    const lighthousePages = pages.filter((p) => ['home', 'search', 'spa', 'offers', 'city'].includes(p.label));
+    const lighthouseResults = parts.has('lighthouse') ? await runLighthouse(base, lighthousePages) : undefined;
+    return { javascript, lighthouse: lighthouseResults };
+  } finally {
+    await stop();
+  }
+}
+
+function report(javascript: JsPage[]) {
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+  for (const page of javascript) {
+    if ('missing' in page) log.warn(`js ${page.path}: missing (${page.missing})`);
+    else log.info(`js ${page.path}: ${page.islands} island(s); mobile ${kb(page.mobile.totalGzipBytes)}, desktop ${kb(page.desktop.totalGzipBytes)} gzipped (inline ${kb(page.inline.gzipBytes)})`);
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  const loadAtStart = loadavg().map((n) => round(n));
+  const demo = parts.has('js') || parts.has('lighthouse') ? await measureDemo() : { javascript: undefined, lighthouse: undefined };
+  const scale = parts.has('scale') ? await measureScale() : undefined;
+  const figures = {
+    date: new Date().toISOString(),
+    machine: `${process.platform} ${process.arch}, ${cpus().length} CPUs, node ${process.version}`,
+    // Timings from a busy machine (other builds, test runs) read worse; this says how busy it was.
+    loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((n) => round(n)) },
+    seconds: round((performance.now() - started) / 1000, 1),
+    ...demo,
+    scale,
+    budgetsMissed: failures,
+  };
+  mkdirSync('data/bench', { recursive: true });
+  writeFileSync('data/bench/pages.json', `${JSON.stringify(figures, null, 2)}\n`);
+  report(figures.javascript?.pages ?? []);
+  log.info('figures written to data/bench/pages.json');
+  if (failures.length) {
+    for (const failure of failures) log.error(`budget missed: ${failure}`);
+    process.exitCode = 1;
+  } else {
+    log.info('every budget met');
+  }
+}
+
+async function cleanUp() {
+  for (const chrome of browsers) chrome.kill();
+  await Promise.all([...servers].map(stopServer));
+  rmSync(work, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log.warn(`${signal}: stopping`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: unknown) => {
+    log.error('failed', error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanUp();
+    // Lighthouse and Playwright can leave handles open; the figures are written.
+    process.exit(process.exitCode ?? 0);
+  });
