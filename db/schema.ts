@@ -20,6 +20,8 @@ export const ANALYTICS_EVENT_TYPES = ['view', 'click', 'booking', 'conversion'] 
 export const ANALYTICS_ENTITY_TYPES = ['spa', 'page', 'offer'] as const;
 
 const id = () => integer('id').primaryKey({ autoIncrement: true });
+/** ELITE 3, PREMIUM 2, anything else 1 (spec 9): the listing order's first key. */
+export const TIER_WEIGHT_SQL = sql.raw(`(case "tier" when 'ELITE' then 3 when 'PREMIUM' then 2 else 1 end)`);
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 const updatedAt = () =>
@@ -142,9 +144,11 @@ export const spas = sqliteTable(
   },
   (t) => [
     uniqueIndex('spas_slug_unique').on(t.slug),
-    // The directory's listing order: tier weight, then newest, within a city.
-    index('spas_city_listing_idx').on(t.cityId, t.active, t.tier, t.createdAt),
-    index('spas_listing_idx').on(t.active, t.tier, t.createdAt),
+    // The directory's listing order (tier weight, newest, id), county-wide and
+    // per city, so a page of results is read in order instead of sorted. The
+    // expression must match tierOrder in src/lib/server/directory.ts exactly.
+    index('spas_rank_idx').on(t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
+    index('spas_city_rank_idx').on(t.cityId, t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_owner_idx').on(t.ownerId),
     check('spas_tier_check', inList('tier', TIERS)),
   ],

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { treatments } from '../content/site.ts';
 
-export const ALL_SERVICES = 'all-services';
-export const ALL_CITIES = 'all-cities';
+import { ALL_CITIES, ALL_SERVICES, searchUrl } from './search-url.ts';
+
+export { ALL_CITIES, ALL_SERVICES, searchUrl };
 export const RESULTS_PER_PAGE = 24;
 
 /** Empty, "all-services" and "all-cities" all mean "no filter" (spec 2, Member home). */
@@ -45,18 +46,6 @@ export function parseSearchParams(params: URLSearchParams) {
     if (value !== null && value !== '') raw[key] = value;
   }
   return searchQuerySchema.safeParse(raw);
-}
-
-/** The URL for a search, with only the filters that are set (spec 2: set only when chosen). */
-export function searchUrl(query: { city?: string; service?: string; tier?: string; featured?: boolean; page?: number }, path = '/search-results'): string {
-  const params = new URLSearchParams();
-  if (query.service && query.service !== ALL_SERVICES) params.set('service', query.service);
-  if (query.city && query.city !== ALL_CITIES) params.set('city', query.city);
-  if (query.tier) params.set('tier', query.tier.toLowerCase());
-  if (query.featured !== undefined) params.set('featured', String(query.featured));
-  if (query.page && query.page > 1) params.set('page', String(query.page));
-  const search = params.toString();
-  return search ? `${path}?${search}` : path;
 }
 
 /** The treatment filter's options: the spec's list, then the lower-cased service names. */

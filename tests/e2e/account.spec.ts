@@ -71,7 +71,7 @@ test.describe('the mobile sheet when signed in', () => {
     const user = createSignedInUser({ firstName: 'Mia', lastName: 'Chen' });
     await signIn(context, user);
     await page.goto('/privacy-policy');
-    await hydrated(page, 'MobileMenu');
+    await expect(page.locator('[data-menu-ready]')).toBeAttached();
     await page.getByRole('button', { name: 'Open menu' }).click();
     const sheet = page.getByRole('dialog', { name: 'Menu' });
     await expect(sheet).toContainText('Mia Chen');

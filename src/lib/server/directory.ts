@@ -1,16 +1,14 @@
 // Read queries for the public directory, used at build time by pre-rendered
 // pages and at request time by /search-results and the JSON API.
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { cities, offerServices, offers, services, spaPhotos, spas } from '../../../db/schema.ts';
+import { cities, offerServices, offers, services, siteMeta, spaPhotos, spas, TIER_WEIGHT_SQL } from '../../../db/schema.ts';
 import { RESULTS_PER_PAGE, type SearchQuery } from '../search.ts';
 import { db } from './db.ts';
 
 /** Tier weight, then newest (spec 9: ELITE 3, PREMIUM 2, FREE 1). */
-export const tierOrder = [
-  desc(sql`case ${spas.tier} when 'ELITE' then 3 when 'PREMIUM' then 2 else 1 end`),
-  desc(spas.createdAt),
-  desc(spas.id),
-];
+// The same expression as the spas_rank_idx index, so SQLite reads results in
+// order from the index instead of sorting them.
+export const tierOrder = [desc(TIER_WEIGHT_SQL), desc(spas.createdAt), desc(spas.id)];
 
 /** Everything a spa card shows (spec 2, Spa card), with its city. */
 const spaCardColumns = {
@@ -38,6 +36,24 @@ const spaCardColumns = {
 
 const spaCards = () => db.select(spaCardColumns).from(spas).innerJoin(cities, eq(spas.cityId, cities.id));
 
+/**
+ * Remembers a query's answer until listed content changes (the triggers bump
+ * site_meta.content_version): the search page asks for the same filter options
+ * on every request.
+ */
+function untilContentChanges<T>(compute: () => T): () => T {
+  let version = -1;
+  let value: T;
+  return () => {
+    const current = db.select({ v: siteMeta.contentVersion }).from(siteMeta).get()?.v ?? 0;
+    if (current !== version) {
+      value = compute();
+      version = current;
+    }
+    return value;
+  };
+}
+
 export function listCities() {
   return db.select().from(cities).where(eq(cities.active, true)).orderBy(asc(cities.id)).all();
 }
@@ -60,9 +76,13 @@ export function listActiveSpas() {
     .all();
 }
 
-/** A spa offers a treatment when one of its active services is that treatment or has that name. */
+/**
+ * A spa offers a treatment when one of its active services is that treatment
+ * or has that name. Written as IN (...) so SQLite finds the services through
+ * the treatment and lower(name) indexes once, instead of per spa.
+ */
 function offersService(term: string): SQL {
-  return sql`exists (select 1 from ${services} where ${services.spaId} = ${spas.id} and ${services.active} = 1
+  return sql`${spas.id} in (select ${services.spaId} from ${services} where ${services.active} = 1
     and (${services.treatment} = ${term} or lower(${services.name}) = ${term}))`;
 }
 
@@ -86,12 +106,17 @@ export function searchSpas(query: SearchQuery) {
   return { spas: rows, total, page, pages };
 }
 
-/** Spas in one city (optionally offering one treatment), tier order. */
-export function listSpasInCity(cityId: number, treatment?: string) {
-  return spaCards()
-    .where(and(eq(spas.cityId, cityId), eq(spas.active, true), treatment ? offersService(treatment) : undefined))
-    .orderBy(...tierOrder)
-    .all();
+const inCity = (cityId: number, treatment?: string) =>
+  and(eq(spas.cityId, cityId), eq(spas.active, true), treatment ? offersService(treatment) : undefined);
+
+/** Spas in one city (optionally offering one treatment), tier order; the first `limit` when given. */
+export function listSpasInCity(cityId: number, treatment?: string, limit?: number) {
+  const query = spaCards().where(inCity(cityId, treatment)).orderBy(...tierOrder);
+  return limit ? query.limit(limit).all() : query.all();
+}
+
+export function countSpasInCity(cityId: number, treatment?: string): number {
+  return db.select({ n: count() }).from(spas).where(inCity(cityId, treatment)).get()?.n ?? 0;
 }
 
 /** Up to `limit` featured Premium and Elite spas, tier then newest (spec 2, Services). */
@@ -167,6 +192,9 @@ export function listServices() {
 export function getService(id: number) {
   return activeServices(eq(services.id, id)).get();
 }
+
+export const cachedCities = untilContentChanges(() => listCities());
+export const cachedServiceNames = untilContentChanges(() => listServiceNames());
 
 /** Distinct service names, for the treatment filter. */
 export function listServiceNames(): string[] {

@@ -2,7 +2,7 @@
 // the tests read it. A placeholder (noindex) page, a private screen, or a
 // treatment landing page with no provider is not listed.
 import { treatments } from '../../content/site.ts';
-import { listActiveSpas, listCities, listOffers, listSpasInCity } from './directory.ts';
+import { countSpasInCity, listActiveSpas, listCities, listOffers } from './directory.ts';
 
 export interface PublicPage {
   path: string;
@@ -24,7 +24,7 @@ export function publicPages(): PublicPage[] {
   for (const city of listCities()) {
     pages.push({ path: `/cities/${city.slug}`, changeFrequency: 'weekly', priority: 0.8 });
     for (const treatment of treatments) {
-      if (listSpasInCity(city.id, treatment.slug).length > 0) {
+      if (countSpasInCity(city.id, treatment.slug) > 0) {
         pages.push({ path: `/cities/${city.slug}/${treatment.slug}`, changeFrequency: 'weekly', priority: 0.7 });
       }
     }
