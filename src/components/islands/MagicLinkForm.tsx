@@ -1,0 +1,162 @@
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { magicLinkRequestSchema } from '../../lib/auth-schemas.ts';
+import { toast } from '../../lib/client/toasts.ts';
+
+interface Props {
+  /** '/api/magic-auth/send' for owners, '/api/auth/request' for clients. */
+  endpoint: '/api/magic-auth/send' | '/api/auth/request';
+  /** Where to land after signing in: a path on this site (checked again by the server). */
+  next?: string;
+  /** A line above the field, shown only while asking for the address. */
+  intro?: string;
+}
+
+type State = { step: 'entry'; sending: boolean } | { step: 'sent'; email: string };
+
+interface ErrorBody {
+  error?: { message?: string; fields?: Record<string, string> };
+}
+
+const FAILED = { title: 'Error', description: 'Failed to send magic link. Please try again.', variant: 'destructive' } as const;
+
+async function errorBody(response: Response): Promise<ErrorBody> {
+  try {
+    return (await response.json()) as ErrorBody;
+  } catch {
+    return {};
+  }
+}
+
+// Passwordless sign-in (spec 4, Magic link form): entry -> sent -> back to
+// entry with Send Another Link. The address is checked with the endpoints' own
+// schema first, so a typo is answered at once and in the same words.
+export default function MagicLinkForm({ endpoint, next, intro }: Props) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [state, setState] = useState<State>({ step: 'entry', sending: false });
+  const inputRef = useRef<HTMLInputElement>(null);
+  const sentHeadingRef = useRef<HTMLHeadingElement>(null);
+  const resetting = useRef(false);
+  const id = useId();
+  const inputId = `${id}-email`;
+  const errorId = `${id}-error`;
+
+  // Focus follows the step, so keyboard and screen-reader users hear the change.
+  useEffect(() => {
+    if (state.step === 'sent') sentHeadingRef.current?.focus();
+    else if (resetting.current) {
+      resetting.current = false;
+      inputRef.current?.focus();
+    }
+  }, [state.step]);
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (state.step !== 'entry' || state.sending) return;
+    const parsed = magicLinkRequestSchema.safeParse({ email, ...(next ? { next } : {}) });
+    if (!parsed.success) {
+      setError(parsed.error.issues.find((issue) => issue.path[0] === 'email')?.message ?? 'Valid email is required');
+      inputRef.current?.focus();
+      return;
+    }
+    setError(null);
+    setState({ step: 'entry', sending: true });
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(parsed.data),
+      });
+      if (response.ok) {
+        setState({ step: 'sent', email: parsed.data.email });
+        toast({ title: 'Magic Link Sent!', description: 'Check your email for a sign-in link. It expires in 15 minutes.' });
+        return;
+      }
+      const body = await errorBody(response);
+      setState({ step: 'entry', sending: false });
+      if (response.status === 429) {
+        toast({ title: 'Too many requests', description: body.error?.message ?? 'Too many sign-in links requested. Try again later.', variant: 'destructive' });
+      } else if (response.status === 422) {
+        setError(body.error?.fields?.email ?? body.error?.message ?? 'Valid email is required');
+        inputRef.current?.focus();
+      } else {
+        toast(FAILED);
+      }
+    } catch {
+      setState({ step: 'entry', sending: false });
+      toast(FAILED);
+    }
+  }
+
+  function sendAnother() {
+    resetting.current = true;
+    setEmail('');
+    setError(null);
+    setState({ step: 'entry', sending: false });
+  }
+
+  if (state.step === 'sent') {
+    return (
+      <div className="text-center" data-magic-link-sent>
+        <span aria-hidden="true" className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+          <svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round">
+            <rect x="3" y="5" width="18" height="14" rx="2.5" />
+            <path d="M3.5 7l8.5 6 8.5-6" />
+          </svg>
+        </span>
+        <h2 ref={sentHeadingRef} tabIndex={-1} className="mt-5 font-serif text-2xl text-ink">
+          Check Your Email
+        </h2>
+        <p className="mt-3 text-ink-muted">
+          We sent a sign-in link to
+          <strong className="block font-semibold wrap-anywhere text-ink">{state.email}</strong>
+        </p>
+        <p className="mt-1 text-ink-muted">The link expires in 15 minutes.</p>
+        <button type="button" className="btn-secondary mt-7 w-full" onClick={sendAnother}>
+          Send Another Link
+        </button>
+      </div>
+    );
+  }
+
+  const sending = state.sending;
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-busy={sending}>
+      {intro && <p className="text-ink-muted">{intro}</p>}
+      <div className="field">
+        <label htmlFor={inputId} className="label">
+          Email address
+        </label>
+        <input
+          ref={inputRef}
+          id={inputId}
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          placeholder="you@example.com"
+          className="input"
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            if (error) setError(null);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+        {error && (
+          <p id={errorId} className="field-error">
+            {error}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn-primary btn-lg w-full" disabled={!email.trim() || sending}>
+        {sending ? 'Sending...' : 'Send Magic Link'}
+      </button>
+    </form>
+  );
+}

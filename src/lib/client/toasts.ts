@@ -1,0 +1,97 @@
+// The one toast system every island shares. Islands are separate React roots,
+// but they import this same module, so one store serves the whole page; the
+// Toaster island renders it. Timers live here, not in React, so the rules
+// (spec 9: one toast at a time, 5 s by default, paused while the reader is on
+// it) hold however many islands call toast() and are testable without a DOM.
+import { atom } from 'nanostores';
+
+export type ToastVariant = 'default' | 'destructive';
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+  /** Milliseconds before it closes by itself; Infinity keeps it until dismissed. */
+  duration?: number;
+}
+
+export interface Toast {
+  id: string;
+  title: string;
+  description?: string;
+  variant: ToastVariant;
+  duration: number;
+}
+
+/** Spec 9: at most one toast at a time; a new one replaces the old. */
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+
+export const $toasts = atom<readonly Toast[]>([]);
+
+interface Timer {
+  handle: ReturnType<typeof setTimeout> | null;
+  /** Time left when the timer is not running. */
+  remaining: number;
+  startedAt: number;
+}
+
+const timers = new Map<string, Timer>();
+let paused = false;
+let counter = 0;
+
+function start(id: string, timer: Timer) {
+  if (paused || !Number.isFinite(timer.remaining)) return;
+  timer.startedAt = Date.now();
+  timer.handle = setTimeout(() => dismiss(id), Math.max(0, timer.remaining));
+}
+
+function stop(timer: Timer) {
+  if (timer.handle === null) return;
+  clearTimeout(timer.handle);
+  timer.handle = null;
+  timer.remaining -= Date.now() - timer.startedAt;
+}
+
+/** Shows a toast (replacing the one on screen) and returns its id. */
+export function toast({ title, description, variant = 'default', duration = TOAST_DURATION_MS }: ToastInput): string {
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  const id = `toast-${counter}`;
+  const item: Toast = { id, title, variant, duration, ...(description ? { description } : {}) };
+  const kept = [item, ...$toasts.get()].slice(0, TOAST_LIMIT);
+  for (const old of $toasts.get()) if (!kept.includes(old)) forget(old.id);
+  $toasts.set(kept);
+  const timer: Timer = { handle: null, remaining: duration, startedAt: 0 };
+  timers.set(id, timer);
+  start(id, timer);
+  return id;
+}
+
+function forget(id: string) {
+  const timer = timers.get(id);
+  if (timer?.handle) clearTimeout(timer.handle);
+  timers.delete(id);
+}
+
+/** Closes one toast, or every toast when no id is given. Unknown ids are ignored. */
+export function dismiss(id?: string): void {
+  const current = $toasts.get();
+  const left = id === undefined ? [] : current.filter((item) => item.id !== id);
+  if (left.length === current.length) return;
+  for (const item of current) if (!left.includes(item)) forget(item.id);
+  $toasts.set(left);
+}
+
+/**
+ * Stops or restarts the clocks: the Toaster pauses them while the pointer is
+ * over the notifications or focus is inside them, so nobody loses a message
+ * they are reading. A toast that arrives meanwhile waits too.
+ */
+export function setToastsPaused(value: boolean): void {
+  if (paused === value) return;
+  paused = value;
+  for (const [id, timer] of timers) {
+    if (paused) stop(timer);
+    else start(id, timer);
+  }
+}
