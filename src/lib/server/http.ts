@@ -1,7 +1,6 @@
 // The one shape of a JSON answer and of a JSON error, for every endpoint:
 //   success: the data itself
 //   error:   { "error": { "code": "not_found", "message": "...", "fields": { "city": "..." } } }
-import type { z } from 'zod';
 
 export interface ApiError {
   error: { code: string; message: string; fields?: Record<string, string> };
@@ -18,17 +17,22 @@ export function apiError(status: number, code: string, message: string, fields?:
   return json(body, status);
 }
 
+/** What a failed parse reports (zod and zod/mini alike). */
+interface ParseError {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}
+
 /** The first message for each field of a failed zod parse. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+export function fieldErrors(error: ParseError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
-    const key = issue.path.join('.') || '_';
+    const key = issue.path.map(String).join('.') || '_';
     fields[key] ??= issue.message;
   }
   return fields;
 }
 
-export const invalid = (error: z.ZodError, status = 400) =>
+export const invalid = (error: ParseError, status = 400) =>
   apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
 
 export const notFound = (what: string) => apiError(404, 'not_found', `${what} not found.`);
