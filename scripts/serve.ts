@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { migrateDatabase } from '../db/migrate.ts';
 import { env, envPath, loadEnv } from './lib/env.ts';
+import { createResponseCache } from './lib/response-cache.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
 import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
@@ -32,7 +33,8 @@ export async function startServer() {
   process.env.DATABASE_PATH = envPath('DATABASE_PATH');
   process.env.SITE_DIR = siteDir;
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-  migrateDatabase(process.env.DATABASE_PATH);
+  const db = migrateDatabase(process.env.DATABASE_PATH);
+  const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
   let active: { dir: string; id: string; handler: Handler } | null = null;
   let loading: Promise<void> | null = null;
@@ -65,6 +67,7 @@ export async function startServer() {
 
   // gzip/brotli for HTML, CSS, JS, SVG and JSON: pages are 3-6 times smaller on the wire.
   const compress = compression({ threshold: 1024 });
+  const searchCache = createResponseCache();
 
   const server = createServer((req, res) => {
     const { id, handler } = active!;
@@ -73,7 +76,13 @@ export async function startServer() {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
-    compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => handler(req, res));
+    // A build swap or a listing change starts the search cache afresh.
+    const generation = `${id}:${contentVersion.get()?.v ?? 0}`;
+    if (searchCache.serve(req, res, generation)) return;
+    compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
+      searchCache.capture(req, res, generation);
+      handler(req, res);
+    });
   });
   scheduleNightlyRebuild();
 

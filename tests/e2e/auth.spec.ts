@@ -169,6 +169,35 @@ test.describe('magic-link sign-in', () => {
     expect((await page.request.get('/api/auth/me')).status()).toBe(401);
   });
 
+  test('a client signs in from the navigation, lands on the member home with the avatar menu, and signs out', async ({ page }) => {
+    resetClientLimit();
+    const email = uniqueEmail();
+    await page.goto('/privacy-policy');
+    await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/api\/login$/);
+    await hydrated(page, 'MagicLinkForm');
+    await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'Send Magic Link' }).click();
+    await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
+
+    const link = confirmLinkIn(await messageInOutbox(email));
+    expect(link.searchParams.get('for')).toBe('client');
+    await page.goto(link.href);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Beautiful');
+    await expect(page.getByRole('heading', { name: 'Begin Your Wellness Journey' })).toBeVisible();
+    const menuButton = page.getByRole('button', { name: `Account menu for ${email}` });
+    await expect(menuButton).toBeVisible();
+    await menuButton.click();
+    await page.getByRole('menu', { name: 'Account' }).getByRole('menuitem', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+    expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+  });
+
   test('the form checks the address, shows the server’s field message and says when sending failed', async ({ page }) => {
     await page.goto('/owner/login');
     await hydrated(page, 'MagicLinkForm');
