@@ -422,6 +422,45 @@ async function loadTest(base: string, path: string, queries: string[], total: nu
   };
 }
 
+/**
+ * The same mix of searches driven by wrk, a load generator written in C, when
+ * the machine has it (Debian package `wrk`). Node's fetch client spends as much
+ * CPU as the server it measures, and on 2 cores that inflates latency; wrk does
+ * not, so its percentiles are the ones the budget is judged on.
+ */
+function wrkTest(base: string, path: string, queries: string[], seconds: number, connections: number) {
+  if (spawnSync('wrk', ['--version']).error) return null;
+  const script = join(work, 'search-mix.lua');
+  writeFileSync(
+    script,
+    `local paths = {${queries.map((query) => JSON.stringify(path + query)).join(', ')}}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+done = function(summary, latency, requests)
+  io.write(string.format('WRK {"requests":%d,"seconds":%f,"non2xx":%d,"errors":%d,"p50":%f,"p90":%f,"p95":%f,"p99":%f,"max":%f}\\n',
+    summary.requests, summary.duration / 1e6, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+`,
+  );
+  const run = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, base], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  const line = /WRK (\{.*\})/.exec(run.stdout ?? '');
+  if (!line) throw new Error(`wrk gave no figures: ${run.stderr || run.stdout}`);
+  const figures = JSON.parse(line[1]!) as { requests: number; seconds: number; non2xx: number; errors: number; p50: number; p90: number; p95: number; p99: number; max: number };
+  return {
+    tool: 'wrk',
+    path,
+    connections,
+    requests: figures.requests,
+    errors: figures.non2xx + figures.errors,
+    requestsPerSecond: Math.round(figures.requests / figures.seconds),
+    latencyMs: { p50: round(figures.p50), p90: round(figures.p90), p95: round(figures.p95), p99: round(figures.p99), max: round(figures.max) },
+  };
+}
+
 async function measureScale() {
   const env = siteEnv('scale', Number(values['scale-port']));
   const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
@@ -466,8 +505,17 @@ async function measureScale() {
       if (run.errors) failures.push(`scale: ${run.path}: ${run.errors} failed requests (${run.errorSamples.join('; ')})`);
       if (run.requests < run.planned) failures.push(`scale: ${run.path}: only ${run.requests} of ${run.planned} requests before the deadline`);
     }
-    if (page.latencyMs.p95 >= SEARCH_P95_BUDGET_MS) failures.push(`scale: /search-results p95 ${page.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
+    const wrkPage = wrkTest(base, '/search-results', queries, 10, 8);
+    if (wrkPage) {
+      log.info(`/search-results (wrk): ${wrkPage.requests} requests over 8 connections, ${wrkPage.requestsPerSecond}/s, p50 ${wrkPage.latencyMs.p50} ms, p95 ${wrkPage.latencyMs.p95} ms, p99 ${wrkPage.latencyMs.p99} ms, max ${wrkPage.latencyMs.max} ms`);
+      if (wrkPage.errors) failures.push(`scale: /search-results (wrk): ${wrkPage.errors} failed requests`);
+    } else {
+      log.warn('wrk is not installed (Debian package wrk): the budget is judged on the Node client, which shares the CPU');
+    }
+    const judged = wrkPage ?? page;
+    if (judged.latencyMs.p95 >= SEARCH_P95_BUDGET_MS) failures.push(`scale: /search-results p95 ${judged.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
     return {
+      searchResultsWrk: wrkPage,
       spas: Number(values.spas),
       build: { seconds: round(buildSeconds), budgetSeconds: BUILD_BUDGET_SECONDS },
       searchResults: { ...page, budgetP95Ms: SEARCH_P95_BUDGET_MS },
