@@ -218,7 +218,8 @@ async function loadPage(browser: Browser, url: string, viewport: Viewport): Prom
         window.scrollBy(0, window.innerHeight);
         return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
       });
-      await sleep(100);
+      // Two animation frames: IntersectionObserver reports after a frame is drawn.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       if (atBottom) break;
     }
     const deadline = performance.now() + 15_000;
