@@ -267,11 +267,19 @@ export const bookings = sqliteTable(
     status: text('status', { enum: BOOKING_STATUSES }).notNull().default('pending'),
     stripePaymentIntentId: text('stripe_payment_intent_id'),
     paidAt: integer('paid_at', { mode: 'timestamp_ms' }),
+    // The secret in the client's manage link, which opens this booking without
+    // an account. Kept as is (not hashed) so every later mail can carry the
+    // same link; it grants nothing beyond this row (docs/decisions/0009).
+    manageToken: text('manage_token'),
+    // iCalendar SEQUENCE: raised on every change the client's calendar must apply.
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('bookings_user_idx').on(t.userId, t.createdAt),
+    index('bookings_email_idx').on(t.email),
+    uniqueIndex('bookings_manage_token_unique').on(t.manageToken),
     index('bookings_spa_idx').on(t.spaId, t.status),
     uniqueIndex('bookings_payment_intent_unique').on(t.stripePaymentIntentId),
     check('bookings_status_check', inList('status', BOOKING_STATUSES)),
@@ -395,10 +403,14 @@ export const newsletterSubscribers = sqliteTable(
     confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
     unsubscribedAt: integer('unsubscribed_at', { mode: 'timestamp_ms' }),
     source: text('source'),
+    // Double opt-in: the hash of the token in the latest confirmation mail.
+    confirmTokenHash: text('confirm_token_hash'),
+    confirmSentAt: integer('confirm_sent_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('newsletter_email_unique').on(t.email),
+    uniqueIndex('newsletter_confirm_token_unique').on(t.confirmTokenHash),
     uniqueIndex('newsletter_unsubscribe_token_unique').on(t.unsubscribeToken),
   ],
 );

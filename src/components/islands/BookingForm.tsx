@@ -1,0 +1,265 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { bookingFormSchema } from '../../lib/booking-schema.ts';
+import { trackEvent } from '../../lib/client/analytics.ts';
+import { readVisitSource, takeScheduledService } from '../../lib/client/booking.ts';
+import { toast } from '../../lib/client/toasts.ts';
+import { pacificDate } from '../../lib/dates.ts';
+
+export interface ServiceChoice {
+  id: number;
+  name: string;
+  /** "Complimentary", "From $150.00"... */
+  priceLabel: string;
+}
+
+export interface SpaChoice {
+  id: number;
+  name: string;
+  services: ServiceChoice[];
+}
+
+interface Props {
+  /** The spa the request is for; without one it goes to the directory's concierge. */
+  spa?: SpaChoice;
+  /** /booking?spa={id}: the spa comes from the address, read once the page is live. */
+  spaFromUrl?: boolean;
+  /** Pacific "today" when the page was built; replaced by the browser's own on load. */
+  today: string;
+  idPrefix?: string;
+}
+
+type Field = 'name' | 'email' | 'phone' | 'serviceId' | 'preferredDate' | 'message' | 'consent';
+type Values = Record<Exclude<Field, 'consent'>, string> & { consent: boolean };
+
+const EMPTY: Values = { name: '', email: '', phone: '', serviceId: '', preferredDate: '', message: '', consent: false };
+const ORDER: Field[] = ['name', 'email', 'phone', 'serviceId', 'preferredDate', 'message', 'consent'];
+
+const SUCCESS = { title: 'Booking Request Submitted!', description: "We'll contact you within 24 hours to confirm your appointment." };
+const FAILURE = {
+  title: 'Booking Failed',
+  description: 'There was an error submitting your request. Please try again or call us directly.',
+  variant: 'destructive',
+} as const;
+
+interface ErrorBody {
+  error?: { fields?: Record<string, string> };
+}
+
+function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Partial<Record<Field, string>> {
+  const errors: Partial<Record<Field, string>> = {};
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? '') as Field;
+    if (ORDER.includes(field)) errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+// The booking and consultation request (spec 4 and 5). Server-rendered as a
+// plain form that posts to /booking/request, so it works before hydration and
+// without JavaScript; once live it validates with the endpoint's own schema
+// and sends JSON.
+export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today: buildDay, idPrefix }: Props) {
+  const generatedId = useId();
+  const id = (field: string) => `${idPrefix ?? generatedId}-${field}`;
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [today, setToday] = useState(buildDay);
+  const [spa, setSpa] = useState<SpaChoice | undefined>(initialSpa);
+  const [scheduled, setScheduled] = useState<{ id: number; label: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    // The page may have been built yesterday: the minimum is the visitor's Pacific today.
+    setToday(pacificDate());
+    const carried = takeScheduledService();
+    if (carried && !initialSpa) setScheduled(carried);
+    if (!spaFromUrl) return;
+    const spaId = new URLSearchParams(window.location.search).get('spa');
+    if (!spaId || !/^\d{1,12}$/.test(spaId)) return;
+    fetch(`/api/spas/${spaId}/services`, { credentials: 'include' })
+      .then((response) => (response.ok ? (response.json() as Promise<SpaChoice>) : undefined))
+      .then((found) => found && setSpa(found))
+      .catch(() => {});
+  }, [initialSpa, spaFromUrl]);
+
+  function validate(next: Values) {
+    const parsed = bookingFormSchema.safeParse(toInput(next));
+    return parsed.success ? { data: parsed.data, errors: {} } : { data: null, errors: firstErrors(parsed.error.issues) };
+  }
+
+  function toInput(current: Values) {
+    const serviceId = current.serviceId ? Number(current.serviceId) : scheduled?.id;
+    return {
+      name: current.name,
+      email: current.email,
+      phone: current.phone,
+      preferredDate: current.preferredDate,
+      message: current.message,
+      consent: current.consent,
+      ...(serviceId ? { serviceId } : {}),
+      ...(spa ? { spaId: spa.id } : {}),
+    };
+  }
+
+  function update(field: Field) {
+    return (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
+      const target = event.target;
+      const next = { ...values, [field]: field === 'consent' ? (target as HTMLInputElement).checked : target.value };
+      setValues(next);
+      // After the first attempt, messages follow the fields as they are corrected.
+      if (submitted) setErrors(validate(next).errors);
+    };
+  }
+
+  function focusFirst(found: Partial<Record<Field, string>>) {
+    const first = ORDER.find((field) => found[field]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  }
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    setSubmitted(true);
+    const result = validate(values);
+    setErrors(result.errors);
+    if (!result.data) {
+      focusFirst(result.errors);
+      return;
+    }
+    // Spec 5: the consent box is not sent, and the date goes as a date.
+    const { consent: _consent, preferredDate, ...request } = result.data;
+    const payload = { ...request, ...(preferredDate ? { preferredDate: new Date(preferredDate) } : {}), ...readVisitSource() };
+    const entity = spa ? { entityType: 'spa' as const, entityId: String(spa.id) } : { entityType: 'page' as const, entityId: window.location.pathname };
+
+    setSubmitting(true);
+    try {
+      const response = await fetch('/api/bookings', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({}))) as ErrorBody;
+        const fieldErrors = firstErrors(Object.entries(body.error?.fields ?? {}).map(([field, message]) => ({ path: [field], message })));
+        setErrors(fieldErrors);
+        focusFirst(fieldErrors);
+        throw new Error(`${response.status}`);
+      }
+      toast(SUCCESS);
+      trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'submitted' } });
+      setValues(EMPTY);
+      setErrors({});
+      setSubmitted(false);
+      setScheduled(null);
+    } catch (error) {
+      toast(FAILURE);
+      trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'error', value: error instanceof Error ? error.message : 'network' } });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const describe = (field: Field, hint?: string) => [errors[field] ? id(`${field}-error`) : null, hint ?? null].filter(Boolean).join(' ') || undefined;
+  const errorText = (field: Field) =>
+    errors[field] ? (
+      <p id={id(`${field}-error`)} className="field-error" data-error-for={field}>
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
+      {spa && <input type="hidden" name="spaId" value={spa.id} />}
+      {spa && (
+        <p className="text-ink-muted sm:col-span-2" data-booking-spa>
+          Your request goes to <strong className="font-semibold text-ink">{spa.name}</strong>.
+        </p>
+      )}
+      <div className="field">
+        <label htmlFor={id('name')} className="label">
+          Full name <span aria-hidden="true">*</span>
+        </label>
+        <input id={id('name')} name="name" type="text" autoComplete="name" required maxLength={100} className="input" value={values.name} onChange={update('name')} aria-invalid={errors.name ? true : undefined} aria-describedby={describe('name')} />
+        {errorText('name')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('email')} className="label">
+          Email <span aria-hidden="true">*</span>
+        </label>
+        <input id={id('email')} name="email" type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required maxLength={254} className="input" value={values.email} onChange={update('email')} aria-invalid={errors.email ? true : undefined} aria-describedby={describe('email')} />
+        {errorText('email')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('phone')} className="label">
+          Phone <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={30} className="input" value={values.phone} onChange={update('phone')} aria-invalid={errors.phone ? true : undefined} aria-describedby={describe('phone')} />
+        {errorText('phone')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('preferredDate')} className="label">
+          Preferred date <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <input id={id('preferredDate')} name="preferredDate" type="date" min={today} className="input" value={values.preferredDate} onChange={update('preferredDate')} aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describe('preferredDate')} />
+        {errorText('preferredDate')}
+      </div>
+      {spa && spa.services.length > 0 && (
+        <div className="field sm:col-span-2">
+          <label htmlFor={id('serviceId')} className="label">
+            Treatment <span className="font-normal text-ink-muted">(optional)</span>
+          </label>
+          <select id={id('serviceId')} name="serviceId" className="input" value={values.serviceId} onChange={update('serviceId')} aria-invalid={errors.serviceId ? true : undefined} aria-describedby={describe('serviceId')}>
+            <option value="">Not sure yet: I'd like advice</option>
+            {spa.services.map((service) => (
+              <option key={service.id} value={service.id}>
+                {service.name} ({service.priceLabel})
+              </option>
+            ))}
+          </select>
+          {errorText('serviceId')}
+        </div>
+      )}
+      {!spa && scheduled && (
+        <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-stone bg-shell px-4 py-3 sm:col-span-2" data-scheduled-service>
+          <p className="text-ink">
+            <span className="text-ink-muted">Requesting: </span>
+            <strong className="font-semibold">{scheduled.label}</strong>
+          </p>
+          <button type="button" className="btn-ghost" onClick={() => setScheduled(null)}>
+            Remove<span className="sr-only"> {scheduled.label}</span>
+          </button>
+          <input type="hidden" name="serviceId" value={scheduled.id} />
+        </div>
+      )}
+      <div className="field sm:col-span-2">
+        <label htmlFor={id('message')} className="label">
+          Message <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <textarea id={id('message')} name="message" rows={4} maxLength={2000} className="input" placeholder="What would you like to treat? Any questions for the provider?" value={values.message} onChange={update('message')} aria-invalid={errors.message ? true : undefined} aria-describedby={describe('message')} />
+        {errorText('message')}
+      </div>
+      <div className="sm:col-span-2">
+        <div className="flex items-start gap-3">
+          <input id={id('consent')} name="consent" type="checkbox" value="true" required className="mt-1 size-5 shrink-0 accent-brand-700" checked={values.consent} onChange={update('consent')} aria-invalid={errors.consent ? true : undefined} aria-describedby={describe('consent')} />
+          <label htmlFor={id('consent')} className="text-sm text-ink">
+            I agree to be contacted about this request by e-mail or phone, and I have read the{' '}
+            <a className="link" href="/privacy-policy">
+              Privacy Policy
+            </a>
+            .
+          </label>
+        </div>
+        {errorText('consent')}
+      </div>
+      <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-ink-muted">We reply within 24 hours. Fields marked * are required.</p>
+        <button type="submit" className="btn-primary btn-lg" disabled={submitting}>
+          {submitting ? 'Submitting...' : 'Request Appointment'}
+        </button>
+      </div>
+    </form>
+  );
+}

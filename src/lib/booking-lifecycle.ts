@@ -1,0 +1,92 @@
+// Who may move a booking or a lead where (rulings, Bookings and leads). Pure:
+// the server module loads the booking, asks here, and writes what this allows.
+//
+//   pending -> confirmed -> completed        (the spa's owner or an admin)
+//   pending | confirmed -> cancelled         (owner or admin; the client before the appointment)
+//   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
+import type { BookingStatus } from '../../db/schema.ts';
+import { startOfPacificDay } from './dates.ts';
+
+export type BookingActor = 'client' | 'owner' | 'admin';
+export type LeadStatus = 'new' | 'contacted' | 'converted' | 'lost';
+
+export interface BookingState {
+  status: BookingStatus;
+  preferredDate: string | null;
+  scheduledAt: Date | null;
+}
+
+export type BookingChange =
+  | { status: 'confirmed'; scheduledAt: Date }
+  | { status: 'completed' }
+  | { status: 'cancelled' }
+  | { reschedule: Date };
+
+export type Refusal = { ok: false; status: 403 | 409 | 422; code: string; message: string; field?: string };
+export type Decision = { ok: true; status: BookingStatus; scheduledAt: Date | null } | Refusal;
+
+const refuse = (status: Refusal['status'], code: string, message: string, field?: string): Refusal => ({
+  ok: false,
+  status,
+  code,
+  message,
+  ...(field ? { field } : {}),
+});
+
+/** When the appointment is: the confirmed time, else the start of the preferred day, else unknown. */
+export function appointmentStart(booking: BookingState): Date | null {
+  if (booking.scheduledAt) return booking.scheduledAt;
+  return booking.preferredDate ? startOfPacificDay(booking.preferredDate) : null;
+}
+
+export function decideBookingChange(booking: BookingState, change: BookingChange, actor: BookingActor, now = new Date()): Decision {
+  const staff = actor === 'owner' || actor === 'admin';
+  const { status } = booking;
+
+  if ('reschedule' in change || change.status === 'confirmed') {
+    const at = 'reschedule' in change ? change.reschedule : change.scheduledAt;
+    if (!staff) return refuse(403, 'forbidden', 'Only the spa can set the appointment time.');
+    const from: BookingStatus = 'reschedule' in change ? 'confirmed' : 'pending';
+    if (status !== from) {
+      return refuse(409, 'invalid_transition', 'reschedule' in change ? `Only a confirmed booking can be rescheduled; this one is ${status}.` : `Only a pending booking can be confirmed; this one is ${status}.`);
+    }
+    if (at.getTime() <= now.getTime()) return refuse(422, 'invalid_request', 'The appointment time must be in the future.', 'scheduledAt');
+    return { ok: true, status: 'confirmed', scheduledAt: at };
+  }
+
+  if (change.status === 'completed') {
+    if (!staff) return refuse(403, 'forbidden', 'Only the spa can mark a booking completed.');
+    if (status !== 'confirmed') return refuse(409, 'invalid_transition', `Only a confirmed booking can be completed; this one is ${status}.`);
+    if (booking.scheduledAt && booking.scheduledAt.getTime() > now.getTime()) {
+      return refuse(409, 'invalid_transition', 'The appointment has not taken place yet.');
+    }
+    return { ok: true, status: 'completed', scheduledAt: booking.scheduledAt };
+  }
+
+  if (change.status === 'cancelled') {
+    if (status !== 'pending' && status !== 'confirmed') return refuse(409, 'invalid_transition', `A ${status} booking cannot be cancelled.`);
+    if (actor === 'client') {
+      const start = appointmentStart(booking);
+      if (start && start.getTime() <= now.getTime()) {
+        return refuse(409, 'too_late', 'The appointment date has arrived; call the spa to cancel.');
+      }
+    }
+    return { ok: true, status: 'cancelled', scheduledAt: booking.scheduledAt };
+  }
+
+  return refuse(422, 'invalid_request', 'Unknown change.');
+}
+
+const LEAD_MOVES: Record<LeadStatus, readonly LeadStatus[]> = {
+  new: ['contacted'],
+  contacted: ['converted', 'lost'],
+  converted: [],
+  lost: [],
+};
+
+/** Lead status: new -> contacted -> converted, or lost. */
+export function canMoveLead(from: LeadStatus, to: LeadStatus): boolean {
+  return LEAD_MOVES[from].includes(to);
+}
+
+export const leadMoves = (from: LeadStatus): readonly LeadStatus[] => LEAD_MOVES[from];

@@ -1,0 +1,42 @@
+// GET and PATCH /api/bookings/{id}: one booking, for the people it concerns
+// (its client, the spa's owner, an admin). PATCH moves it through the
+// lifecycle (src/lib/booking-lifecycle.ts) and tells the client by mail.
+import type { APIRoute } from 'astro';
+import { bookingChangeSchema } from '../../../lib/booking-schema.ts';
+import { requireApiUser } from '../../../lib/server/auth.ts';
+import { announceBookingChange } from '../../../lib/server/booking-mail.ts';
+import { actorFor, bookingDetails, bookingJson, changeBooking } from '../../../lib/server/bookings.ts';
+import { apiError, invalid, json, notFound, readJson } from '../../../lib/server/http.ts';
+
+export const prerender = false;
+
+const bookingId = (raw: string | undefined) => (/^\d{1,15}$/.test(raw ?? '') ? Number(raw) : null);
+
+export const GET: APIRoute = (context) => {
+  const user = requireApiUser(context);
+  if (user instanceof Response) return user;
+  const id = bookingId(context.params.id);
+  const details = id === null ? null : bookingDetails(id);
+  if (!details || !actorFor(details, { user })) return notFound('Booking');
+  return json(bookingJson(details));
+};
+
+export const PATCH: APIRoute = async (context) => {
+  const user = requireApiUser(context);
+  if (user instanceof Response) return user;
+  const id = bookingId(context.params.id);
+  if (id === null) return notFound('Booking');
+
+  const body = await readJson(context.request, 2_048);
+  if (!body.ok) return body.response;
+  const parsed = bookingChangeSchema.safeParse(body.value);
+  if (!parsed.success) return invalid(parsed.error, 422);
+
+  const result = changeBooking(id, parsed.data, { user });
+  if (!result.ok) {
+    const fields = 'field' in result && result.field ? { [result.field]: result.message } : undefined;
+    return apiError(result.status, result.code, result.message, fields);
+  }
+  announceBookingChange(result.before, result.after, actorFor(result.after, { user }) === 'client', context.url.origin);
+  return json(bookingJson(result.after));
+};

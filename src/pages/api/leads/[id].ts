@@ -1,0 +1,24 @@
+// PATCH /api/leads/{id}: the spa's owner (or an admin) moves a lead along:
+// new -> contacted -> converted or lost.
+import type { APIRoute } from 'astro';
+import { leadChangeSchema } from '../../../lib/booking-schema.ts';
+import { requireApiUser } from '../../../lib/server/auth.ts';
+import { changeLeadStatus } from '../../../lib/server/bookings.ts';
+import { apiError, invalid, json, notFound, readJson } from '../../../lib/server/http.ts';
+
+export const prerender = false;
+
+export const PATCH: APIRoute = async (context) => {
+  const user = requireApiUser(context);
+  if (user instanceof Response) return user;
+  const id = /^\d{1,15}$/.test(context.params.id ?? '') ? Number(context.params.id) : null;
+  if (id === null) return notFound('Lead');
+
+  const body = await readJson(context.request, 1_024);
+  if (!body.ok) return body.response;
+  const parsed = leadChangeSchema.safeParse(body.value);
+  if (!parsed.success) return invalid(parsed.error, 422);
+
+  const result = changeLeadStatus(id, parsed.data.status, user);
+  return result.ok ? json({ id: result.id, status: result.status }) : apiError(result.status, result.code, result.message);
+};
