@@ -20,6 +20,10 @@ export default defineConfig({
   // We keep sessions in SQLite ourselves (src/lib/server/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.
   session: false,
+  // src/middleware.ts refuses every cross-origin state change (forms and JSON
+  // alike). Astro's own check would also refuse POSTs that carry no Origin
+  // at all, which is how mail providers send RFC 8058 one-click unsubscribes.
+  security: { checkOrigin: false },
   trailingSlash: 'never',
   // Pages are written as dir/index.html: a city page and its treatment pages
   // (cities/irvine, cities/irvine/botox) cannot both be files.

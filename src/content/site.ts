@@ -53,6 +53,10 @@ export const authLinks = {
 export const footer = {
   about:
     'Orange County’s directory of licensed medical spas: compare providers, treatments and offers, and request an appointment in a minute.',
+  newsletter: {
+    heading: 'Newsletter',
+    lead: 'New providers, offers and treatment guides, at most twice a month.',
+  },
   quickLinks: [
     { label: 'Our Services', href: '/services' },
     { label: 'About Us', href: '/#about' },

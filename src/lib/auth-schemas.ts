@@ -5,9 +5,14 @@ import * as z from 'zod/mini';
 
 const MESSAGE = 'Valid email is required';
 
+/** An e-mail address, trimmed and lower-cased: sign-in, newsletter. */
+export const emailAddress = z.pipe(z.string(MESSAGE).check(z.trim(), z.toLowerCase(), z.maxLength(254, MESSAGE)), z.email(MESSAGE));
+
 export const magicLinkRequestSchema = z.object({
-  email: z.pipe(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254, MESSAGE)), z.email(MESSAGE)),
+  email: emailAddress,
   next: z.optional(z.string().check(z.maxLength(500))),
 });
+
+export const newsletterSignupSchema = z.object({ email: emailAddress });
 
 export type MagicLinkRequestInput = z.input<typeof magicLinkRequestSchema>;

@@ -6,7 +6,7 @@ import { MAIL_FROM } from 'astro:env/server';
 import { brand, contact } from '../../content/site.ts';
 import { buildCalendarEvent } from '../calendar.ts';
 import { formatLongDate, formatPacificDateTime } from '../dates.ts';
-import { formatDollars } from '../money.ts';
+import { priceLabel } from '../services.ts';
 import type { BookingDetails } from './bookings.ts';
 import { sendMailInBackground } from './mail.ts';
 import { renderEmail } from './mail-layout.ts';
@@ -28,7 +28,7 @@ function summaryLines(details: BookingDetails): string[] {
   return [
     `Provider: ${providerName(details)}`,
     `Treatment: ${service?.name ?? 'Consultation (not chosen yet)'}`,
-    ...(service ? [`Duration: ${service.duration} minutes`, `Price: ${service.priceCents === 0 ? 'Complimentary' : formatDollars(service.priceCents)}`] : []),
+    ...(service ? [`Duration: ${service.duration} minutes`, `Price: ${priceLabel(service)}`] : []),
     `Preferred date: ${booking.preferredDate ? formatLongDate(booking.preferredDate) : 'Flexible'}`,
   ];
 }

@@ -38,7 +38,7 @@ export const invalid = (error: ParseError, status = 400) =>
 export const notFound = (what: string) => apiError(404, 'not_found', `${what} not found.`);
 
 /**
- * Astro's checkOrigin guards only form posts; JSON endpoints call this. A
+ * The one cross-origin guard (src/middleware.ts runs it for every request). A
  * state-changing request must come from our own origin (browsers always send
  * Origin on cross-origin POSTs and on same-origin fetch POSTs).
  */
