@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, formatLongDate, isExpired, msUntilNextPacificMidnight, pacificDate } from './dates.ts';
+import {
+  addDays,
+  formatLongDate,
+  formatPacificDateTime,
+  fromPacificWallClock,
+  isExpired,
+  msUntilNextPacificMidnight,
+  pacificDate,
+  pacificWallClock,
+  startOfPacificDay,
+} from './dates.ts';
 
 describe('dates in Orange County', () => {
   it('takes today from Pacific time, not UTC', () => {
@@ -32,5 +42,95 @@ describe('next Pacific midnight', () => {
     expect(msUntilNextPacificMidnight(new Date('2026-11-22T07:00:00Z'))).toBe(3_600_000);
     // 23:30 PDT on Jul 1 = 06:30 UTC Jul 2; midnight PDT = 07:00 UTC.
     expect(msUntilNextPacificMidnight(new Date('2026-07-02T06:30:00Z'))).toBe(1_800_000);
+  });
+});
+
+describe('Pacific wall-clock time', () => {
+  it('reads the clock in California in winter (UTC-8) and summer (UTC-7)', () => {
+    expect(pacificWallClock(new Date('2026-12-01T22:30:00Z'))).toBe('2026-12-01T14:30:00');
+    expect(pacificWallClock(new Date('2027-07-01T21:30:45Z'))).toBe('2027-07-01T14:30:45');
+    // Midnight is hour 00, never 24, and the date is California's.
+    expect(pacificWallClock(new Date('2026-12-02T08:00:00Z'))).toBe('2026-12-02T00:00:00');
+    expect(pacificWallClock(new Date('2026-12-02T07:59:59Z'))).toBe('2026-12-01T23:59:59');
+  });
+
+  it('turns a wall-clock time into its instant, with or without seconds', () => {
+    expect(fromPacificWallClock('2026-12-01T14:30')?.toISOString()).toBe('2026-12-01T22:30:00.000Z');
+    expect(fromPacificWallClock('2026-12-01T14:30:15')?.toISOString()).toBe('2026-12-01T22:30:15.000Z');
+    expect(fromPacificWallClock('2027-07-01T14:30')?.toISOString()).toBe('2027-07-01T21:30:00.000Z');
+    expect(fromPacificWallClock('2026-12-31T23:30')?.toISOString()).toBe('2027-01-01T07:30:00.000Z');
+  });
+
+  it('has no instant for the hour skipped when clocks go forward', () => {
+    expect(fromPacificWallClock('2027-03-14T02:30')).toBeNull();
+    expect(fromPacificWallClock('2027-03-14T02:00')).toBeNull();
+    expect(fromPacificWallClock('2027-03-14T01:59')?.toISOString()).toBe('2027-03-14T09:59:00.000Z');
+    expect(fromPacificWallClock('2027-03-14T03:00')?.toISOString()).toBe('2027-03-14T10:00:00.000Z');
+  });
+
+  it('takes the earlier (PDT) instant in the hour repeated when clocks go back', () => {
+    expect(fromPacificWallClock('2026-11-01T01:30')?.toISOString()).toBe('2026-11-01T08:30:00.000Z');
+    expect(fromPacificWallClock('2026-11-01T00:59')?.toISOString()).toBe('2026-11-01T07:59:00.000Z');
+    expect(fromPacificWallClock('2026-11-01T02:00')?.toISOString()).toBe('2026-11-01T10:00:00.000Z');
+  });
+
+  it('refuses dates and times that do not exist and other formats', () => {
+    for (const value of ['', '2026-02-30T10:00', '2026-04-31T10:00', '2026-13-01T10:00', '2026-12-01T24:00', '2026-12-01T14:60', '2026-12-01 14:30', '2026-12-01', '2026-12-01T14:30Z', '2026-12-01T14:30:00.000', '2026-12-01T14:30:00-08:00', ' 2026-12-01T14:30']) {
+      expect(fromPacificWallClock(value), value).toBeNull();
+    }
+  });
+
+  it('round-trips every quarter hour of a year, the repeated hour landing on its first occurrence', () => {
+    const start = Date.parse('2026-06-01T00:00:00Z');
+    const end = Date.parse('2027-06-01T00:00:00Z');
+    let repeated = 0;
+    for (let t = start; t < end; t += 15 * 60_000) {
+      const wall = pacificWallClock(new Date(t));
+      const back = fromPacificWallClock(wall);
+      expect(back, wall).not.toBeNull();
+      expect(pacificWallClock(back!)).toBe(wall);
+      if (back!.getTime() !== t) {
+        // Only the second 01:xx of Nov 1, 2026 maps to another instant: the same reading an hour earlier.
+        expect(t - back!.getTime(), wall).toBe(3_600_000);
+        expect(wall.slice(0, 13)).toBe('2026-11-01T01');
+        repeated++;
+      }
+    }
+    expect(repeated).toBe(4);
+  });
+});
+
+describe('formatPacificDateTime', () => {
+  // ICU may put a narrow no-break space before AM/PM.
+  const format = (at: Date) => formatPacificDateTime(at).replace(/\s/gu, ' ');
+
+  it('writes the day, date, time and zone as California sees them', () => {
+    expect(format(new Date('2026-12-01T22:30:00Z'))).toBe('Tuesday, December 1, 2026 at 2:30 PM PST');
+    expect(format(new Date('2027-07-01T21:30:00Z'))).toBe('Thursday, July 1, 2027 at 2:30 PM PDT');
+    // Early on Dec 2 in UTC is still the evening of Dec 1 in California.
+    expect(format(new Date('2026-12-02T05:05:00Z'))).toBe('Tuesday, December 1, 2026 at 9:05 PM PST');
+  });
+});
+
+describe('startOfPacificDay', () => {
+  it('is midnight in California, at UTC-8 in winter and UTC-7 in summer', () => {
+    expect(startOfPacificDay('2026-12-01').toISOString()).toBe('2026-12-01T08:00:00.000Z');
+    expect(startOfPacificDay('2027-07-01').toISOString()).toBe('2027-07-01T07:00:00.000Z');
+  });
+
+  it('uses the offset in force at midnight on the days the clocks change', () => {
+    // Clocks go forward at 02:00 on Mar 14, 2027 and back at 02:00 on Nov 1, 2026.
+    expect(startOfPacificDay('2027-03-14').toISOString()).toBe('2027-03-14T08:00:00.000Z');
+    expect(startOfPacificDay('2027-03-15').toISOString()).toBe('2027-03-15T07:00:00.000Z');
+    expect(startOfPacificDay('2026-11-01').toISOString()).toBe('2026-11-01T07:00:00.000Z');
+    expect(startOfPacificDay('2026-11-02').toISOString()).toBe('2026-11-02T08:00:00.000Z');
+  });
+
+  it('is the first instant of that Pacific date', () => {
+    for (const date of ['2026-01-15', '2026-03-08', '2026-11-01', '2027-03-14', '2027-12-31']) {
+      const start = startOfPacificDay(date);
+      expect(pacificDate(start), date).toBe(date);
+      expect(pacificDate(new Date(start.getTime() - 1)), date).toBe(addDays(date, -1));
+    }
   });
 });

@@ -3,20 +3,17 @@
 // session, and their accessibility. Every test uses its own address.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { once } from 'node:events';
-import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
-import { query } from './db.ts';
-import { baseURL, databasePath, e2eDir, siteEnv } from './env.ts';
+import { query, write } from './db.ts';
+import { baseURL, siteEnv } from './env.ts';
 import { hydrated } from './islands.ts';
+import { linkIn, messageInOutbox, OUTBOX } from './outbox.ts';
 
-const OUTBOX = join(e2eDir, 'outbox');
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const CANT_BE_USED = 'This link can’t be used';
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -24,17 +21,6 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = (who = 'owner') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const randomToken = (length = 52) => Array.from({ length }, () => BASE32[randomInt(BASE32.length)]).join('');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function write<T = unknown>(sql: string, ...params: unknown[]): T | undefined {
-  const db = new Database(databasePath);
-  db.pragma('busy_timeout = 5000');
-  try {
-    const statement = db.prepare(sql);
-    return (statement.reader ? statement.get(...params) : (statement.run(...params), undefined)) as T | undefined;
-  } finally {
-    db.close();
-  }
-}
 
 /**
  * Every request of the suite comes from 127.0.0.1, so the per-client limit
@@ -64,30 +50,8 @@ async function sessionCookie(context: BrowserContext) {
   return cookie!;
 }
 
-/** The sign-in link in a raw message's text part (quoted-printable decoded). */
-function confirmLinkIn(raw: string): URL {
-  const decoded = raw.replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
-  const textPart = decoded.slice(decoded.search(/content-type:\s*text\/plain/i));
-  const match = /https?:\/\/[^\s"'<>]+\/auth\/confirm\?[^\s"'<>]+/.exec(textPart);
-  expect(match, 'a confirmation link in the text part').not.toBeNull();
-  return new URL(match![0]);
-}
-
-/** The newest .eml in the outbox addressed to `email`. */
-async function messageInOutbox(email: string): Promise<string> {
-  let found: string | undefined;
-  await expect
-    .poll(async () => {
-      const names = (await readdir(OUTBOX).catch(() => [] as string[])).filter((name) => name.endsWith('.eml')).sort().reverse();
-      for (const name of names) {
-        const raw = await readFile(join(OUTBOX, name), 'utf8');
-        if (raw.includes(email)) return (found = raw);
-      }
-      return undefined;
-    }, { message: `a message to ${email} in ${OUTBOX}` })
-    .toBeDefined();
-  return found!;
-}
+/** The sign-in link in a raw message's text part. */
+const confirmLinkIn = (raw: string) => linkIn(raw, '/auth/confirm?');
 
 async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();

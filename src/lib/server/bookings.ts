@@ -255,3 +255,75 @@ export function changeLeadStatus(id: number, to: LeadStatus, user: SessionUser, 
   if (result.changes === 0) return { ok: false, status: 409, code: 'conflict', message: 'The lead changed meanwhile. Reload and try again.' };
   return { ok: true, id, status: to };
 }
+
+// --- the owner's side ---------------------------------------------------------
+
+/** Bookings of the owner's spas (all spas for an admin), newest first. */
+export function listOwnerBookings(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
+  return db
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      name: bookings.name,
+      email: bookings.email,
+      phone: bookings.phone,
+      preferredDate: bookings.preferredDate,
+      scheduledAt: bookings.scheduledAt,
+      message: bookings.message,
+      createdAt: bookings.createdAt,
+      spaName: spas.name,
+      serviceName: services.name,
+    })
+    .from(bookings)
+    .innerJoin(spas, eq(bookings.spaId, spas.id))
+    .leftJoin(services, eq(bookings.serviceId, services.id))
+    .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .limit(limit)
+    .all();
+}
+
+export type OwnerBooking = ReturnType<typeof listOwnerBookings>[number];
+
+/** Leads of the owner's spas, newest first. */
+export function listOwnerLeads(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
+  return db
+    .select({
+      id: leads.id,
+      status: leads.status,
+      name: leads.name,
+      email: leads.email,
+      phone: leads.phone,
+      source: leads.source,
+      medium: leads.medium,
+      campaign: leads.campaign,
+      createdAt: leads.createdAt,
+      spaName: spas.name,
+      serviceName: services.name,
+    })
+    .from(leads)
+    .innerJoin(spas, eq(leads.spaId, spas.id))
+    .leftJoin(services, eq(leads.serviceId, services.id))
+    .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(limit)
+    .all();
+}
+
+/** The dashboard's counts: every request and lead, and those still waiting for the spa. */
+export function ownerBookingCounts(user: Pick<SessionUser, 'id' | 'role'>) {
+  const mine = user.role === 'admin' ? undefined : eq(spas.ownerId, user.id);
+  const requests = db
+    .select({ total: sql<number>`count(*)`, pending: sql<number>`coalesce(sum(${bookings.status} = 'pending'), 0)` })
+    .from(bookings)
+    .innerJoin(spas, eq(bookings.spaId, spas.id))
+    .where(mine)
+    .get();
+  const leadCounts = db
+    .select({ total: sql<number>`count(*)`, fresh: sql<number>`coalesce(sum(${leads.status} = 'new'), 0)` })
+    .from(leads)
+    .innerJoin(spas, eq(leads.spaId, spas.id))
+    .where(mine)
+    .get();
+  return { requests: requests?.total ?? 0, pending: requests?.pending ?? 0, leads: leadCounts?.total ?? 0, newLeads: leadCounts?.fresh ?? 0 };
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import type { BookingStatus } from '../../db/schema.ts';
+import { appointmentStart, canMoveLead, decideBookingChange, leadMoves, type BookingActor, type BookingState, type LeadStatus } from './booking-lifecycle.ts';
+
+// 22:30 PST on Sunday, Nov 22, 2026.
+const NOW = new Date('2026-11-23T06:30:00Z');
+const HOUR = 3_600_000;
+const later = (hours: number) => new Date(NOW.getTime() + hours * HOUR);
+
+const pending = (preferredDate: string | null = '2026-12-01'): BookingState => ({ status: 'pending', preferredDate, scheduledAt: null });
+const confirmed = (scheduledAt: Date = later(48)): BookingState => ({ status: 'confirmed', preferredDate: '2026-12-01', scheduledAt });
+const inStatus = (status: BookingStatus): BookingState => ({ status, preferredDate: '2026-12-01', scheduledAt: status === 'pending' ? null : later(48) });
+
+const STAFF: BookingActor[] = ['owner', 'admin'];
+const EVERYONE: BookingActor[] = ['client', 'owner', 'admin'];
+
+describe('appointmentStart', () => {
+  it('is the confirmed time when there is one', () => {
+    const at = new Date('2026-12-01T22:30:00Z');
+    expect(appointmentStart({ status: 'confirmed', preferredDate: '2026-11-30', scheduledAt: at })).toBe(at);
+  });
+
+  it('is the start of the preferred day in California otherwise (PST and PDT)', () => {
+    expect(appointmentStart(pending('2026-12-01'))?.toISOString()).toBe('2026-12-01T08:00:00.000Z');
+    expect(appointmentStart(pending('2027-07-01'))?.toISOString()).toBe('2027-07-01T07:00:00.000Z');
+  });
+
+  it('is unknown without a time or a date', () => {
+    expect(appointmentStart(pending(null))).toBeNull();
+  });
+});
+
+describe('confirming', () => {
+  it.each(STAFF)('lets the %s confirm a pending booking for a future time', (actor) => {
+    const at = later(24);
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: at }, actor, NOW)).toEqual({ ok: true, status: 'confirmed', scheduledAt: at });
+  });
+
+  it('forbids the client to confirm (403)', () => {
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: later(24) }, 'client', NOW)).toMatchObject({ ok: false, status: 403, code: 'forbidden' });
+  });
+
+  it.each(['confirmed', 'completed', 'cancelled'] as const)('refuses to confirm a %s booking (409)', (status) => {
+    for (const actor of STAFF) {
+      expect(decideBookingChange(inStatus(status), { status: 'confirmed', scheduledAt: later(24) }, actor, NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    }
+  });
+
+  it('refuses a time in the past or right now (422 on scheduledAt)', () => {
+    for (const at of [later(-1), new Date(NOW.getTime() - 1), NOW]) {
+      const decision = decideBookingChange(pending(), { status: 'confirmed', scheduledAt: at }, 'owner', NOW);
+      expect(decision, at.toISOString()).toMatchObject({ ok: false, status: 422, code: 'invalid_request', field: 'scheduledAt' });
+    }
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(NOW.getTime() + 1) }, 'owner', NOW).ok).toBe(true);
+  });
+
+  it('uses the current time when none is given', () => {
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() - 60_000) }, 'owner')).toMatchObject({ ok: false, status: 422 });
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() + HOUR) }, 'owner').ok).toBe(true);
+  });
+});
+
+describe('rescheduling', () => {
+  it.each(STAFF)('lets the %s move a confirmed booking to a new future time', (actor) => {
+    const at = later(72);
+    expect(decideBookingChange(confirmed(), { reschedule: at }, actor, NOW)).toEqual({ ok: true, status: 'confirmed', scheduledAt: at });
+  });
+
+  it('forbids the client to reschedule (403)', () => {
+    expect(decideBookingChange(confirmed(), { reschedule: later(72) }, 'client', NOW)).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it.each(['pending', 'completed', 'cancelled'] as const)('refuses to reschedule a %s booking (409)', (status) => {
+    expect(decideBookingChange(inStatus(status), { reschedule: later(72) }, 'owner', NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+  });
+
+  it('refuses a new time in the past (422 on scheduledAt)', () => {
+    expect(decideBookingChange(confirmed(), { reschedule: later(-2) }, 'admin', NOW)).toMatchObject({ ok: false, status: 422, field: 'scheduledAt' });
+  });
+});
+
+describe('completing', () => {
+  it.each(STAFF)('lets the %s complete a confirmed booking once its time has come', (actor) => {
+    const at = later(-2);
+    expect(decideBookingChange(confirmed(at), { status: 'completed' }, actor, NOW)).toEqual({ ok: true, status: 'completed', scheduledAt: at });
+    // At the very minute of the appointment too.
+    expect(decideBookingChange(confirmed(NOW), { status: 'completed' }, actor, NOW).ok).toBe(true);
+  });
+
+  it('refuses to complete before the appointment time (409)', () => {
+    expect(decideBookingChange(confirmed(later(1)), { status: 'completed' }, 'owner', NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+  });
+
+  it('forbids the client to complete (403)', () => {
+    expect(decideBookingChange(confirmed(later(-2)), { status: 'completed' }, 'client', NOW)).toMatchObject({ ok: false, status: 403, code: 'forbidden' });
+  });
+
+  it.each(['pending', 'completed', 'cancelled'] as const)('refuses to complete a %s booking (409)', (status) => {
+    for (const actor of STAFF) {
+      expect(decideBookingChange(inStatus(status), { status: 'completed' }, actor, NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    }
+  });
+});
+
+describe('cancelling', () => {
+  it.each(STAFF)('lets the %s cancel a pending or confirmed booking, even on the day', (actor) => {
+    expect(decideBookingChange(pending(), { status: 'cancelled' }, actor, NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: null });
+    const at = later(24);
+    expect(decideBookingChange(confirmed(at), { status: 'cancelled' }, actor, NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: at });
+    expect(decideBookingChange(pending('2026-11-22'), { status: 'cancelled' }, actor, NOW).ok).toBe(true);
+    expect(decideBookingChange(confirmed(later(-1)), { status: 'cancelled' }, actor, NOW).ok).toBe(true);
+  });
+
+  it('lets the client cancel before the appointment starts', () => {
+    // Tomorrow (Nov 23) starts at 08:00 UTC, after NOW.
+    expect(decideBookingChange(pending('2026-11-23'), { status: 'cancelled' }, 'client', NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: null });
+    expect(decideBookingChange(pending(null), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    expect(decideBookingChange(confirmed(later(1)), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    expect(decideBookingChange(confirmed(new Date(NOW.getTime() + 1)), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+  });
+
+  it('refuses the client once the preferred day has begun in California (409 too_late)', () => {
+    // Nov 22 began at 08:00 UTC on the 22nd; it is 22:30 on the 22nd in California.
+    expect(decideBookingChange(pending('2026-11-22'), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+    expect(decideBookingChange(pending('2026-11-01'), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+  });
+
+  it('refuses the client at or after the confirmed time (409 too_late), whatever the preferred date', () => {
+    expect(decideBookingChange(confirmed(NOW), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+    expect(decideBookingChange(confirmed(later(-3)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+    // The confirmed time decides, not the (later) preferred date.
+    expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-12-24', scheduledAt: later(-3) }, { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409 });
+    // And a confirmed time later than a past preferred date lets the client cancel.
+    expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-11-20', scheduledAt: later(3) }, { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+  });
+
+  it.each(['completed', 'cancelled'] as const)('refuses to cancel a %s booking for anyone (409)', (status) => {
+    for (const actor of EVERYONE) {
+      expect(decideBookingChange(inStatus(status), { status: 'cancelled' }, actor, NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    }
+  });
+});
+
+describe('every transition at once', () => {
+  // The complete table: status x change x actor -> allowed?
+  const changes = {
+    confirm: { status: 'confirmed', scheduledAt: later(24) },
+    reschedule: { reschedule: later(24) },
+    complete: { status: 'completed' },
+    cancel: { status: 'cancelled' },
+  } as const;
+  const allowed = new Set([
+    'pending confirm owner', 'pending confirm admin',
+    'pending cancel owner', 'pending cancel admin', 'pending cancel client',
+    'confirmed reschedule owner', 'confirmed reschedule admin',
+    'confirmed cancel owner', 'confirmed cancel admin', 'confirmed cancel client',
+  ]);
+
+  it('allows exactly the documented moves (for a booking two days ahead)', () => {
+    for (const status of ['pending', 'confirmed', 'completed', 'cancelled'] as const) {
+      for (const [name, change] of Object.entries(changes)) {
+        for (const actor of EVERYONE) {
+          const key = `${status} ${name} ${actor}`;
+          const booking = { status, preferredDate: '2026-11-25', scheduledAt: status === 'pending' ? null : later(48) };
+          expect(decideBookingChange(booking, change, actor, NOW).ok, key).toBe(allowed.has(key));
+        }
+      }
+    }
+  });
+});
+
+describe('leads', () => {
+  const STATUSES: LeadStatus[] = ['new', 'contacted', 'converted', 'lost'];
+  const ALLOWED = new Set(['new>contacted', 'contacted>converted', 'contacted>lost']);
+
+  it('moves new -> contacted -> converted or lost, and nothing else', () => {
+    for (const from of STATUSES) {
+      for (const to of STATUSES) {
+        expect(canMoveLead(from, to), `${from} -> ${to}`).toBe(ALLOWED.has(`${from}>${to}`));
+      }
+    }
+  });
+
+  it('lists the next statuses of each', () => {
+    expect(leadMoves('new')).toEqual(['contacted']);
+    expect([...leadMoves('contacted')].sort()).toEqual(['converted', 'lost']);
+    expect(leadMoves('converted')).toEqual([]);
+    expect(leadMoves('lost')).toEqual([]);
+  });
+});
