@@ -1,0 +1,106 @@
+// The newsletter round trip: the footer sign-up (a plain form), the
+// confirmation mail (double opt-in), the welcome mail's one-click unsubscribe
+// (RFC 8058), re-subscribing, and one row per address throughout.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { query } from './db.ts';
+import { decodeQuotedPrintable, linkIn, messageInOutbox, messagesTo } from './outbox.ts';
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+const uniqueEmail = () => `reader-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
+
+interface SubscriberRow {
+  email: string;
+  subscribed: number;
+  confirmed_at: number | null;
+  unsubscribed_at: number | null;
+  source: string | null;
+}
+const rowsFor = (email: string) => query<SubscriberRow>('select * from newsletter_subscribers where email = ?', email);
+
+test.describe('newsletter', () => {
+  test('sign up, confirm, unsubscribe with one click, subscribe again: one row all along', async ({ page, request }) => {
+    const email = uniqueEmail();
+    await page.goto('/offers');
+    const footerForm = page.locator('footer form[data-newsletter-form]');
+    await footerForm.getByLabel('Email address').fill(email.toUpperCase());
+    await footerForm.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    expect(rowsFor(email)).toMatchObject([{ subscribed: 0, confirmed_at: null, source: 'footer' }]);
+
+    // Opening the link changes nothing: a mail scanner must not confirm for anyone.
+    const confirm = linkIn(await messageInOutbox(email, 'Confirm your subscription'), '/newsletter/confirm?');
+    await page.goto(confirm.pathname + confirm.search);
+    expect(rowsFor(email)[0]!.subscribed).toBe(0);
+    expect(await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
+    await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1 });
+    expect(rowsFor(email)[0]!.confirmed_at).not.toBeNull();
+
+    // A confirmation link works once.
+    await page.goto(confirm.pathname + confirm.search);
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
+    await expect(page.getByRole('heading', { name: 'This link can’t be used' })).toBeVisible();
+
+    // The welcome mail carries RFC 8058 headers; a mail provider POSTs without an Origin.
+    const welcome = decodeQuotedPrintable(await messageInOutbox(email, 'Welcome'));
+    expect(welcome).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    const header = /^List-Unsubscribe: <([^>]+)>/m.exec(welcome.replace(/\r?\n[ \t]+/g, ' '));
+    expect(header, 'a List-Unsubscribe header').not.toBeNull();
+    const unsubscribe = new URL(header![1]!);
+    const oneClick = await request.post(unsubscribe.pathname + unsubscribe.search, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      data: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.status()).toBe(200);
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 0 });
+    expect(rowsFor(email)[0]!.unsubscribed_at).not.toBeNull();
+
+    // The same link in a browser: the page says so and offers the way back.
+    await page.goto(unsubscribe.pathname + unsubscribe.search);
+    await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+    await page.getByRole('button', { name: /Subscribe again/ }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1, unsubscribed_at: null });
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+
+    // Signing up again from the footer: a new confirmation, still one row.
+    const before = (await messagesTo(email)).length;
+    await page.goto('/');
+    await page.locator('footer form[data-newsletter-form]').getByLabel('Email address').fill(email);
+    await page.locator('footer form[data-newsletter-form]').getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    await expect.poll(async () => (await messagesTo(email)).length).toBe(before + 1);
+    const again = linkIn(await messageInOutbox(email, 'Confirm your subscription'), '/newsletter/confirm?');
+    expect(again.search).not.toBe(confirm.search);
+    await page.goto(again.pathname + again.search);
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
+    await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
+    expect(rowsFor(email)).toHaveLength(1);
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1 });
+  });
+
+  test('a bad address is named on the page, and nothing is stored', async ({ page }) => {
+    await page.goto('/');
+    const form = page.locator('footer form[data-newsletter-form]');
+    // The browser's own check would stop "not-an-address"; this is what a script or an old browser sends.
+    await form.evaluate((element) => element.setAttribute('novalidate', ''));
+    await form.getByLabel('Email address').fill('not-an-address');
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByText('Valid email is required')).toBeVisible();
+    await expect(page.getByLabel('Email address').first()).toHaveAttribute('aria-invalid', 'true');
+    expect(rowsFor('not-an-address')).toHaveLength(0);
+  });
+
+  test('a cross-site form cannot sign anyone up', async ({ request }) => {
+    const email = uniqueEmail();
+    const response = await request.post('/newsletter', {
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      data: `email=${encodeURIComponent(email)}`,
+    });
+    expect(response.status()).toBe(403);
+    expect(rowsFor(email)).toHaveLength(0);
+  });
+});
