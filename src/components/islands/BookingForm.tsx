@@ -255,8 +255,8 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         {errorText('consent')}
       </div>
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-ink-muted">We reply within 24 hours. Fields marked * are required.</p>
-        <button type="submit" className="btn-primary btn-lg" disabled={submitting}>
+        <p className="text-sm text-ink-muted">Fields marked * are required. No payment is taken now.</p>
+        <button type="submit" className="btn-primary btn-lg shrink-0 whitespace-nowrap" disabled={submitting}>
           {submitting ? 'Submitting...' : 'Request Appointment'}
         </button>
       </div>

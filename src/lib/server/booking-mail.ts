@@ -48,7 +48,7 @@ export function bookingCalendarEvent(details: BookingDetails, method: 'REQUEST' 
     durationMinutes: service?.duration ?? 30,
     summary: `${service?.name ?? 'Consultation'} at ${providerName(details)}`,
     description: `Manage or cancel: ${manageUrl(details, origin)}`,
-    location: [spa?.address, details.cityName ? `${details.cityName}, CA` : null].filter(Boolean).join(', ') || undefined,
+    location: spa?.address ?? (details.cityName ? `${details.cityName}, CA` : undefined),
     url: manageUrl(details, origin),
     organizer: { name: providerName(details), email: addressOf(MAIL_FROM) },
     attendee: { name: booking.name, email: booking.email },
@@ -105,7 +105,7 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
   const { booking } = details;
   const provider = providerName(details);
   const when = booking.scheduledAt ? formatPacificDateTime(booking.scheduledAt) : null;
-  const address = [details.spa?.address, details.cityName].filter(Boolean).join(', ');
+  const address = details.spa?.address ?? details.cityName ?? '';
   const manage = { label: 'Manage your booking', url: manageUrl(details, origin) };
 
   switch (event) {
