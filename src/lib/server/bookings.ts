@@ -54,6 +54,7 @@ export function listUserBookings(user: Pick<SessionUser, 'id' | 'email'>, limit?
       scheduledAt: bookings.scheduledAt,
       message: bookings.message,
       createdAt: bookings.createdAt,
+      manageToken: bookings.manageToken,
       spa: { id: spas.id, name: spas.name, slug: spas.slug },
       service: { id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents, priceUnit: services.priceUnit },
     })
