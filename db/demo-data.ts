@@ -2532,3 +2532,6 @@ export const demoOffers: DemoOffer[] = [
     imageUrl: '/images/offers/offer-12.svg',
   },
 ];
+
+/** A spa owner to sign in as locally (`/owner/login`), so the dashboard has a listing and its requests. */
+export const demoOwner = { email: 'demo-owner@example.com', firstName: 'Olivia', lastName: 'Hart', spaSlug: 'harborlight-aesthetics' } as const;

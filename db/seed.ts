@@ -1,11 +1,11 @@
 // Fills the demo directory from db/demo-data.ts. Deterministic (no randomness;
 // dates are relative to the seeding day in Pacific time) and idempotent: every
 // row is upserted on its natural key, so seeding twice leaves the same rows.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { addDays, pacificDate } from '../src/lib/dates.ts';
 import type { Db } from './client.ts';
-import { demoCities, demoOffers, demoSpas } from './demo-data.ts';
-import { cities, offerServices, offers, services, spaPhotos, spas } from './schema.ts';
+import { demoCities, demoOffers, demoOwner, demoSpas } from './demo-data.ts';
+import { cities, offerServices, offers, services, spaPhotos, spas, users } from './schema.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -107,6 +107,16 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
         tx.insert(offerServices).values({ offerId: row!.id, serviceId }).run();
       }
     }
+
+    // The demo owner gets their listing only while nobody else owns it.
+    const { spaSlug, ...owner } = demoOwner;
+    const [ownerRow] = tx
+      .insert(users)
+      .values({ ...owner, role: 'owner' })
+      .onConflictDoUpdate({ target: users.email, set: { firstName: owner.firstName, lastName: owner.lastName } })
+      .returning({ id: users.id })
+      .all();
+    tx.update(spas).set({ ownerId: ownerRow!.id }).where(and(eq(spas.slug, spaSlug), isNull(spas.ownerId))).run();
   });
 
   return {
