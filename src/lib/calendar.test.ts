@@ -136,15 +136,18 @@ describe('buildCalendarEvent: time', () => {
 });
 
 /** The instant a calendar reads from a TZID=America/Los_Angeles value: a repeated local time is its first occurrence (RFC 5545 3.3.5). */
+/** How a calendar reads a DTSTART/DTEND line: a UTC value as is, a local one in the TZID's zone (first occurrence). */
 function readPacific(value: string | undefined): string | undefined {
+  const utc = /:(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value ?? '');
+  if (utc) return new Date(`${utc[1]}-${utc[2]}-${utc[3]}T${utc[4]}:${utc[5]}:${utc[6]}Z`).toISOString();
   const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})$/.exec(value?.split(':').at(-1) ?? '');
   return match ? fromPacificWallClock(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}`)?.toISOString() : undefined;
 }
 
 describe('buildCalendarEvent: the night clocks go back', () => {
-  // BUG: DTSTART/DTEND are local times with TZID, and 01:00-01:59 happens twice
-  // on Nov 1, 2026. A calendar takes such a time as its first (PDT) occurrence,
-  // so an instant in the second (PST) one is read an hour early.
+  // 01:00-01:59 happens twice on Nov 1, 2026. A calendar takes such a local
+  // time as its first (PDT) occurrence, so an instant in the second (PST) one
+  // must be written in UTC to be read right.
   it('writes DTSTART and DTEND that a calendar reads back as the real start and end', () => {
     const cases = [
       // 00:30 PDT for 90 minutes: ends at 01:00 PST, the second 01:00.

@@ -3,7 +3,7 @@
 // METHOD:CANCEL to remove it. The UID stays the same for the life of a booking
 // and SEQUENCE rises with each change, so a calendar updates the one event it
 // already has instead of adding another.
-import { TIME_ZONE, pacificWallClock } from './dates.ts';
+import { TIME_ZONE, fromPacificWallClock, pacificWallClock } from './dates.ts';
 
 export interface CalendarEvent {
   method: 'REQUEST' | 'CANCEL';
@@ -76,7 +76,17 @@ export function foldLine(line: string): string {
 }
 
 const utcStamp = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-const localStamp = (at: Date) => pacificWallClock(at).replace(/[-:]/g, '');
+
+/**
+ * A date-time in Orange County's zone. The one hour that happens twice when
+ * clocks go back is read as its first occurrence (RFC 5545 3.3.5), so a time
+ * in the second one is written in UTC instead.
+ */
+function dateTimeProperty(name: string, at: Date): string {
+  const wallClock = pacificWallClock(at);
+  if (fromPacificWallClock(wallClock)?.getTime() !== at.getTime()) return `${name}:${utcStamp(at)}`;
+  return `${name};TZID=${TIME_ZONE}:${wallClock.replace(/[-:]/g, '')}`;
+}
 
 export function buildCalendarEvent(event: CalendarEvent): string {
   const end = new Date(event.start.getTime() + event.durationMinutes * 60_000);
@@ -91,8 +101,8 @@ export function buildCalendarEvent(event: CalendarEvent): string {
     `UID:${event.uid}`,
     `SEQUENCE:${event.sequence}`,
     `DTSTAMP:${utcStamp(event.stamp)}`,
-    `DTSTART;TZID=${TIME_ZONE}:${localStamp(event.start)}`,
-    `DTEND;TZID=${TIME_ZONE}:${localStamp(end)}`,
+    dateTimeProperty('DTSTART', event.start),
+    dateTimeProperty('DTEND', end),
     `SUMMARY:${escapeText(event.summary)}`,
     `DESCRIPTION:${escapeText(event.description)}`,
     ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),

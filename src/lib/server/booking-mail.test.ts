@@ -59,7 +59,7 @@ function details(overrides: { booking?: Partial<BookingDetails['booking']>; serv
     service: overrides.service === undefined ? { id: 7, name: 'Signature HydraFacial', duration: 60, priceCents: 19_900, priceUnit: null } : overrides.service,
     spa:
       overrides.spa === undefined
-        ? { id: 3, name: 'Glow Spa', slug: 'glow-spa', address: '123 Main St', phone: '(949) 555-0111', email: 'front-desk@glow.example', ownerId: 9 }
+        ? { id: 3, name: 'Glow Spa', slug: 'glow-spa', address: '71 Fortune Drive, Suite 200, Irvine, CA 92618', phone: '(949) 555-0111', email: 'front-desk@glow.example', ownerId: 9 }
         : overrides.spa,
     cityName: overrides.cityName === undefined ? 'Irvine' : overrides.cityName,
     ownerEmail: overrides.ownerEmail === undefined ? 'owner@glow.example' : overrides.ownerEmail,
@@ -152,7 +152,8 @@ describe('statusChangeMail (to the client)', () => {
     expect(mail.to).toBe('ana@example.com');
     expect(mail.subject).toBe('Confirmed: Signature HydraFacial at Glow Spa');
     expect(mail.text).toContain(`Glow Spa confirmed your appointment to ${formatPacificDateTime(at)}.`);
-    expect(mail.text).toContain('Address: 123 Main St, Irvine');
+    // The listed address already names the city; it is not repeated.
+    expect(mail.text).toContain('Address: 71 Fortune Drive, Suite 200, Irvine, CA 92618\n');
     expect(mail.text).toContain('Phone: (949) 555-0111');
     expect(mail.text).toContain(`${ORIGIN}${MANAGE_PATH}`);
     expect(mail.icalEvent?.method).toBe('REQUEST');
@@ -214,12 +215,19 @@ describe('bookingCalendarEvent', () => {
     expect(eventProperty(ics, 'SUMMARY')).toBe('Signature HydraFacial at Glow Spa');
     expect(eventProperty(ics, 'DTSTART')).toBe('20270701T143000');
     expect(eventProperty(ics, 'DTEND')).toBe('20270701T153000');
-    expect(eventProperty(ics, 'LOCATION')).toBe('123 Main St\\, Irvine\\, CA');
+    expect(eventProperty(ics, 'LOCATION')).toBe('71 Fortune Drive\\, Suite 200\\, Irvine\\, CA 92618');
     expect(eventProperty(ics, 'URL')).toBe(`${ORIGIN}${MANAGE_PATH}`);
     expect(eventProperty(ics, 'DESCRIPTION')).toBe(`Manage or cancel: ${ORIGIN}${MANAGE_PATH}`);
     expect(eventProperty(ics, 'ORGANIZER')).toBe(`mailto:${addressOf(MAIL_FROM)}`);
     expect(icsLines(ics).find((line) => line.startsWith('ORGANIZER'))).toContain('CN="Glow Spa"');
     expect(eventProperty(ics, 'ATTENDEE')).toBe('mailto:ana@example.com');
+  });
+
+  it('falls back to the city for the place when the spa lists no address', () => {
+    const at = new Date('2026-12-01T22:30:00Z');
+    const noAddress = details({ spa: { ...details().spa!, address: null }, booking: { status: 'confirmed', scheduledAt: at, calendarSequence: 1 } });
+    expect(eventProperty(bookingCalendarEvent(noAddress, 'REQUEST', ORIGIN), 'LOCATION')).toBe('Irvine\\, CA');
+    expect(statusChangeMail(noAddress, 'confirmed', ORIGIN, false).text).toContain('Address: Irvine\n');
   });
 
   it('gives a consultation without a service half an hour, and takes the UID host from the origin', () => {
@@ -240,14 +248,12 @@ describe('bookingCalendarEvent', () => {
 let owner: SessionUser;
 let spaId = 0;
 let serviceId = 0;
-let cityName = '';
 
 beforeAll(() => {
-  const city = db.select({ id: cities.id, name: cities.name }).from(cities).limit(1).get()!;
-  cityName = city.name;
+  const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
   const row = db.insert(users).values({ email: email('owner'), role: 'owner' }).returning().get();
   owner = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
-  spaId = db.insert(spas).values({ name: 'Mail Test Spa', slug: `${TAG}-spa`, cityId: city.id, ownerId: owner.id, address: '9 Harbor Blvd', email: email('spa-inbox') }).returning({ id: spas.id }).get().id;
+  spaId = db.insert(spas).values({ name: 'Mail Test Spa', slug: `${TAG}-spa`, cityId: city.id, ownerId: owner.id, address: '9 Harbor Blvd, Newport Beach, CA 92660', email: email('spa-inbox') }).returning({ id: spas.id }).get().id;
   serviceId = db.insert(services).values({ spaId, name: 'Mail Test Peel', priceCents: 12_500, duration: 45, category: 'facial' }).returning({ id: services.id }).get().id;
 });
 
@@ -298,7 +304,7 @@ describe('the mails of one booking, from the database', () => {
     const sequences = [invite, update, withdrawal].map((mail) => Number(eventProperty(mail.icalEvent!.content, 'SEQUENCE')));
     expect(sequences).toEqual([1, 2, 3]);
     expect(calendarMethod(withdrawal.icalEvent!.content)).toBe('METHOD:CANCEL');
-    expect(eventProperty(invite.icalEvent!.content, 'LOCATION')).toBe(`9 Harbor Blvd\\, ${cityName}\\, CA`);
+    expect(eventProperty(invite.icalEvent!.content, 'LOCATION')).toBe('9 Harbor Blvd\\, Newport Beach\\, CA 92660');
     expect(clientCancelledMail(cancelled.after, ORIGIN).to).toBe(owner.email);
   });
 });

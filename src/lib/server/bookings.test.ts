@@ -397,9 +397,8 @@ describe('changeBooking: two people at once', () => {
 });
 
 describe('changeBooking: a change meeting a new time', () => {
-  // BUG: the write is conditional on the status alone and writes back the time
-  // it read, so a cancellation (or completion) that crosses a reschedule puts
-  // the old time back.
+  // A cancellation (or completion) that crosses a reschedule must neither put
+  // the old time back nor go through unseen: it is refused, and can be retried.
   it('never writes back a time that was replaced meanwhile', () => {
     const { id, manageToken } = book({ serviceId: fixture.service });
     const first = new Date(Date.now() + 3 * DAY);

@@ -202,7 +202,8 @@ export type ChangeResult = { ok: true; before: BookingDetails; after: BookingDet
 
 /**
  * Applies a change if the lifecycle allows it. The write is conditional on the
- * status read, so two people acting at once cannot both move the booking.
+ * status (and calendar sequence) read, so two people acting at once cannot
+ * both move the booking.
  */
 export function changeBooking(id: number, change: BookingChange, who: { user?: SessionUser | null; manageToken?: string }, now = new Date()): ChangeResult {
   const before = bookingDetails(id);
@@ -219,11 +220,15 @@ export function changeBooking(id: number, change: BookingChange, who: { user?: S
     .update(bookings)
     .set({
       status: decision.status,
-      scheduledAt: decision.scheduledAt,
+      // Only a confirmation or a new time sets the time; cancelling or
+      // completing leaves whatever is stored.
+      ...(decision.status === 'confirmed' ? { scheduledAt: decision.scheduledAt } : {}),
       updatedAt: now,
       ...(calendarChanges ? { calendarSequence: sql`${bookings.calendarSequence} + 1` } : {}),
     })
-    .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status)))
+    // Every change the calendar sees raises the sequence, so matching it too
+    // refuses a change made against a time that was replaced meanwhile.
+    .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status), eq(bookings.calendarSequence, before.booking.calendarSequence)))
     .run();
   if (result.changes === 0) {
     return { ok: false, status: 409, code: 'conflict', message: 'The booking changed while you were looking at it. Reload and try again.' };
