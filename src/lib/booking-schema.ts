@@ -22,6 +22,11 @@ export const BOOKING_MESSAGES = {
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const wellFormed = (message: string) => z.refine<string>((value) => value.isWellFormed() && !CONTROL.test(value), message);
 const SINGLE_LINE = /[\r\n\u2028\u2029]/;
+const VISIBLE = /[\p{L}\p{N}]/u;
+/** Hangul fillers: letters to Unicode, blank on screen. */
+const INVISIBLE_LETTERS = /[\u115f\u1160\u3164\uffa0]/g;
+/** Embeddings, overrides and isolates, which can make a name read backwards in the spa's inbox. */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
 
 /** Optional text: absent, null and blank all mean "not given". */
 function optionalText(max: number, message: string, checks: ((value: string) => boolean)[] = []) {
@@ -37,7 +42,7 @@ function optionalText(max: number, message: string, checks: ((value: string) => 
 
 const optionalId = (message: string) => z.optional(z.nullable(z.int(message).check(z.positive(message), z.lte(Number.MAX_SAFE_INTEGER, message))));
 
-const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
 
 /** 'YYYY-MM-DD' for a calendar date, or for the date a browser's `new Date('YYYY-MM-DD')` serialises to. */
 export function toCalendarDate(value: string): string | null {
@@ -83,6 +88,9 @@ export const bookingRequestSchema = z.object({
     z.maxLength(BOOKING_LIMITS.name, `At most ${BOOKING_LIMITS.name} characters`),
     wellFormed('Name contains characters that are not allowed'),
     z.refine((value) => !SINGLE_LINE.test(value), 'Name must be on one line'),
+    // Zero-width and filler characters alone look like nothing at all.
+    z.refine((value) => VISIBLE.test(value.replace(INVISIBLE_LETTERS, '')), BOOKING_MESSAGES.name),
+    z.refine((value) => !BIDI_CONTROLS.test(value), 'Name contains characters that are not allowed'),
   ),
   email: z.pipe(
     z.string(BOOKING_MESSAGES.email).check(z.trim(), z.toLowerCase(), z.maxLength(BOOKING_LIMITS.email, BOOKING_MESSAGES.email)),

@@ -59,9 +59,16 @@ export async function readJson(request: Request, limit = 16_384): Promise<{ ok: 
   }
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) return { ok: false, response: apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`) };
-  const text = await request.text();
-  if (Buffer.byteLength(text) > limit) {
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > limit) {
     return { ok: false, response: apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`) };
+  }
+  let text: string;
+  try {
+    // Strict: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, response: apiError(400, 'invalid_encoding', 'The body is not valid UTF-8.') };
   }
   try {
     return { ok: true, value: JSON.parse(text) };
