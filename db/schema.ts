@@ -76,6 +76,26 @@ export const rateLimits = sqliteTable('rate_limits', {
   count: integer('count').notNull(),
 });
 
+// Mail that must not be lost: written in the same moment as the change it
+// announces, sent by src/lib/server/mail-queue.ts, retried with back-off, and
+// picked up again after a crash or restart.
+export const mailQueue = sqliteTable(
+  'mail_queue',
+  {
+    id: id(),
+    /** The message (MailMessage) as JSON. */
+    message: text('message', { mode: 'json' }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next attempt is due; while an attempt runs, the end of its lease. */
+    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }).notNull(),
+    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
+    failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_queue_due_idx').on(t.sentAt, t.failedAt, t.nextAttemptAt)],
+);
+
 // Only the SHA-256 of a magic-link token is stored.
 export const magicTokens = sqliteTable(
   'magic_tokens',

@@ -8,12 +8,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { watch } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Db } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { env, envPath, loadEnv } from './lib/env.ts';
 import { createResponseCache } from './lib/response-cache.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
 import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
+import { createMailQueue } from '../src/lib/server/mail-queue.ts';
+import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
 
 const log = logger('serve');
 
@@ -26,6 +29,22 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
 };
 
+/**
+ * Mail that a previous process stored but did not send (it was stopped or
+ * killed) goes out now; the app's own queue handles what arrives from here on.
+ */
+function resumeMailQueue(db: Db) {
+  const outboxDir = envPath('MAIL_OUTBOX');
+  const smtpUrl = process.env.SMTP_URL || undefined;
+  // Nothing is being written yet: a half-written message is from a dead process, and its queue row is still unsent.
+  if (!smtpUrl) removeUnfinishedOutboxFiles(outboxDir);
+  const queue = createMailQueue({ db, mailer: createMailer({ smtpUrl, outboxDir, from: env('MAIL_FROM') }) });
+  queue.resumeInterrupted();
+  const left = queue.pending();
+  if (left > 0) log.info(`sending ${left} queued message${left === 1 ? '' : 's'} left by the last run`);
+  void queue.drain();
+}
+
 export async function startServer() {
   loadEnv();
   const siteDir = envPath('SITE_DIR');
@@ -34,6 +53,7 @@ export async function startServer() {
   process.env.SITE_DIR = siteDir;
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const db = migrateDatabase(process.env.DATABASE_PATH);
+  resumeMailQueue(db);
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
   let active: { dir: string; id: string; handler: Handler } | null = null;

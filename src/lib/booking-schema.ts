@@ -89,7 +89,7 @@ export const bookingRequestSchema = z.object({
     wellFormed('Name contains characters that are not allowed'),
     z.refine((value) => !SINGLE_LINE.test(value), 'Name must be on one line'),
     // Zero-width and filler characters alone look like nothing at all.
-    z.refine((value) => VISIBLE.test(value.replace(INVISIBLE_LETTERS, '')), BOOKING_MESSAGES.name),
+    z.refine((value) => value === '' || VISIBLE.test(value.replace(INVISIBLE_LETTERS, '')), BOOKING_MESSAGES.name),
     z.refine((value) => !BIDI_CONTROLS.test(value), 'Name contains characters that are not allowed'),
   ),
   email: z.pipe(

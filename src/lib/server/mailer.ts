@@ -4,6 +4,7 @@
 // Kept free of astro:env so scripts and tests can build their own mailer;
 // the app's configured one is in mail.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,8 +47,6 @@ export interface MailerConfig {
 export interface Mailer {
   /** Delivers (or writes) the message, retrying transient failures; rejects when it finally fails. */
   send(message: MailMessage): Promise<SentMail>;
-  /** Starts send and returns at once; a failure is logged, never thrown, so the caller's work stands. */
-  sendInBackground(message: MailMessage): void;
 }
 
 // Errors that say the connection or the network failed rather than that the
@@ -154,11 +153,20 @@ export function createMailer(config: MailerConfig): Mailer {
     }
   }
 
-  function sendInBackground(message: MailMessage): void {
-    // send has already logged the failure; the catch only keeps it from
-    // becoming an unhandled rejection that would end the server.
-    send(message).catch(() => {});
-  }
+  return { send };
+}
 
-  return { send, sendInBackground };
+/** Deletes messages an outbox writer left half-written (it was killed); their queue rows are still unsent. */
+export function removeUnfinishedOutboxFiles(outboxDir: string): number {
+  let removed = 0;
+  try {
+    for (const name of readdirSync(outboxDir)) {
+      if (!name.endsWith('.partial')) continue;
+      rmSync(join(outboxDir, name), { force: true });
+      removed++;
+    }
+  } catch {
+    // No outbox yet: nothing to tidy.
+  }
+  return removed;
 }
