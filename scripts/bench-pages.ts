@@ -549,6 +549,7 @@ async function measureDemo() {
     { label: 'search', path: '/search-results' },
     { label: 'search, filtered', path: '/search-results?service=botox&city=irvine' },
     { label: 'services', path: '/services' },
+    { label: 'booking', path: '/booking' },
     { label: 'offers', path: '/offers' },
     ...(offer ? [{ label: 'offer', path: `/offers/${offer.slug}`, optional: true }] : []),
     { label: 'spa', path: `/spas/${spa.slug}` },

@@ -382,10 +382,18 @@ test.describe('the bookings API', () => {
     await request.post('/api/bookings', { data: { name: 'Someone else', email: uniqueEmail(), serviceId: service.id } });
 
     await signIn(page.context(), user);
+    // A booking made while signed in is linked to the account, whatever address it names.
+    const signedIn = await page.request.post('/api/bookings', { data: { name: 'Tess', email: uniqueEmail('tess-alias') } });
+    expect(signedIn.status()).toBe(201);
+    expect(query<{ user_id: number }>('select user_id from bookings where id = ?', ((await signedIn.json()) as { id: number }).id)[0]!.user_id).toBe(user.id);
+
     const response = await page.request.get('/api/bookings');
     expect(response.status()).toBe(200);
-    const list = (await response.json()) as { status: string; service: { name: string; duration: number; price: string } }[];
-    expect(list).toHaveLength(1);
+    const list = (await response.json()) as { status: string; service: { name: string; duration: number; price: string } | null }[];
+    expect(list).toHaveLength(2);
+    // Newest first: the one made while signed in has no service.
+    expect(list[0]).toMatchObject({ status: 'pending', service: null });
+    list.shift();
     expect(list[0]).toMatchObject({ status: 'pending', service: { name: service.name, duration: service.duration, price: (service.price_cents / 100).toFixed(2) } });
   });
 
@@ -403,6 +411,8 @@ test.describe('the bookings API', () => {
       await signIn(strangerContext, stranger);
       const asStranger = await strangerPage.request.patch(`/api/bookings/${id}`, { data: { status: 'confirmed', scheduledAt: at } });
       expect(asStranger.status()).toBe(404);
+      const lead = query<{ id: number }>('select id from leads where booking_id = ?', id)[0]!;
+      expect((await strangerPage.request.patch(`/api/leads/${lead.id}`, { data: { status: 'contacted' } })).status()).toBe(404);
       await strangerContext.close();
 
       expect((await request.patch(`/api/bookings/${id}`, { data: { status: 'cancelled' } })).status()).toBe(401);
@@ -422,6 +432,12 @@ test.describe('the bookings API', () => {
       expect(cancelled.status()).toBe(200);
       const again = await page.request.patch(`/api/bookings/${id}`, { data: { status: 'cancelled' } });
       expect(again.status()).toBe(409);
+
+      // The lead that came with it: the owner moves it, in order only.
+      expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'converted' } })).status()).toBe(409);
+      const contacted = await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'contacted' } });
+      expect(await contacted.json()).toEqual({ id: lead.id, status: 'contacted' });
+      expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'maybe' } })).status()).toBe(422);
       expect(query<{ status: string }>('select status from bookings where id = ?', id)[0]!.status).toBe('cancelled');
     } finally {
       write('update spas set owner_id = null where id = ?', spa.id);

@@ -23,7 +23,7 @@ test.describe('newsletter', () => {
     const email = uniqueEmail();
     await page.goto('/offers');
     const footerForm = page.locator('footer form[data-newsletter-form]');
-    await footerForm.getByLabel('Email address').fill(email.toUpperCase());
+    await footerForm.getByLabel('Newsletter email').fill(email.toUpperCase());
     await footerForm.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
     expect(rowsFor(email)).toMatchObject([{ subscribed: 0, confirmed_at: null, source: 'footer' }]);
@@ -69,7 +69,7 @@ test.describe('newsletter', () => {
     // Signing up again from the footer: a new confirmation, still one row.
     const before = (await messagesTo(email)).length;
     await page.goto('/');
-    await page.locator('footer form[data-newsletter-form]').getByLabel('Email address').fill(email);
+    await page.locator('footer form[data-newsletter-form]').getByLabel('Newsletter email').fill(email);
     await page.locator('footer form[data-newsletter-form]').getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
     await expect.poll(async () => (await messagesTo(email)).length).toBe(before + 1);
@@ -87,10 +87,10 @@ test.describe('newsletter', () => {
     const form = page.locator('footer form[data-newsletter-form]');
     // The browser's own check would stop "not-an-address"; this is what a script or an old browser sends.
     await form.evaluate((element) => element.setAttribute('novalidate', ''));
-    await form.getByLabel('Email address').fill('not-an-address');
+    await form.getByLabel('Newsletter email').fill('not-an-address');
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByText('Valid email is required')).toBeVisible();
-    await expect(page.getByLabel('Email address').first()).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Email address')).toHaveAttribute('aria-invalid', 'true');
     expect(rowsFor('not-an-address')).toHaveLength(0);
   });
 
