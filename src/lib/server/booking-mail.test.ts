@@ -1,7 +1,5 @@
 import { MAIL_FROM } from 'astro:env/server';
 import { like } from 'drizzle-orm';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bookings, cities, leads, services, spas, users } from '../../../db/schema.ts';
 import { contact } from '../../content/site.ts';
@@ -11,6 +9,7 @@ import { bookingDetails, changeBooking, createBooking, type BookingDetails } fro
 import { db } from './db.ts';
 import { createMailer, type MailMessage } from './mailer.ts';
 import type { SessionUser } from './sessions.ts';
+import { allParts, parseMime, startLoopbackSmtp } from './smtp-test-kit.ts';
 
 const ORIGIN = 'https://ocmedspadirectory.com';
 const TAG = `booking-mail-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
@@ -309,39 +308,7 @@ describe('the mails of one booking, from the database', () => {
   });
 });
 
-// --- a real SMTP server on loopback ---------------------------------------------
-
-interface Part {
-  headers: Record<string, string>;
-  body: string;
-  parts: Part[];
-}
-
-// Enough MIME to read what nodemailer writes (as in mailer.test.ts).
-function parseMime(raw: string): Part {
-  const text = raw.replace(/\r\n/g, '\n');
-  const split = text.indexOf('\n\n');
-  const headers: Record<string, string> = {};
-  for (const line of text.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const body = text.slice(split + 2);
-  const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
-  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1).map((part) => parseMime(part.replace(/^\n/, ''))) : [];
-  return { headers, body: decodeBody(body, headers['content-transfer-encoding']), parts };
-}
-
-function decodeBody(body: string, encoding = '7bit'): string {
-  if (/base64/i.test(encoding)) return Buffer.from(body, 'base64').toString('utf8');
-  if (/quoted-printable/i.test(encoding)) {
-    const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
-
-const allParts = (part: Part): Part[] => [part, ...part.parts.flatMap(allParts)];
+// --- a real SMTP server on loopback (smtp-test-kit.ts) ---------------------------
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -349,27 +316,9 @@ afterEach(async () => {
 });
 
 async function startSmtp() {
-  const received: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received };
+  const smtp = await startLoopbackSmtp();
+  closers.push(smtp.close);
+  return smtp;
 }
 
 describe('a confirmation through SMTP', () => {

@@ -1,18 +1,11 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer, type SMTPServerError } from 'smtp-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMailer, isTransient, senderDomain, type MailMessage } from './mailer.ts';
+import { parseMime, partOfType, smtpError, startLoopbackSmtp } from './smtp-test-kit.ts';
 
-// --- a loopback SMTP server and a small MIME reader --------------------------
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
+// --- a loopback SMTP server (smtp-test-kit.ts) --------------------------------
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -21,34 +14,10 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-/** A real SMTP server on 127.0.0.1; `reply` may refuse an attempt (numbered from 1) with an error. */
-async function startSmtp(reply: (attempt: number) => SMTPServerError | null = () => null) {
-  const received: Received[] = [];
-  let attempts = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        attempts++;
-        const error = reply(attempts);
-        if (error) return callback(error);
-        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, attempts: () => attempts };
+async function startSmtp(reply?: Parameters<typeof startLoopbackSmtp>[0]) {
+  const smtp = await startLoopbackSmtp(reply);
+  cleanups.push(smtp.close);
+  return smtp;
 }
 
 async function tempDir(): Promise<string> {
@@ -56,42 +25,6 @@ async function tempDir(): Promise<string> {
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
-
-const smtpError = (responseCode: number, message: string): SMTPServerError => Object.assign(new Error(message), { responseCode });
-
-interface Part {
-  headers: Record<string, string>;
-  body: string;
-  parts: Part[];
-}
-
-// Enough of RFC 2045/2046 to read what nodemailer writes: unfolded headers,
-// nested multiparts, quoted-printable and base64 bodies.
-function parseMime(raw: string): Part {
-  const text = raw.replace(/\r\n/g, '\n');
-  const split = text.indexOf('\n\n');
-  const headers: Record<string, string> = {};
-  for (const line of text.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const body = text.slice(split + 2);
-  const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
-  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1).map((part) => parseMime(part.replace(/^\n/, ''))) : [];
-  return { headers, body: decodeBody(body, headers['content-transfer-encoding']), parts };
-}
-
-function decodeBody(body: string, encoding = '7bit'): string {
-  if (/base64/i.test(encoding)) return Buffer.from(body, 'base64').toString('utf8');
-  if (/quoted-printable/i.test(encoding)) {
-    const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
-
-const allParts = (part: Part): Part[] => [part, ...part.parts.flatMap(allParts)];
-const partOfType = (root: Part, type: string) => allParts(root).find((part) => (part.headers['content-type'] ?? '').startsWith(type));
 
 // --- fixtures ----------------------------------------------------------------
 
