@@ -143,4 +143,27 @@ describe('the mail queue', () => {
     expect(delivered).toEqual([message(1)]);
     expect(restarted.pending()).toBe(1);
   });
+
+  it('a message queued while another is being sent does not wait for it', async () => {
+    const db = testDb();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const mailer: Mailer = {
+      send: async (sent) => {
+        started.push(sent.subject);
+        if (sent.subject === 'Message 1') await gate;
+        return { messageId: '<x@test>' };
+      },
+    };
+    const queue = createMailQueue({ db, mailer, log: quietLog(), concurrency: 2 });
+    queue.enqueue(message(1));
+    await vi.waitFor(() => expect(started).toEqual(['Message 1']));
+    queue.enqueue(message(2));
+    await vi.waitFor(() => expect(started).toEqual(['Message 1', 'Message 2']));
+    expect(queue.pending()).toBe(1);
+    release();
+    await queue.drain();
+    expect(queue.pending()).toBe(0);
+  });
 });

@@ -51,8 +51,8 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
   const concurrency = config.concurrency ?? 4;
   const waiting = and(isNull(mailQueue.sentAt), isNull(mailQueue.failedAt));
 
-  let running: Promise<void> | null = null;
-  let again = false;
+  let active = 0;
+  let idleWaiters: (() => void)[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
 
@@ -72,22 +72,39 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
       .get();
   }
 
+  async function attempt(row: NonNullable<ReturnType<typeof claim>>) {
+    const message = row.message as MailMessage;
+    try {
+      await mailer.send(message);
+      db.update(mailQueue).set({ sentAt: new Date(), lastError: null }).where(eq(mailQueue.id, row.id)).run();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const pause = backoff[row.attempts - 1];
+      if (pause === undefined) {
+        db.update(mailQueue).set({ failedAt: new Date(), lastError: reason }).where(eq(mailQueue.id, row.id)).run();
+        log.error(`gave up on queued mail ${row.id} ("${message.subject}" to ${message.to}) after ${row.attempts} attempts: ${reason}`);
+      } else {
+        db.update(mailQueue).set({ nextAttemptAt: new Date(Date.now() + pause), lastError: reason }).where(eq(mailQueue.id, row.id)).run();
+        log.warn(`queued mail ${row.id} will be tried again in ${Math.round(pause / 1000)} s: ${reason}`);
+      }
+    }
+  }
+
+  // The count changes inside the worker, without waiting a tick: a worker
+  // that finds nothing due is gone before its caller looks at the count.
   async function worker() {
-    for (let row = claim(Date.now()); row && !stopped; row = claim(Date.now())) {
-      const message = row.message as MailMessage;
-      try {
-        await mailer.send(message);
-        db.update(mailQueue).set({ sentAt: new Date(), lastError: null }).where(eq(mailQueue.id, row.id)).run();
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        const pause = backoff[row.attempts - 1];
-        if (pause === undefined) {
-          db.update(mailQueue).set({ failedAt: new Date(), lastError: reason }).where(eq(mailQueue.id, row.id)).run();
-          log.error(`gave up on queued mail ${row.id} ("${message.subject}" to ${message.to}) after ${row.attempts} attempts: ${reason}`);
-        } else {
-          db.update(mailQueue).set({ nextAttemptAt: new Date(Date.now() + pause), lastError: reason }).where(eq(mailQueue.id, row.id)).run();
-          log.warn(`queued mail ${row.id} will be tried again in ${Math.round(pause / 1000)} s: ${reason}`);
-        }
+    active++;
+    try {
+      for (let row = claim(Date.now()); row && !stopped; row = claim(Date.now())) await attempt(row);
+    } catch (error) {
+      log.error('a mail queue worker stopped unexpectedly', error);
+    } finally {
+      active--;
+      if (active === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        waiters.forEach((resolve) => resolve());
+        wakeForNextDue();
       }
     }
   }
@@ -103,37 +120,22 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
     timer.unref();
   }
 
-  function start(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = Promise.all(Array.from({ length: concurrency }, worker))
-      .then(() => undefined)
-      .catch((error: unknown) => log.error('the mail queue stopped unexpectedly', error))
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          void start();
-        } else {
-          wakeForNextDue();
-        }
-      });
-    return running;
+  /** Tops the workers up to `concurrency`; each one stops when nothing is due. */
+  function start(): void {
+    if (stopped) return;
+    for (let missing = concurrency - active; missing > 0; missing--) void worker();
   }
 
   function enqueue(message: MailMessage): number {
     if (!message.text || !message.html) throw new Error(`mail "${message.subject}" needs both a text and an HTML part`);
     const row = db.insert(mailQueue).values({ message, nextAttemptAt: new Date() }).returning({ id: mailQueue.id }).get();
-    void start();
+    start();
     return row.id;
   }
 
-  async function drain(): Promise<void> {
-    void start();
-    while (running) await running;
+  function drain(): Promise<void> {
+    start();
+    return active === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
   }
 
   function pending(): number {
