@@ -215,7 +215,8 @@ async function loadPage(browser: Browser, url: string, viewport: Viewport): Prom
     // Scroll a screen at a time so every client:visible island crosses the viewport.
     for (let step = 0; step < 40; step++) {
       const atBottom = await page.evaluate(() => {
-        window.scrollBy(0, window.innerHeight);
+        // 'instant': the site scrolls smoothly, and an animation would still be under way at the next step.
+        window.scrollBy({ top: window.innerHeight, behavior: 'instant' });
         return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
       });
       // Two animation frames: IntersectionObserver reports after a frame is drawn.

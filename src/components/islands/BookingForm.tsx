@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
-import { bookingFormSchema } from '../../lib/booking-schema.ts';
 import { trackEvent } from '../../lib/client/analytics.ts';
 import { readVisitSource, takeScheduledService } from '../../lib/client/booking.ts';
 import { toast } from '../../lib/client/toasts.ts';
@@ -45,6 +44,16 @@ interface ErrorBody {
   error?: { fields?: Record<string, string> };
 }
 
+type Schemas = typeof import('../../lib/booking-schema.ts');
+let schemas: Promise<Schemas> | null = null;
+// The schema (zod) is a third of the form's weight and most visitors never
+// touch the form: it loads when someone starts filling it in.
+const loadSchemas = () =>
+  (schemas ??= import('../../lib/booking-schema.ts').catch((error: unknown) => {
+    schemas = null; // let the next attempt fetch it again
+    throw error;
+  }));
+
 function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
   for (const issue of issues) {
@@ -69,6 +78,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
   const [spa, setSpa] = useState<SpaChoice | undefined>(initialSpa);
   const [scheduled, setScheduled] = useState<{ id: number; label: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const schemaRef = useRef<Schemas['bookingFormSchema'] | null>(null);
 
   useEffect(() => {
     // The page may have been built yesterday: the minimum is the visitor's Pacific today.
@@ -84,8 +94,8 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
       .catch(() => {});
   }, [initialSpa, spaFromUrl]);
 
-  function validate(next: Values) {
-    const parsed = bookingFormSchema.safeParse(toInput(next));
+  function validate(next: Values, schema: Schemas['bookingFormSchema']) {
+    const parsed = schema.safeParse(toInput(next));
     return parsed.success ? { data: parsed.data, errors: {} } : { data: null, errors: firstErrors(parsed.error.issues) };
   }
 
@@ -109,7 +119,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
       const next = { ...values, [field]: field === 'consent' ? (target as HTMLInputElement).checked : target.value };
       setValues(next);
       // After the first attempt, messages follow the fields as they are corrected.
-      if (submitted) setErrors(validate(next).errors);
+      if (submitted && schemaRef.current) setErrors(validate(next, schemaRef.current).errors);
     };
   }
 
@@ -122,7 +132,16 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     event.preventDefault();
     if (submitting) return;
     setSubmitted(true);
-    const result = validate(values);
+    let schema: Schemas['bookingFormSchema'];
+    try {
+      schema = schemaRef.current ??= (await loadSchemas()).bookingFormSchema;
+    } catch {
+      // The page's scripts could not be fetched (offline, a new deployment):
+      // the form still posts to the server, which checks everything itself.
+      formRef.current?.submit();
+      return;
+    }
+    const result = validate(values, schema);
     setErrors(result.errors);
     if (!result.data) {
       focusFirst(result.errors);
@@ -171,7 +190,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     ) : null;
 
   return (
-    <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
+    <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} onFocus={() => void loadSchemas().catch(() => {})} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
       {spa && <input type="hidden" name="spaId" value={spa.id} />}
       {spa && (
         <p className="text-ink-muted sm:col-span-2" data-booking-spa>
