@@ -244,6 +244,26 @@ test.describe('requests to a spa', () => {
     expect(bookingsFor(email)[0]).toMatchObject({ service_id: serviceId, spa_id: spaOfService });
   });
 
+  test("a signed-in visitor's home has the form, filled in with who they are, and the booking joins their list", async ({ page }) => {
+    const user = createSignedInUser({ firstName: 'Noor', lastName: 'Haddad' });
+    await signIn(page.context(), user);
+    await page.goto('/#contact');
+    await expect(page.getByRole('heading', { name: 'Your bookings' })).toBeVisible();
+    await hydrated(page, 'BookingForm');
+    const form = page.locator('#contact form[data-booking-form]');
+    await expect(form.getByLabel('Full name')).toHaveValue('Noor Haddad');
+    await expect(form.getByLabel('Email')).toHaveValue(user.email);
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: 'Request Appointment' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
+    // Reset to the visitor's own details, ready for another request.
+    await expect(form.getByLabel('Full name')).toHaveValue('Noor Haddad');
+    await expect(form.getByRole('checkbox')).not.toBeChecked();
+    expect(bookingsFor(user.email)).toMatchObject([{ user_id: user.id, name: 'Noor Haddad' }]);
+    await page.reload();
+    await expect(page.locator('[data-booking-card]')).toHaveCount(1);
+  });
+
   test('on the home page, Schedule Consultation scrolls smoothly to the form', async ({ page }) => {
     await page.goto('/');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('smooth');

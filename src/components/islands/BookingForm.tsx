@@ -24,6 +24,8 @@ interface Props {
   spaFromUrl?: boolean;
   /** Pacific "today" when the page was built; replaced by the browser's own on load. */
   today: string;
+  /** A signed-in visitor's name and address, filled in (and kept when the form resets). */
+  prefill?: { name?: string; email?: string };
   idPrefix?: string;
 }
 
@@ -67,10 +69,11 @@ function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: s
 // plain form that posts to /booking/request, so it works before hydration and
 // without JavaScript; once live it validates with the endpoint's own schema
 // and sends JSON.
-export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today: buildDay, idPrefix }: Props) {
+export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today: buildDay, idPrefix, prefill }: Props) {
   const generatedId = useId();
   const id = (field: string) => `${idPrefix ?? generatedId}-${field}`;
-  const [values, setValues] = useState<Values>(EMPTY);
+  const initial: Values = { ...EMPTY, name: prefill?.name ?? '', email: prefill?.email ?? '' };
+  const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -169,7 +172,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
       }
       toast(SUCCESS);
       trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'submitted' } });
-      setValues(EMPTY);
+      setValues(initial);
       setErrors({});
       setSubmitted(false);
       setScheduled(null);
