@@ -54,8 +54,11 @@ test.describe('navigation bar (desktop)', () => {
     });
     await page.goto('/terms-of-service');
     await page.waitForLoadState('networkidle');
-    expect(scripts.map((s) => s.url.replace(/^.*\/_astro\//, '').replace(/\.[\w-]+\.js$/, ''))).toEqual(['MobileMenu.astro_astro_type_script_index_0_lang']);
-    expect(scripts[0]!.bytes).toBeLessThan(4000);
+    // The menu's script, and the bundler's small helper for the dynamic import
+    // it shares with the booking form, when the bundler splits that out.
+    const names = scripts.map((s) => s.url.replace(/^.*\/_astro\//, '').replace(/\.[\w-]+\.js$/, '')).sort();
+    expect(names.filter((name) => name !== 'preload-helper')).toEqual(['MobileMenu.astro_astro_type_script_index_0_lang']);
+    expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(4000);
   });
 });
 
