@@ -40,6 +40,8 @@ function resumeMailQueue(db: Db) {
   if (!smtpUrl) removeUnfinishedOutboxFiles(outboxDir);
   const queue = createMailQueue({ db, mailer: createMailer({ smtpUrl, outboxDir, from: env('MAIL_FROM') }) });
   queue.resumeInterrupted();
+  // Sent messages are kept a month, for questions like "did the spa get it?".
+  queue.pruneSent(30 * 24 * 3_600_000);
   const left = queue.pending();
   if (left > 0) log.info(`sending ${left} queued message${left === 1 ? '' : 's'} left by the last run`);
   void queue.drain();

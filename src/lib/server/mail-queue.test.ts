@@ -166,4 +166,21 @@ describe('the mail queue', () => {
     await queue.drain();
     expect(queue.pending()).toBe(0);
   });
+
+  it('prunes only messages sent longer ago than asked', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const db = testDb();
+    const { mailer } = scriptedMailer((_, sent) => sent.subject === 'Message 3');
+    const queue = createMailQueue({ db, mailer, log: quietLog(), backoffMs: [60_000] });
+    queue.enqueue(message(1));
+    await queue.drain();
+    vi.advanceTimersByTime(10 * 60_000);
+    queue.enqueue(message(2));
+    queue.enqueue(message(3));
+    await queue.drain();
+    expect(queue.pruneSent(5 * 60_000)).toBe(1);
+    const left = db.select().from(mailQueue).all().map((row) => (row.message as MailMessage).subject).sort();
+    // The recent one, and the unsent one however old it gets.
+    expect(left).toEqual(['Message 2', 'Message 3']);
+  });
 });

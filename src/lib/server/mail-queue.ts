@@ -38,6 +38,8 @@ export interface MailQueue {
    * of when their lease runs out. Returns how many.
    */
   resumeInterrupted(): number;
+  /** Deletes messages sent longer ago than `ageMs` (the log keeps what happened); returns how many. */
+  pruneSent(ageMs: number): number;
   stop(): void;
 }
 
@@ -152,10 +154,17 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
     return result.changes;
   }
 
+  function pruneSent(ageMs: number): number {
+    return db
+      .delete(mailQueue)
+      .where(sql`${mailQueue.sentAt} is not null and ${mailQueue.sentAt} < ${Date.now() - ageMs}`)
+      .run().changes;
+  }
+
   function stop() {
     stopped = true;
     if (timer) clearTimeout(timer);
   }
 
-  return { enqueue, drain, pending, resumeInterrupted, stop };
+  return { enqueue, drain, pending, resumeInterrupted, pruneSent, stop };
 }
