@@ -4,6 +4,7 @@
 // dashboard and the client's manage link, with its mail and calendar files.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { request as httpRequest } from 'node:http';
 import { query, write } from './db.ts';
 import { baseURL } from './env.ts';
 import { hydrated } from './islands.ts';
@@ -490,5 +491,60 @@ test.describe('the bookings API', () => {
     const crossSite = await request.post('/api/bookings', { headers: { Origin: 'https://evil.example' }, data: { name: 'A', email: a } });
     expect(crossSite.status()).toBe(403);
     expect(query<{ n: number }>('select count(*) as n from bookings where email = ?', a)[0]!.n).toBe(0);
+  });
+
+  test('mail links use the public address, whatever Host header a client sends', async () => {
+    const email = uniqueEmail('host');
+    const site = new URL(baseURL);
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        { host: site.hostname, port: site.port, path: '/api/bookings', method: 'POST', headers: { Host: 'evil.example', 'Content-Type': 'application/json' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(JSON.stringify({ name: 'Host Test', email }));
+    });
+    expect(status).toBe(201);
+    const manage = linkIn(await messageInOutbox(email, 'We received your request'), '/bookings/manage/');
+    expect(manage.origin).toBe(site.origin);
+  });
+
+  test('the sixth request for one address in an hour is refused with 429 and Retry-After', async ({ request }) => {
+    const email = uniqueEmail('limit');
+    for (let n = 0; n < 5; n++) expect((await request.post('/api/bookings', { data: { name: 'Lim', email } })).status()).toBe(201);
+    const refused = await request.post('/api/bookings', { data: { name: 'Lim', email } });
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
+    expect((await refused.json()).error.code).toBe('rate_limited');
+    expect(bookingsFor(email)).toHaveLength(5);
+  });
+
+  test('an admin sees requests that named no spa; an owner does not', async ({ browser, request }) => {
+    const email = uniqueEmail('concierge');
+    const { id } = (await (await request.post('/api/bookings', { data: { name: 'Concierge Request', email } })).json()) as { id: number };
+    const admin = createSignedInUser({ role: 'admin' });
+    const adminContext = await browser.newContext({ baseURL });
+    await signIn(adminContext, admin);
+    const adminPage = await adminContext.newPage();
+    await adminPage.goto('/owner/dashboard');
+    await expect(adminPage.locator(`[data-booking-id="${id}"]`)).toContainText('No provider chosen');
+    await adminContext.close();
+
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = write<{ id: number }>('update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id', owner.id)!;
+    try {
+      const ownerContext = await browser.newContext({ baseURL });
+      await signIn(ownerContext, owner);
+      const ownerPage = await ownerContext.newPage();
+      await ownerPage.goto('/owner/dashboard');
+      await expect(ownerPage.getByRole('heading', { name: 'Booking requests' })).toBeVisible();
+      await expect(ownerPage.locator(`[data-booking-id="${id}"]`)).toHaveCount(0);
+      await ownerContext.close();
+    } finally {
+      write('update spas set owner_id = null where id = ?', spa.id);
+    }
   });
 });

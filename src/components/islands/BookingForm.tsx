@@ -82,6 +82,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
   const [scheduled, setScheduled] = useState<{ id: number; label: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const schemaRef = useRef<Schemas['bookingFormSchema'] | null>(null);
+  const inFlight = useRef(false);
 
   useEffect(() => {
     // The page may have been built yesterday: the minimum is the visitor's Pacific today.
@@ -133,7 +134,18 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (submitting) return;
+    // A ref, not the state: a second press while the schema is still loading
+    // must not get past this before the first has set `submitting`.
+    if (inFlight.current) return;
+    inFlight.current = true;
+    try {
+      await submit();
+    } finally {
+      inFlight.current = false;
+    }
+  }
+
+  async function submit() {
     setSubmitted(true);
     let schema: Schemas['bookingFormSchema'];
     try {

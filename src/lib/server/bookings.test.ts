@@ -367,6 +367,21 @@ describe('changeBooking: the calendar sequence', () => {
   });
 });
 
+describe('changeBooking: a form loaded before someone else changed the booking', () => {
+  it('is refused with 409 when the sequence it saw is not the current one, and accepted with the current one', () => {
+    const { id } = book({ serviceId: fixture.service });
+    const first = new Date(Date.now() + 3 * DAY);
+    const second = new Date(Date.now() + 5 * DAY);
+    expect(changeBooking(id, { status: 'confirmed', scheduledAt: first }, { user: people.owner }, new Date(), 0).ok).toBe(true);
+    // The admin moves it; the owner's page still shows sequence 1.
+    expect(changeBooking(id, { reschedule: second }, { user: people.admin }).ok).toBe(true);
+    expect(changeBooking(id, { reschedule: first }, { user: people.owner }, new Date(), 1)).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+    expect(bookingRow(id).scheduledAt).toEqual(second);
+    expect(changeBooking(id, { reschedule: first }, { user: people.owner }, new Date(), 2).ok).toBe(true);
+    expect(bookingRow(id).scheduledAt).toEqual(first);
+  });
+});
+
 describe('changeBooking: two people at once', () => {
   it('refuses with 409 when the status changed after it was read, and keeps the other change', () => {
     const { id, manageToken } = book({ serviceId: fixture.service });

@@ -8,6 +8,7 @@ import type { BookingRequest } from '../booking-schema.ts';
 import { canMoveLead, decideBookingChange, type BookingActor, type BookingChange, type LeadStatus, type Refusal } from '../booking-lifecycle.ts';
 import { centsToDecimal } from '../money.ts';
 import { db } from './db.ts';
+import { hit } from './rate-limit.ts';
 import type { SessionUser } from './sessions.ts';
 import { hashToken, randomToken, tokenMatchesHash } from './tokens.ts';
 
@@ -134,6 +135,14 @@ function resolveTarget(request: BookingRequest): { ok: true; spaId: number | nul
   return { ok: true, spaId: null, cityId: null, serviceId: null };
 }
 
+/** Requests per e-mail address per hour: plenty for a person, too few to use the site to mail-bomb someone. */
+export const REQUESTS_PER_ADDRESS = 5;
+
+/** Counts a request for this address; the 6th in an hour is refused. */
+export function allowBookingRequest(email: string, now = Date.now()) {
+  return hit(`booking:email:${email}`, REQUESTS_PER_ADDRESS, 3_600_000, now);
+}
+
 export type CreatedBooking = { ok: true; id: number; manageToken: string } | FieldRefusal;
 
 /** Stores a request and its lead in one transaction: both or neither. */
@@ -198,6 +207,8 @@ export function actorFor(details: BookingDetails, who: { user?: SessionUser | nu
   return null;
 }
 
+const STALE = { ok: false, status: 409, code: 'conflict', message: 'The booking changed while you were looking at it. Reload and try again.' } as const;
+
 export type ChangeResult = { ok: true; before: BookingDetails; after: BookingDetails } | Refusal | { ok: false; status: 404; code: 'not_found'; message: string };
 
 /**
@@ -205,11 +216,19 @@ export type ChangeResult = { ok: true; before: BookingDetails; after: BookingDet
  * status (and calendar sequence) read, so two people acting at once cannot
  * both move the booking.
  */
-export function changeBooking(id: number, change: BookingChange, who: { user?: SessionUser | null; manageToken?: string }, now = new Date()): ChangeResult {
+export function changeBooking(
+  id: number,
+  change: BookingChange,
+  who: { user?: SessionUser | null; manageToken?: string },
+  now = new Date(),
+  /** The calendar sequence of the version the person was looking at, when known (the dashboard's forms). */
+  seenSequence?: number,
+): ChangeResult {
   const before = bookingDetails(id);
   const actor = before && actorFor(before, who);
   // Someone with no part in a booking learns nothing about it, not even that it exists.
   if (!before || !actor) return { ok: false, status: 404, code: 'not_found', message: 'Booking not found.' };
+  if (seenSequence !== undefined && seenSequence !== before.booking.calendarSequence) return STALE;
 
   const decision = decideBookingChange(before.booking, change, actor, now);
   if (!decision.ok) return decision;
@@ -230,9 +249,7 @@ export function changeBooking(id: number, change: BookingChange, who: { user?: S
     // refuses a change made against a time that was replaced meanwhile.
     .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status), eq(bookings.calendarSequence, before.booking.calendarSequence)))
     .run();
-  if (result.changes === 0) {
-    return { ok: false, status: 409, code: 'conflict', message: 'The booking changed while you were looking at it. Reload and try again.' };
-  }
+  if (result.changes === 0) return STALE;
   return { ok: true, before, after: bookingDetails(id)! };
 }
 
@@ -264,7 +281,10 @@ export function changeLeadStatus(id: number, to: LeadStatus, user: SessionUser, 
 
 // --- the owner's side ---------------------------------------------------------
 
-/** Bookings of the owner's spas (all spas for an admin), newest first. */
+// Left joins: an admin also sees requests that named no spa (from the home
+// page); for an owner, the filter on the spa's owner leaves those out.
+
+/** Bookings of the owner's spas (all bookings for an admin), newest first. */
 export function listOwnerBookings(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
   return db
     .select({
@@ -275,13 +295,14 @@ export function listOwnerBookings(user: Pick<SessionUser, 'id' | 'role'>, limit 
       phone: bookings.phone,
       preferredDate: bookings.preferredDate,
       scheduledAt: bookings.scheduledAt,
+      calendarSequence: bookings.calendarSequence,
       message: bookings.message,
       createdAt: bookings.createdAt,
       spaName: spas.name,
       serviceName: services.name,
     })
     .from(bookings)
-    .innerJoin(spas, eq(bookings.spaId, spas.id))
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
     .leftJoin(services, eq(bookings.serviceId, services.id))
     .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
     .orderBy(desc(bookings.createdAt), desc(bookings.id))
@@ -308,7 +329,7 @@ export function listOwnerLeads(user: Pick<SessionUser, 'id' | 'role'>, limit = 5
       serviceName: services.name,
     })
     .from(leads)
-    .innerJoin(spas, eq(leads.spaId, spas.id))
+    .leftJoin(spas, eq(leads.spaId, spas.id))
     .leftJoin(services, eq(leads.serviceId, services.id))
     .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
     .orderBy(desc(leads.createdAt), desc(leads.id))
@@ -322,13 +343,13 @@ export function ownerBookingCounts(user: Pick<SessionUser, 'id' | 'role'>) {
   const requests = db
     .select({ total: sql<number>`count(*)`, pending: sql<number>`coalesce(sum(${bookings.status} = 'pending'), 0)` })
     .from(bookings)
-    .innerJoin(spas, eq(bookings.spaId, spas.id))
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
     .where(mine)
     .get();
   const leadCounts = db
     .select({ total: sql<number>`count(*)`, fresh: sql<number>`coalesce(sum(${leads.status} = 'new'), 0)` })
     .from(leads)
-    .innerJoin(spas, eq(leads.spaId, spas.id))
+    .leftJoin(spas, eq(leads.spaId, spas.id))
     .where(mine)
     .get();
   return { requests: requests?.total ?? 0, pending: requests?.pending ?? 0, leads: leadCounts?.total ?? 0, newLeads: leadCounts?.fresh ?? 0 };

@@ -12,9 +12,9 @@ export function json(data: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(data), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
-export function apiError(status: number, code: string, message: string, fields?: Record<string, string>): Response {
+export function apiError(status: number, code: string, message: string, fields?: Record<string, string>, headers: Record<string, string> = {}): Response {
   const body: ApiError = { error: { code, message, ...(fields ? { fields } : {}) } };
-  return json(body, status);
+  return json(body, status, headers);
 }
 
 /** What a failed parse reports (zod and zod/mini alike). */
@@ -34,6 +34,13 @@ export function fieldErrors(error: ParseError): Record<string, string> {
 
 export const invalid = (error: ParseError, status = 400) =>
   apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
+
+/**
+ * The site's public origin (SITE_URL at build time), for links in mail and
+ * calendar UIDs. Never the request's own URL: its host comes from the Host
+ * header, which a client chooses.
+ */
+export const publicOrigin = new URL(import.meta.env.SITE ?? 'http://localhost').origin;
 
 export const notFound = (what: string) => apiError(404, 'not_found', `${what} not found.`);
 

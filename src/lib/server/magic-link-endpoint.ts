@@ -4,7 +4,7 @@ import type { APIRoute } from 'astro';
 import { magicLinkRequestSchema } from '../auth-schemas.ts';
 import { logger } from '../log.ts';
 import { clientAddressOf } from './analytics.ts';
-import { apiError, invalid, json, readJson } from './http.ts';
+import { apiError, invalid, json, publicOrigin, readJson } from './http.ts';
 import { requestMagicLink, type MagicLinkPurpose } from './magic-links.ts';
 
 const log = logger('auth');
@@ -21,7 +21,7 @@ export const magicLinkEndpoint =
         email: parsed.data.email,
         next: parsed.data.next,
         purpose,
-        origin: context.url.origin,
+        origin: publicOrigin,
         clientAddress: clientAddressOf(context),
       });
       if (!result.ok) {

@@ -68,7 +68,8 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
       .limit(1);
     return db
       .update(mailQueue)
-      .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: new Date(now + leaseMs) })
+      // lastError is cleared while an attempt runs: a leased row without one is an attempt under way (see resumeInterrupted).
+      .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: new Date(now + leaseMs), lastError: null })
       .where(and(eq(mailQueue.id, sql`(${due})`), waiting, lte(mailQueue.nextAttemptAt, new Date(now))))
       .returning()
       .get();
@@ -114,7 +115,14 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
   /** Wakes the workers when the next retry (or an abandoned attempt's lease) falls due. */
   function wakeForNextDue() {
     if (stopped) return;
-    const next = db.select({ at: min(mailQueue.nextAttemptAt) }).from(mailQueue).where(waiting).get()?.at;
+    let next: Date | null | undefined;
+    try {
+      next = db.select({ at: min(mailQueue.nextAttemptAt) }).from(mailQueue).where(waiting).get()?.at;
+    } catch (error) {
+      // The database was busy: look again in a minute rather than end the process.
+      log.warn(`mail queue: could not read the next due time (${error instanceof Error ? error.message : String(error)}); retrying in 60 s`);
+      next = new Date(Date.now() + 60_000);
+    }
     if (timer) clearTimeout(timer);
     timer = null;
     if (!next) return;

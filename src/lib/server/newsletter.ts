@@ -31,9 +31,10 @@ export function unsubscribeUrl(token: string, origin: string): string {
  * same in every case, so the form does not reveal who is on the list.
  */
 export function signUp(email: string, options: { origin: string; source?: string }, now = new Date()): SignupResult {
+  // Counted first, so a subscribed address and a new one answer alike.
+  if (!hit(`newsletter:${email}`, SIGNUPS_PER_ADDRESS, 3_600_000, now.getTime()).allowed) return 'rate_limited';
   const existing = db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).get();
   if (existing?.subscribed) return 'already_subscribed';
-  if (!hit(`newsletter:${email}`, SIGNUPS_PER_ADDRESS, 3_600_000, now.getTime()).allowed) return 'rate_limited';
 
   const confirmToken = randomToken(20);
   const pending = { confirmTokenHash: hashToken(confirmToken), confirmSentAt: now, active: true };

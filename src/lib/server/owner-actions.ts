@@ -29,7 +29,9 @@ export function handleDashboardAction(form: FormData, user: SessionUser, origin:
   if (intent === 'booking') {
     const parsed = bookingChangeSchema.safeParse({ status: text(form.get('status')), scheduledAt: text(form.get('scheduledAt')) });
     if (!parsed.success) return { ok: false, status: 422, message: parsed.error.issues[0]?.message ?? 'Choose a date and time for the appointment' };
-    const result = changeBooking(targetId, parsed.data, { user });
+    const seen = form.get('sequence');
+    const seenSequence = typeof seen === 'string' && /^\d{1,9}$/.test(seen) ? Number(seen) : undefined;
+    const result = changeBooking(targetId, parsed.data, { user }, new Date(), seenSequence);
     if (!result.ok) return { ok: false, status: result.status, message: result.message };
     announceBookingChange(result.before, result.after, false, origin);
     const rescheduled = 'reschedule' in parsed.data;

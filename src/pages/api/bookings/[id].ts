@@ -6,7 +6,7 @@ import { bookingChangeSchema } from '../../../lib/booking-schema.ts';
 import { requireApiUser } from '../../../lib/server/auth.ts';
 import { announceBookingChange } from '../../../lib/server/booking-mail.ts';
 import { actorFor, bookingDetails, bookingJson, changeBooking } from '../../../lib/server/bookings.ts';
-import { apiError, invalid, json, notFound, readJson } from '../../../lib/server/http.ts';
+import { apiError, invalid, json, notFound, publicOrigin, readJson } from '../../../lib/server/http.ts';
 
 export const prerender = false;
 
@@ -37,6 +37,6 @@ export const PATCH: APIRoute = async (context) => {
     const fields = 'field' in result && result.field ? { [result.field]: result.message } : undefined;
     return apiError(result.status, result.code, result.message, fields);
   }
-  announceBookingChange(result.before, result.after, actorFor(result.after, { user }) === 'client', context.url.origin);
+  announceBookingChange(result.before, result.after, actorFor(result.after, { user }) === 'client', publicOrigin);
   return json(bookingJson(result.after));
 };

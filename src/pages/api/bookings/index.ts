@@ -4,8 +4,8 @@ import type { APIRoute } from 'astro';
 import { bookingRequestSchema } from '../../../lib/booking-schema.ts';
 import { getUser, requireApiUser } from '../../../lib/server/auth.ts';
 import { announceNewBooking } from '../../../lib/server/booking-mail.ts';
-import { bookingDetails, bookingJson, createBooking, listUserBookings, userBookingJson } from '../../../lib/server/bookings.ts';
-import { apiError, invalid, json, readJson } from '../../../lib/server/http.ts';
+import { allowBookingRequest, bookingDetails, bookingJson, createBooking, listUserBookings, userBookingJson } from '../../../lib/server/bookings.ts';
+import { apiError, invalid, json, publicOrigin, readJson } from '../../../lib/server/http.ts';
 
 export const prerender = false;
 
@@ -18,11 +18,15 @@ export const POST: APIRoute = async (context) => {
   const parsed = bookingRequestSchema.safeParse(body.value);
   if (!parsed.success) return invalid(parsed.error, 422);
 
+  const limit = allowBookingRequest(parsed.data.email);
+  if (!limit.allowed) {
+    return apiError(429, 'rate_limited', 'Too many requests for this address. Try again later or call us.', undefined, { 'Retry-After': String(limit.retryAfterSeconds) });
+  }
   const created = createBooking(parsed.data, { userId: getUser(context)?.id });
   if (!created.ok) return apiError(422, 'invalid_request', 'Some fields are not valid.', created.fields);
 
   const details = bookingDetails(created.id)!;
-  announceNewBooking(details, context.url.origin);
+  announceNewBooking(details, publicOrigin);
   return json(bookingJson(details), 201, { Location: `/api/bookings/${created.id}` });
 };
 
