@@ -31,6 +31,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { addDays, pacificDate } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
+import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
 
 const log = logger('bench-bookings');
 const { values } = parseArgs({
@@ -77,7 +78,6 @@ const env: NodeJS.ProcessEnv = {
 };
 
 const failures: string[] = [];
-const round = (n: number, digits = 2) => +n.toFixed(digits);
 
 // ---------------------------------------------------------------------------
 // HTTP: node:http, so a request can carry any bytes and any headers, and so the
@@ -148,7 +148,6 @@ const bookingId = (answer: Answer): number | null => {
   return typeof value?.id === 'number' ? value.id : null;
 };
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const latencySummary = (list: number[]) => {
   const sorted = [...list].sort((a, b) => a - b);
   return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
@@ -1165,19 +1164,4 @@ async function cleanUp() {
   rmSync(work, { recursive: true, force: true });
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log.warn(`${signal}: stopping`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error: unknown) => {
-    log.error('failed', error);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanUp();
-    process.exit(process.exitCode ?? 0);
-  });
+runBenchmark(main, cleanUp, log);

@@ -28,6 +28,7 @@ import lighthouse from 'lighthouse';
 import { closeDatabase } from '../db/client.ts';
 import { prepareDatabase } from '../db/prepare.ts';
 import { logger } from '../src/lib/log.ts';
+import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
 
 const log = logger('bench-pages');
 const { values } = parseArgs({
@@ -66,7 +67,6 @@ const servers = new Set<ChildProcessByStdio<null, Readable, null>>();
 const browsers = new Set<chromeLauncher.LaunchedChrome>();
 const failures: string[] = [];
 
-const round = (n: number, digits = 2) => +n.toFixed(digits);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function siteEnv(name: string, port: number): NodeJS.ProcessEnv {
@@ -370,7 +370,6 @@ async function runLighthouse(base: string, pages: { label: string; path: string 
 // ---------------------------------------------------------------------------
 // 3. Scale
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const summary = (sorted: number[]) => ({
   p50: round(percentile(sorted, 50)),
   p95: round(percentile(sorted, 95)),
@@ -616,20 +615,4 @@ async function cleanUp() {
   rmSync(work, { recursive: true, force: true });
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log.warn(`${signal}: stopping`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error: unknown) => {
-    log.error('failed', error);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanUp();
-    // Lighthouse and Playwright can leave handles open; the figures are written.
-    process.exit(process.exitCode ?? 0);
-  });
+runBenchmark(main, cleanUp, log);

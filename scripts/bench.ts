@@ -15,6 +15,7 @@ import { seedDemo } from '../db/seed.ts';
 import { closeDatabase } from '../db/client.ts';
 import { logger } from '../src/lib/log.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
+import { percentile } from './lib/bench-kit.ts';
 
 const log = logger('bench');
 const { values } = parseArgs({ options: { spas: { type: 'string', default: '5000' }, port: { type: 'string', default: '4398' } } });
@@ -44,7 +45,6 @@ function timed(label: string, args: string[], env: NodeJS.ProcessEnv): number {
 const countPages = (dir: string): number =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.html')).length;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main() {
   // 1. Build times.
