@@ -15,7 +15,9 @@ const site = process.env.SITE_URL || envDefaults.SITE_URL;
 export default defineConfig({
   site,
   output: 'static',
-  adapter: node({ mode: 'standalone' }),
+  // scripts/serve.ts caps bodies per route before Astro sees them; this is the
+  // backstop for anything that reaches the adapter another way.
+  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
   integrations: [react(), signedInDirective()],
   // We keep sessions in SQLite ourselves (src/lib/server/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.
@@ -38,6 +40,9 @@ export default defineConfig({
       MAIL_OUTBOX: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_OUTBOX }),
       MAIL_FROM: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_FROM }),
       SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // How many reverse proxies stand in front of the server (0: none). Only
+      // then are X-Forwarded-For and an https Origin believed (src/lib/proxy.ts).
+      TRUST_PROXY: envField.string({ context: 'server', access: 'secret', default: envDefaults.TRUST_PROXY }),
       // Salt for the hashed visitor addresses in analytics_events. Set a long
       // random value in production: with the default anyone can rebuild the hashes.
       // A page-analytics tag (Google tag id, e.g. G-XXXX). Unset: no tag, and

@@ -36,6 +36,17 @@ function sqliteError(statement: () => unknown): string {
 const contentVersion = () => db.select().from(siteMeta).get()!.contentVersion;
 
 describe('database rules', () => {
+  it('stores only http(s) addresses in the URLs a listing links to', () => {
+    for (const column of ['website', 'bookingLink', 'socialFeedUrl', 'videoUrl'] as const) {
+      for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', '//evil.example', 'https://']) {
+        expect(sqliteError(() => addSpa({ [column]: bad })), `${column} = ${bad}`).toMatch(/must start with http/);
+      }
+      const spa = addSpa({ [column]: 'https://glow.example/book' });
+      expect(sqliteError(() => db.update(spas).set({ [column]: 'javascript:alert(1)' }).where(eq(spas.id, spa.id)).run())).toMatch(/must start with http/);
+      expect(sqliteError(() => db.update(spas).set({ [column]: 'HTTP://Glow.example' }).where(eq(spas.id, spa.id)).run())).toBe('no error');
+    }
+  });
+
   it('runs in WAL mode with foreign keys on', () => {
     expect(db.$client.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.$client.pragma('foreign_keys', { simple: true })).toBe(1);

@@ -11,9 +11,12 @@ import { pathToFileURL } from 'node:url';
 import type { Db } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { env, envPath, loadEnv } from './lib/env.ts';
+import { bodyLimitFor, readCappedBody } from './lib/request-body.ts';
 import { createResponseCache } from './lib/response-cache.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
 import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
+import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '../src/lib/proxy.ts';
+import { hasSessionCookie, sessionCookieName } from '../src/lib/session-cookie.ts';
 import { logger } from '../src/lib/log.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
@@ -91,10 +94,30 @@ export async function startServer() {
   const compress = compression({ threshold: 1024 });
   const searchCache = createResponseCache();
 
-  const server = createServer((req, res) => {
+  const trustedProxies = parseTrustProxy(env('TRUST_PROXY'));
+  // The one cookie name the app reads (over https it is __Host-session): a
+  // stray cookie of the other name must not send "/" to the member home, which
+  // would find nobody signed in and send the visitor back, for ever.
+  const cookieName = sessionCookieName(env('SITE_URL'));
+
+  const server = createServer(async (req, res) => {
+    const limit = bodyLimitFor(req.method);
+    if (limit > 0) {
+      const body = await readCappedBody(req, res, limit);
+      if (!body) return;
+      // Astro's node adapter builds the Request from req.body when it is set.
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+    }
+    // Whatever a client wrote under this name is replaced by what we decided.
+    req.headers[CLIENT_ADDRESS_HEADER] = clientAddressFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies) ?? '';
+
     const { id, handler } = active!;
-    // Signed-in visitors get the member home; everyone else the pre-rendered one.
-    if (isHomeRequest(req) && hasSessionCookie(req)) req.url = `/member${req.url!.slice(1)}`;
+    // Signed-in visitors get the member home; everyone else the pre-rendered
+    // one. Both answer at "/", so caches must keep them apart by cookie.
+    if (isHomeRequest(req)) {
+      res.setHeader('Vary', 'Cookie');
+      if (hasSessionCookie(req.headers.cookie, cookieName)) req.url = `/member${req.url!.slice(1)}`;
+    }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
@@ -119,8 +142,6 @@ export async function startServer() {
   return server;
 }
 
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?session=[^;]/;
-const hasSessionCookie = (req: IncomingMessage) => SESSION_COOKIE.test(req.headers.cookie ?? '');
 const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');
 
 // Pre-rendered pages show what was true when they were built: "Expired" on an

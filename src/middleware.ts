@@ -1,7 +1,11 @@
 // Runs before every on-request page and endpoint (never for pre-rendered pages):
 // 1. refuses cross-origin state changes with 403 (Astro's own check covers
 //    only form posts; this covers JSON too);
-// 2. resolves the session cookie into Astro.locals.user.
+// 2. resolves the session cookie into Astro.locals.user;
+// 3. marks every answer `private, no-store` unless the route chose otherwise:
+//    what is rendered on request depends on a session or a token in the URL
+//    (member home, dashboard, checkout, manage links), and a shared cache must
+//    never keep one person's page for the next.
 import { defineMiddleware } from 'astro:middleware';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './lib/server/auth.ts';
 import { crossOrigin, isSameOrigin } from './lib/server/http.ts';
@@ -9,7 +13,7 @@ import { validateSessionToken } from './lib/server/sessions.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const onRequest = defineMiddleware((context, next) => {
+export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.user = null;
   context.locals.session = null;
   if (context.isPrerendered) return next();
@@ -27,5 +31,20 @@ export const onRequest = defineMiddleware((context, next) => {
       clearSessionCookie(context.cookies);
     }
   }
-  return next();
+  return privateByDefault(await next());
 });
+
+function privateByDefault(response: Response): Response {
+  if (response.headers.has('cache-control')) return response;
+  try {
+    response.headers.set('Cache-Control', 'private, no-store');
+    response.headers.append('Vary', 'Cookie');
+    return response;
+  } catch {
+    // Response.redirect() and fetched responses have immutable headers.
+    const copy = new Response(response.body, response);
+    copy.headers.set('Cache-Control', 'private, no-store');
+    copy.headers.append('Vary', 'Cookie');
+    return copy;
+  }
+}

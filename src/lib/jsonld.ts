@@ -3,6 +3,7 @@
 import type { BreadcrumbList, DaySpa, ItemList, MedicalBusiness, Offer, WithContext } from 'schema-dts';
 import { brand } from '../content/site.ts';
 import { centsToDecimal } from './money.ts';
+import { httpUrl } from './urls.ts';
 
 export interface SpaLdInput {
   name: string;
@@ -52,7 +53,7 @@ export function spaJsonLd(spa: SpaLdInput, origin: string) {
     ...(spa.description ? { description: spa.description } : {}),
     ...(spa.imageUrl ? { image: new URL(spa.imageUrl, origin).href } : {}),
     ...(spa.phone ? { telephone: spa.phone } : {}),
-    ...(spa.website ? { sameAs: spa.website } : {}),
+    ...(httpUrl(spa.website) ? { sameAs: httpUrl(spa.website)! } : {}),
     ...(spa.address ? { address: splitAddress(spa.address, spa.cityName) } : {}),
     ...(range ? { priceRange: range } : {}),
     areaServed: { '@type': 'City' as const, name: spa.cityName },

@@ -2,6 +2,7 @@
 // server enforces these when a listing is saved and the pages obey them when
 // rendering, so a downgraded spa loses its extras at once.
 import type { Tier } from '../../db/schema.ts';
+import { httpUrl } from './urls.ts';
 
 export interface TierFeatures {
   photos: number;
@@ -64,15 +65,15 @@ export function featuresOf(tier: string): TierFeatures {
 
 /** The external booking link a card may show: only when the tier allows one and it is set. */
 export function allowedBookingLink(spa: { tier: string; bookingLink: string | null }): string | null {
-  return featuresOf(spa.tier).bookingLink && spa.bookingLink ? spa.bookingLink : null;
+  return featuresOf(spa.tier).bookingLink ? httpUrl(spa.bookingLink) : null;
 }
 
 export function allowedSocialFeed(spa: { tier: string; socialFeedUrl: string | null }): string | null {
-  return featuresOf(spa.tier).socialFeed && spa.socialFeedUrl ? spa.socialFeedUrl : null;
+  return featuresOf(spa.tier).socialFeed ? httpUrl(spa.socialFeedUrl) : null;
 }
 
 export function allowedVideo(spa: { tier: string; videoUrl: string | null }): string | null {
-  return featuresOf(spa.tier).video && spa.videoUrl ? spa.videoUrl : null;
+  return featuresOf(spa.tier).video ? httpUrl(spa.videoUrl) : null;
 }
 
 export function isVerified(spa: { tier: string; verified: boolean }): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pagePath } from './urls.ts';
+import { httpUrl, pagePath } from './urls.ts';
 
 describe('pagePath', () => {
   it('drops the .html of pre-rendered files', () => {
@@ -13,4 +13,18 @@ describe('pagePath', () => {
     expect(pagePath(new URL('http://x/'))).toBe('/');
     expect(pagePath(new URL('http://x/search-results'))).toBe('/search-results');
   });
+});
+
+describe('httpUrl', () => {
+  it('keeps http and https addresses', () => {
+    expect(httpUrl('https://harborlight.example/book')).toBe('https://harborlight.example/book');
+    expect(httpUrl(' http://spa.example ')).toBe('http://spa.example/');
+  });
+
+  it.each(['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', '//evil.example', 'ftp://spa.example', 'spa.example', 'https://', '', null, undefined])(
+    'refuses %s',
+    (value) => {
+      expect(httpUrl(value)).toBeNull();
+    },
+  );
 });

@@ -10,3 +10,17 @@ export function pagePath(url: URL): string {
     .replace(/(.)\/$/, '$1');
   return path === '' ? '/' : path;
 }
+
+// Addresses that owners give (website, booking link, social feed, video) end
+// up in href attributes. Only http(s) may: "javascript:" or "data:" in an href
+// runs in our origin when clicked. The database refuses other schemes on write
+// (migration 0007); this is the same rule where the URL is rendered.
+
+/** The URL when it is an absolute http(s) URL; null otherwise. */
+export function httpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const text = value.trim();
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null;
+  const url = new URL(text);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}

@@ -46,7 +46,7 @@ test.describe('navigation when signed in', () => {
     const menu = page.getByRole('menu', { name: 'Account' });
     // Case-sensitive: the random address itself may contain "ana".
     await expect(menu.getByText(/Ana/)).toHaveCount(0);
-    await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await menu.getByRole('menuitem', { name: 'Sign Out', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
@@ -77,7 +77,8 @@ test.describe('the mobile sheet when signed in', () => {
     const sheet = page.getByRole('dialog', { name: 'Menu' });
     await expect(sheet).toContainText('Mia Chen');
     await expect(sheet).toContainText(user.email);
-    await expect(sheet.getByRole('link', { name: 'Sign Out' })).toHaveAttribute('href', '/api/logout');
+    await expect(sheet.getByRole('button', { name: 'Sign Out', exact: true })).toBeVisible();
+    await expect(sheet.locator('form[method="post"][action="/api/logout"]')).toHaveCount(1);
     await expect(sheet.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
   });
 });

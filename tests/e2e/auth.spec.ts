@@ -155,7 +155,7 @@ test.describe('magic-link sign-in', () => {
     const menuButton = page.getByRole('button', { name: `Account menu for ${email}` });
     await expect(menuButton).toBeVisible();
     await menuButton.click();
-    await page.getByRole('menu', { name: 'Account' }).getByRole('menuitem', { name: 'Sign Out' }).click();
+    await page.getByRole('menu', { name: 'Account' }).getByRole('menuitem', { name: 'Sign Out', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();

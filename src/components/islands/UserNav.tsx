@@ -120,9 +120,15 @@ function AvatarMenu({ user }: { user: NavUser }) {
           <a role="menuitem" href="/services" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell">
             Services
           </a>
-          <a role="menuitem" href="/api/logout" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell" data-analytics-action="sign_out_clicked" data-analytics-category="auth">
-            Sign Out
-          </a>
+          {/* Signing out is a POST: a plain link could be fired from any site. */}
+          <form method="post" action="/api/logout" role="none">
+            <button type="submit" role="menuitem" className="block w-full rounded-lg px-3 py-2 text-left text-ink hover:bg-shell focus:bg-shell" data-analytics-action="sign_out_clicked" data-analytics-category="auth">
+              Sign Out
+            </button>
+            <button type="submit" name="scope" value="everywhere" role="menuitem" className="block w-full rounded-lg px-3 py-2 text-left text-sm text-ink-muted hover:bg-shell focus:bg-shell">
+              Sign out everywhere
+            </button>
+          </form>
         </div>
       )}
     </div>

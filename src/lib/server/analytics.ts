@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { ANALYTICS_SALT } from 'astro:env/server';
 import { analyticsEvents } from '../../../db/schema.ts';
 import type { AnalyticsEvent } from '../analytics-event.ts';
+import { CLIENT_ADDRESS_HEADER } from '../proxy.ts';
 import { db } from './db.ts';
 
 /** SHA-256 hex of salt + address: equal visitors group together, the address itself is never kept. */
@@ -12,8 +13,15 @@ export function hashAddress(address: string, salt: string): string {
   return createHash('sha256').update(salt).update(address).digest('hex');
 }
 
-/** Astro's clientAddress getter throws when the adapter cannot tell (e.g. at build time). */
-export function clientAddressOf(context: { clientAddress: string }): string | null {
+/**
+ * The visitor's address: what scripts/serve.ts decided (it honours TRUST_PROXY
+ * and replaces anything a client sent under that header), else the socket's
+ * peer as Astro saw it (the dev server). Astro's getter throws when the
+ * adapter cannot tell (e.g. at build time).
+ */
+export function clientAddressOf(context: { clientAddress: string; request?: Request }): string | null {
+  const decided = context.request?.headers.get(CLIENT_ADDRESS_HEADER);
+  if (decided) return decided;
   try {
     return context.clientAddress || null;
   } catch {

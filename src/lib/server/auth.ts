@@ -8,11 +8,13 @@ import { and, eq } from 'drizzle-orm';
 import { spas } from '../../../db/schema.ts';
 import { db } from './db.ts';
 import { apiError } from './http.ts';
-import { sessionCookieAttributes, sessionCookieName, type SessionUser } from './sessions.ts';
+import { sessionCookieName } from '../session-cookie.ts';
+import { createSession, invalidateSession, invalidateUserSessions, sessionCookieAttributes, type SessionUser } from './sessions.ts';
 
 // The public origin decides: over https the cookie is Secure and __Host-.
-const secure = new URL(import.meta.env.SITE ?? 'http://localhost').protocol === 'https:';
-const cookieName = sessionCookieName({ secure });
+const siteUrl = import.meta.env.SITE ?? 'http://localhost';
+const secure = new URL(siteUrl).protocol === 'https:';
+const cookieName = sessionCookieName(siteUrl);
 
 export const readSessionToken = (cookies: AstroCookies) => cookies.get(cookieName)?.value;
 
@@ -29,6 +31,32 @@ export function setSessionCookie(cookies: AstroCookies, token: string, expiresAt
 export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.set(cookieName, '', { ...sessionCookieAttributes(new Date(0), { secure }), maxAge: 0 });
   cookies.set(HINT_COOKIE, '', { ...sessionCookieAttributes(new Date(0), { secure }), httpOnly: false, maxAge: 0 });
+}
+
+type SessionContext = { locals: App.Locals; cookies: AstroCookies };
+
+/**
+ * Starts a session for the user in this browser. Whatever session the browser
+ * had ends first: a sign-in link opened on a shared computer must not leave
+ * the previous person signed in underneath.
+ */
+export function signIn(context: SessionContext, userId: number): void {
+  if (context.locals.session) invalidateSession(context.locals.session.id);
+  const { token, session } = createSession(userId);
+  setSessionCookie(context.cookies, token, session.expiresAt);
+}
+
+/**
+ * Ends this browser's session (the row goes, so a kept copy of the token is
+ * dead), or with `everywhere` every session of the user: a lost phone, a
+ * forgotten library computer.
+ */
+export function signOut(context: SessionContext, { everywhere = false } = {}): void {
+  if (everywhere && context.locals.user) invalidateUserSessions(context.locals.user.id);
+  else if (context.locals.session) invalidateSession(context.locals.session.id);
+  clearSessionCookie(context.cookies);
+  context.locals.user = null;
+  context.locals.session = null;
 }
 
 interface RequestContext {

@@ -2,11 +2,14 @@
 //   success: the data itself
 //   error:   { "error": { "code": "not_found", "message": "...", "fields": { "city": "..." } } }
 
+import { TRUST_PROXY } from 'astro:env/server';
+import { parseTrustProxy } from '../proxy.ts';
+
 export interface ApiError {
   error: { code: string; message: string; fields?: Record<string, string> };
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' };
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(data), { status, headers: { ...JSON_HEADERS, ...headers } });
@@ -47,36 +50,96 @@ export const notFound = (what: string) => apiError(404, 'not_found', `${what} no
 /**
  * The one cross-origin guard (src/middleware.ts runs it for every request). A
  * state-changing request must come from our own origin (browsers always send
- * Origin on cross-origin POSTs and on same-origin fetch POSTs).
+ * Origin on cross-origin POSTs and on same-origin fetch POSTs). Our origin is
+ * SITE_URL's; behind a trusted proxy (TLS ends there, so the request's own URL
+ * says http://) it is only SITE_URL's.
  */
-export function isSameOrigin(request: Request, url: URL): boolean {
+export function isSameOrigin(request: Request, url: URL, trustedProxies = parseTrustProxy(TRUST_PROXY)): boolean {
   const origin = request.headers.get('origin');
-  if (origin) return origin === url.origin;
+  if (origin) return origin === publicOrigin || (trustedProxies === 0 && origin === url.origin);
   const fetchSite = request.headers.get('sec-fetch-site');
   return fetchSite === null || fetchSite === 'same-origin' || fetchSite === 'none';
 }
 
 export const crossOrigin = () => apiError(403, 'cross_origin', 'Cross-origin requests are not allowed.');
 
-/** Reads a JSON body of at most `limit` bytes; null when it is not JSON. */
+/** Forms and JSON bodies may be this large; scripts/serve.ts refuses larger ones before any page runs. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export const payloadTooLarge = (limit: number) => apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`);
+
+/**
+ * The body's bytes, reading no more than `limit` of them whether the length was
+ * declared or the body is chunked: null when there are more (the stream is
+ * cancelled, so the rest is never buffered).
+ */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) return null;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+// Strict: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads an HTML form post (url-encoded or multipart, text fields only) of at
+ * most `limit` bytes. Null when the body is too large, not a form or not
+ * UTF-8: every form page then answers as it does for an empty form.
+ */
+export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promise<URLSearchParams | null> {
+  const type = request.headers.get('content-type') ?? '';
+  const bytes = await readBodyBytes(request, limit).catch(() => null);
+  if (!bytes) return null;
+  if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const text = decodeUtf8(bytes);
+    return text === null ? null : new URLSearchParams(text);
+  }
+  if (/^multipart\/form-data\b/i.test(type)) {
+    const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
+    if (!form) return null;
+    const fields = new URLSearchParams();
+    for (const [key, value] of form) if (typeof value === 'string') fields.append(key, value);
+    return fields;
+  }
+  return null;
+}
+
+/** Reads a JSON body of at most `limit` bytes, declared or chunked. */
 export async function readJson(request: Request, limit = 16_384): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
     return { ok: false, response: apiError(415, 'unsupported_media_type', 'Send the body as application/json.') };
   }
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > limit) return { ok: false, response: apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`) };
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > limit) {
-    return { ok: false, response: apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`) };
-  }
-  let text: string;
-  try {
-    // Strict: bytes that are not UTF-8 are refused, not stored as U+FFFD.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, response: apiError(400, 'invalid_encoding', 'The body is not valid UTF-8.') };
-  }
+  const bytes = await readBodyBytes(request, limit).catch(() => null);
+  if (!bytes) return { ok: false, response: payloadTooLarge(limit) };
+  const text = decodeUtf8(bytes);
+  if (text === null) return { ok: false, response: apiError(400, 'invalid_encoding', 'The body is not valid UTF-8.') };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -8,6 +8,7 @@ import { magicTokens, users } from '../../../db/schema.ts';
 import { brand } from '../../content/site.ts';
 import { logger } from '../log.ts';
 import { db } from './db.ts';
+import { publicOrigin } from './http.ts';
 import { sendMail } from './mail.ts';
 import { renderEmail } from './mail-layout.ts';
 import { hit } from './rate-limit.ts';
@@ -37,10 +38,25 @@ export interface MagicLinkRequest {
 
 export type MagicLinkResult = { ok: true } | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
 
-/** Only a same-site path (not //host or a scheme) may be a destination after sign-in. */
-export function safeNextPath(next: string | null | undefined): string | undefined {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return undefined;
-  return next;
+/**
+ * Only a path on this site may be a destination after sign-in. The value is
+ * resolved against the public origin and must stay on it; control characters
+ * and backslashes are refused outright, since browsers drop or rewrite them
+ * ("/\t/evil.example" is followed as "//evil.example").
+ */
+export function safeNextPath(next: string | null | undefined, origin = publicOrigin): string | undefined {
+  if (!next || next.length > 2048 || !next.startsWith('/')) return undefined;
+  if (/[\u0000-\u001f\u007f\\]/.test(next) || next.startsWith('//')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return undefined;
+  }
+  const path = url.pathname + url.search + url.hash;
+  // "/.//evil.example" normalises to "//evil.example": check what we would send, too.
+  if (url.origin !== new URL(origin).origin || path.startsWith('//')) return undefined;
+  return path;
 }
 
 export const landingPath = (purpose: MagicLinkPurpose, next?: string) => next ?? (purpose === 'owner' ? '/owner/dashboard' : '/');

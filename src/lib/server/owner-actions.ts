@@ -21,7 +21,7 @@ export type DashboardActionResult = { ok: true; notice: DashboardNotice } | { ok
 const id = (value: FormDataEntryValue | null) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null);
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export function handleDashboardAction(form: FormData, user: SessionUser, origin: string): DashboardActionResult {
+export function handleDashboardAction(form: Pick<URLSearchParams, 'get'>, user: SessionUser, origin: string): DashboardActionResult {
   const intent = form.get('intent');
   const targetId = id(form.get('id'));
   if (targetId === null) return { ok: false, status: 400, message: 'That item could not be found. Reload the page and try again.' };

@@ -2,6 +2,7 @@
 import { centsToDecimal } from '../money.ts';
 import { allowedBookingLink, allowedSocialFeed, allowedVideo, isVerified } from '../tiers.ts';
 import type { OfferCardData, ServiceCardData, SpaCardData } from './directory.ts';
+import { httpUrl } from '../urls.ts';
 
 export function serviceJson(service: ServiceCardData) {
   return {
@@ -32,7 +33,7 @@ export function spaJson(spa: SpaCardData) {
     address: spa.address,
     phone: spa.phone,
     email: spa.email,
-    website: spa.website,
+    website: httpUrl(spa.website),
     imageUrl: spa.imageUrl,
     // Only what the spa's tier allows leaves the server (rulings: tier rules).
     bookingLink: allowedBookingLink(spa),

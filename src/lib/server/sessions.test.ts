@@ -8,7 +8,6 @@ import {
   invalidateUserSessions,
   SESSION_LIFETIME_MS,
   sessionCookieAttributes,
-  sessionCookieName,
   validateSessionToken,
 } from './sessions.ts';
 
@@ -79,12 +78,10 @@ describe('sessions', () => {
 describe('the session cookie', () => {
   it('is __Host-, Secure, HttpOnly and SameSite=Lax in production', () => {
     const expires = new Date('2026-12-01T00:00:00Z');
-    expect(sessionCookieName({ secure: true })).toBe('__Host-session');
     expect(sessionCookieAttributes(expires, { secure: true })).toEqual({ httpOnly: true, sameSite: 'lax', secure: true, path: '/', expires });
   });
 
   it('drops Secure and the prefix over plain http (local development)', () => {
-    expect(sessionCookieName({ secure: false })).toBe('session');
     expect(sessionCookieAttributes(new Date(), { secure: false }).secure).toBe(false);
   });
 });

@@ -85,7 +85,6 @@ export interface CookieOptions {
   secure: boolean;
 }
 
-export const sessionCookieName = ({ secure }: CookieOptions) => (secure ? '__Host-session' : 'session');
 
 /** Attributes for Astro's cookies.set: HttpOnly always, SameSite=Lax so links from mail keep the session. */
 export function sessionCookieAttributes(expiresAt: Date, { secure }: CookieOptions) {

@@ -3,7 +3,7 @@
 // exchange, an unverified address) returns to the sign-in page with
 // ?error=google; the reason goes to the log, not to the address bar.
 import type { APIRoute } from 'astro';
-import { setSessionCookie } from '../../../../lib/server/auth.ts';
+import { signIn } from '../../../../lib/server/auth.ts';
 import {
   finishGoogleSignIn,
   googleConfigured,
@@ -12,8 +12,7 @@ import {
   signInWithGoogle,
   takeGoogleSignIn,
 } from '../../../../lib/server/google.ts';
-import { notFound } from '../../../../lib/server/http.ts';
-import { createSession, invalidateSession } from '../../../../lib/server/sessions.ts';
+import { notFound, publicOrigin } from '../../../../lib/server/http.ts';
 import { logger } from '../../../../lib/log.ts';
 
 const log = logger('auth');
@@ -41,16 +40,13 @@ export const GET: APIRoute = async (context) => {
 
   let userId: number;
   try {
-    const profile = await finishGoogleSignIn(code, pending.codeVerifier, context.url.origin);
+    const profile = await finishGoogleSignIn(code, pending.codeVerifier, publicOrigin);
     userId = signInWithGoogle(profile);
   } catch (error) {
     if (error instanceof GoogleSignInError) return fail(error.reason, error.cause instanceof Error ? error.cause.message : error.message);
     throw error;
   }
 
-  // A new sign-in replaces whatever session this browser had.
-  if (context.locals.session) invalidateSession(context.locals.session.id);
-  const { token, session } = createSession(userId);
-  setSessionCookie(context.cookies, token, session.expiresAt);
+  signIn(context, userId);
   return context.redirect(pending.next ?? '/', 303);
 };

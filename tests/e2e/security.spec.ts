@@ -1,0 +1,332 @@
+// The security review's findings (issue 9), each replayed as the attack it was
+// and expected to fail: bodies without end, an open redirect after sign-in,
+// session pages in shared caches, a reverse proxy's headers, a stray cookie,
+// sign-out by link, a session left alive under a new sign-in.
+// (Figures for a 200 MB post under load: scripts/bench-bodies.ts.)
+import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { query, write } from './db.ts';
+import { baseURL, databasePath, e2eDir, siteEnv } from './env.ts';
+import { linkIn, messageInOutbox } from './outbox.ts';
+import { createSignedInUser, signIn } from './sessions.ts';
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+const randomToken = (length = 52) => Array.from({ length }, () => BASE32[randomInt(BASE32.length)]).join('');
+const uniqueEmail = (who = 'sec') => `${who}-${Date.now()}-${randomBytes(4).toString('hex')}@example.com`;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const LIMIT = 64 * 1024;
+
+function issueToken(email: string): string {
+  const token = randomToken();
+  write('insert into magic_tokens (token_hash, email, expires_at) values (?, ?, ?)', sha256(token), email, Date.now() + 15 * 60_000);
+  return token;
+}
+
+interface ChunkedResult {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Bytes written before the answer came. */
+  sent: number;
+}
+
+/**
+ * POSTs `total` bytes with chunked transfer encoding (no Content-Length), a
+ * chunk at a time, stopping as soon as an answer arrives. `beforeRest` runs
+ * once, after the first chunk, while the body is still open.
+ */
+function postChunked(url: string, total: number, options: { contentType?: string; chunk?: number; beforeRest?: () => Promise<void> } = {}): Promise<ChunkedResult> {
+  const chunkSize = options.chunk ?? 16 * 1024;
+  const piece = Buffer.alloc(chunkSize, 'a=&');
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = httpRequest(url, { method: 'POST', headers: { 'Content-Type': options.contentType ?? 'application/x-www-form-urlencoded', Origin: baseURL } });
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (text: string) => (body += text));
+      // Done when the answer is read and the server has closed the connection.
+      const closed = new Promise<void>((done) => (req.destroyed ? done() : req.once('close', () => done())));
+      res.on('end', () => void closed.then(() => resolve({ status: res.statusCode!, body, headers: res.headers, sent })));
+      res.on('error', reject);
+    });
+    // Writing into a connection the server closed fails: expected, once it answered.
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    const pump = async () => {
+      let first = true;
+      while (sent < total && !answered && !req.destroyed) {
+        const ok = req.write(piece);
+        sent += piece.length;
+        if (first && options.beforeRest) {
+          first = false;
+          await options.beforeRest();
+        }
+        if (!ok) await new Promise<void>((done) => req.once('drain', done).once('close', done));
+      }
+      if (!answered && !req.destroyed) req.end();
+    };
+    pump().catch(() => {});
+  });
+}
+
+test.describe('request bodies are capped', () => {
+  const formRoutes = ['/newsletter', '/booking/request', '/auth/confirm', '/owner/dashboard', '/newsletter/confirm', '/newsletter/unsubscribe?token=x', '/bookings/manage/x', '/api/logout'];
+
+  for (const path of formRoutes) {
+    test(`a chunked post without end to ${path} is refused with 413 and the connection closed`, async () => {
+      const result = await postChunked(`${baseURL}${path}`, 20 * 1024 * 1024);
+      expect(result.status).toBe(413);
+      // The answer came (and the connection closed) before the 20 MB were sent.
+      expect(result.sent).toBeLessThan(20 * 1024 * 1024);
+    });
+  }
+
+  test('JSON endpoints answer 413 in the one error shape, declared or chunked', async ({ request }) => {
+    const chunked = await postChunked(`${baseURL}/api/bookings`, 4 * 1024 * 1024, { contentType: 'application/json' });
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+
+    const declared = await request.post('/api/analytics/event', {
+      headers: { 'Content-Type': 'application/json', Origin: baseURL },
+      data: JSON.stringify({ padding: 'x'.repeat(LIMIT + 1) }),
+    });
+    expect(declared.status()).toBe(413);
+  });
+
+  test('the server keeps answering others while a post is held open', async ({ request }) => {
+    let during: APIResponse | undefined;
+    const result = await postChunked(`${baseURL}/newsletter`, 4 * 1024 * 1024, {
+      beforeRest: async () => {
+        during = await request.get('/api/cities');
+      },
+    });
+    expect(during?.status()).toBe(200);
+    expect(result.status).toBe(413);
+    expect((await request.get('/api/cities')).status()).toBe(200);
+  });
+
+  test('a form under the cap still works', async ({ request }) => {
+    const response = await request.post('/newsletter', { form: { email: uniqueEmail('news') }, headers: { Origin: baseURL } });
+    expect(response.status()).toBe(200);
+    expect(await response.text()).toContain('Check your inbox');
+  });
+});
+
+test.describe('no open redirect after sign-in', () => {
+  for (const next of ['/\t/evil.example', '/\\evil.example', '//evil.example', 'https://evil.example/', '/.//evil.example']) {
+    test(`confirming with next=${JSON.stringify(next)} stays on this site`, async ({ request }) => {
+      const token = issueToken(uniqueEmail());
+      const response = await request.post('/auth/confirm', { form: { token, for: 'owner', next }, headers: { Origin: baseURL }, maxRedirects: 0 });
+      expect(response.status()).toBe(303);
+      const location = new URL(response.headers().location!, baseURL);
+      expect(location.origin).toBe(baseURL);
+      expect(location.pathname).toBe('/owner/dashboard');
+    });
+  }
+
+  test('the mailed link drops a next that would leave the site', async ({ request }) => {
+    write("delete from rate_limits where key like 'magic:client:%'");
+    const email = uniqueEmail('redirect');
+    const response = await request.post('/api/auth/request', { data: { email, next: '/\t/evil.example' }, headers: { Origin: baseURL } });
+    expect(response.status()).toBe(200);
+    const link = linkIn(await messageInOutbox(email), '/auth/confirm?');
+    expect(link.searchParams.has('next')).toBe(false);
+  });
+});
+
+test.describe('answers that depend on a session or a token are private', () => {
+  test('the member home is private and "/" varies by cookie', async ({ request, playwright }) => {
+    const anonymous = await request.get('/');
+    expect(anonymous.headers().vary).toMatch(/cookie/i);
+
+    const user = createSignedInUser({ firstName: 'Priya' });
+    const signedIn = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Cookie: `session=${user.token}` } });
+    try {
+      const home = await signedIn.get('/');
+      expect(await home.text()).toContain(user.email);
+      expect(home.headers()['cache-control']).toBe('private, no-store');
+      expect(home.headers().vary).toMatch(/cookie/i);
+      const service = query<{ id: number }>('select id from services where price_cents > 0 and active = 1 limit 1')[0]!;
+      for (const path of ['/owner/dashboard', `/checkout?service=${service.id}`, '/subscription', '/api/auth/user', '/api/bookings', '/api/logout']) {
+        const response = await signedIn.get(path, { maxRedirects: 0 });
+        expect(response.headers()['cache-control'], path).toBe('private, no-store');
+      }
+    } finally {
+      await signedIn.dispose();
+    }
+  });
+
+  test('token pages are private', async ({ request }) => {
+    for (const path of [`/bookings/manage/${randomToken(43)}`, `/auth/confirm?token=${randomToken()}`, `/newsletter/confirm?token=${randomToken()}`, `/newsletter/unsubscribe?token=${randomToken()}`]) {
+      const response = await request.get(path);
+      expect(response.headers()['cache-control'], path).toBe('private, no-store');
+    }
+  });
+});
+
+test.describe('a stray cookie of the other name', () => {
+  test('does not send "/" round in circles', async ({ request }) => {
+    // Over http the app reads "session"; a "__Host-session" cookie is not ours.
+    const response = await request.get('/', { headers: { Cookie: '__Host-session=stray' }, maxRedirects: 0 });
+    expect(response.status()).toBe(200);
+    expect(await response.text()).toContain('Find your trusted medical spa');
+  });
+});
+
+test.describe('signing out', () => {
+  test('a GET (a link or an image on any site) signs nobody out', async ({ page, context }) => {
+    const user = createSignedInUser();
+    await signIn(context, user);
+    const response = await page.goto('/api/logout');
+    expect(response?.status()).toBe(200);
+    expect((await page.request.get('/api/auth/user')).status()).toBe(200);
+    // The page offers the buttons, and the button signs out.
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+    await expect(page).toHaveURL(`${baseURL}/`);
+    expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+    expect(query('select id from sessions where user_id = ?', user.id)).toEqual([]);
+  });
+
+  test('a cross-site post is refused', async ({ request }) => {
+    const user = createSignedInUser();
+    const response = await request.post('/api/logout', { headers: { Cookie: `session=${user.token}`, Origin: 'https://evil.example' }, form: {} });
+    expect(response.status()).toBe(403);
+    expect(query('select id from sessions where user_id = ?', user.id)).toHaveLength(1);
+  });
+
+  test('"Sign out everywhere" ends the account’s other sessions too', async ({ browser }) => {
+    const user = createSignedInUser();
+    const phone = await browser.newContext();
+    const laptop = await browser.newContext();
+    try {
+      await signIn(phone, user);
+      // A second session of the same account, as another device would have.
+      const laptopSession = createSignedInUser();
+      write('update sessions set user_id = ? where user_id = ?', user.id, laptopSession.id);
+      await signIn(laptop, { ...user, token: laptopSession.token });
+      expect(query('select id from sessions where user_id = ?', user.id)).toHaveLength(2);
+
+      const page = await phone.newPage();
+      await page.goto('/api/logout');
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await expect(page).toHaveURL(`${baseURL}/`);
+      expect(query('select id from sessions where user_id = ?', user.id)).toEqual([]);
+      expect((await laptop.request.get(`${baseURL}/api/auth/user`)).status()).toBe(401);
+    } finally {
+      await phone.close();
+      await laptop.close();
+    }
+  });
+});
+
+test.describe('a new sign-in', () => {
+  test('ends the session the browser had before', async ({ page, context }) => {
+    const previous = createSignedInUser();
+    await signIn(context, previous);
+    const email = uniqueEmail('next-person');
+    await page.goto(`/auth/confirm?token=${issueToken(email)}&for=owner`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/owner\/dashboard$/);
+    expect(query('select id from sessions where user_id = ?', previous.id)).toEqual([]);
+    expect(await (await page.request.get('/api/auth/user')).json()).toMatchObject({ email });
+  });
+});
+
+/**
+ * Another server on the same build, with its own copy of the database (so
+ * exhausting its rate limits touches no other test) and the given settings.
+ */
+async function startServerCopy(port: number, extraEnv: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+  const dir = mkdtempSync(join(e2eDir, 'copy-'));
+  const database = join(dir, 'site.db');
+  const source = new Database(databasePath, { readonly: true });
+  try {
+    source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
+  } finally {
+    source.close();
+  }
+  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.ts'], {
+    env: { ...siteEnv, DATABASE_PATH: database, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (data: Buffer) => {
+      log += data.toString();
+      if (log.includes('listening on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+const copyPort = (offset: number) => Number(new URL(baseURL).port) + offset;
+const askForLink = (api: APIRequestContext, forwardedFor: string) =>
+  api.post('/api/auth/request', { data: { email: uniqueEmail('proxy') }, headers: { Origin: baseURL, 'X-Forwarded-For': forwardedFor } });
+
+test.describe('behind a trusted reverse proxy', () => {
+  // One worker runs these, so one server copy listens on the port.
+  test.describe.configure({ mode: 'serial' });
+  let server: Awaited<ReturnType<typeof startServerCopy>>;
+  test.beforeAll(async () => {
+    server = await startServerCopy(copyPort(50), { TRUST_PROXY: '1' });
+  });
+  test.afterAll(() => server?.stop());
+
+  test('each visitor gets their own sign-in limit, from the proxy’s entry', async ({ playwright }) => {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    try {
+      // One visitor, who also forges a different left-hand entry each time.
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) statuses.push((await askForLink(api, `10.9.${i}.1, 198.51.100.7`)).status());
+      expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
+      expect(statuses[20]).toBe(429);
+      // Another visitor behind the same proxy is not affected.
+      expect((await askForLink(api, '198.51.100.8')).status()).toBe(200);
+    } finally {
+      await api.dispose();
+    }
+  });
+
+  test('browser posts must carry the public origin, not the proxied request’s', async ({ playwright }) => {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    try {
+      const withOrigin = (origin: string) => api.post('/newsletter', { form: { email: uniqueEmail('origin') }, headers: { Origin: origin } });
+      expect((await withOrigin(baseURL)).status()).toBe(200);
+      expect((await withOrigin(server.url)).status()).toBe(403);
+    } finally {
+      await api.dispose();
+    }
+  });
+});
+
+test.describe('without a trusted proxy', () => {
+  test.describe.configure({ mode: 'serial' });
+  let server: Awaited<ReturnType<typeof startServerCopy>>;
+  test.beforeAll(async () => {
+    server = await startServerCopy(copyPort(51), { TRUST_PROXY: '0' });
+  });
+  test.afterAll(() => server?.stop());
+
+  test('X-Forwarded-For is not believed', async ({ playwright }) => {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) statuses.push((await askForLink(api, `203.0.113.${i}`)).status());
+      expect(statuses[20]).toBe(429);
+    } finally {
+      await api.dispose();
+    }
+  });
+});
