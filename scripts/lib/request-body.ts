@@ -52,9 +52,9 @@ export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit:
   });
 }
 
-/** After a 413 the connection lingers this long, or this many bytes, before it is cut. */
-const LINGER_MS = 1_000;
-const LINGER_BYTES = 1024 * 1024;
+/** After a 413 the rest of the body is thrown away for at most this long, or this many bytes, then the connection is cut. */
+const LINGER_MS = 500;
+const LINGER_BYTES = 8 * 1024 * 1024;
 
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number) {
   req.pause();
@@ -67,23 +67,21 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
   });
-  res.end(body);
   // The connection closes once the answer is out, but not at once: a socket
   // closed with unread bytes sends a reset, and the client's system then drops
-  // the 413 it had not read yet. So we send FIN, throw away what still comes
-  // for a moment (Node discards the unread body) and then cut it, as nginx's
-  // lingering close does. Nothing more of the body is kept.
+  // the 413 it had not read yet. So, as nginx's lingering close does, we send
+  // FIN (Node would destroy the socket here: it ends it instead), let Node
+  // throw away what still arrives for a moment, and then cut the connection.
+  const socket = req.socket;
+  socket.destroySoon = () => socket.end();
+  res.end(body);
   res.once('finish', () => {
-    const socket = req.socket;
-    socket.end();
-    let discarded = 0;
-    const cut = () => socket.destroy();
-    const timer = setTimeout(cut, LINGER_MS);
+    const readBefore = socket.bytesRead;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started >= LINGER_MS || socket.bytesRead - readBefore > LINGER_BYTES) socket.destroy();
+    }, 25);
     timer.unref();
-    socket.on('data', (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > LINGER_BYTES) cut();
-    });
-    socket.once('close', () => clearTimeout(timer));
+    socket.once('close', () => clearInterval(timer));
   });
 }

@@ -1,0 +1,228 @@
+// `npm run bench` (fourth part), also `npm run test:security`: a 200 MB chunked
+// POST, without Content-Length, to every route that reads a body, one after the
+// other, while a steady stream of ordinary requests runs beside them.
+// Bars (issue 9): every post answered 413; the stream's p99 under 100 ms and no
+// failed request; the server's resident memory under 300 MB throughout.
+// Figures go to data/bench/bodies.json; the process exits 1 when a bar is missed.
+// Talks to 127.0.0.1 only; every loop is bounded in count and time.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { closeDatabase } from '../db/client.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+import { seedDemo } from '../db/seed.ts';
+import { logger } from '../src/lib/log.ts';
+import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
+
+const log = logger('bench-bodies');
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4396' },
+    megabytes: { type: 'string', default: '200' },
+    streams: { type: 'string', default: '4' },
+    // Internal: run as the attacking process (so its writes do not delay the measuring one).
+    attack: { type: 'string' },
+    type: { type: 'string' },
+  },
+});
+const port = Number(values.port);
+const origin = `http://127.0.0.1:${port}`;
+const attackBytes = Number(values.megabytes) * 1024 * 1024;
+const BARS = { p99Ms: 100, rssMb: 300 };
+
+// Every route that reads a request body: the form pages and the JSON endpoints.
+const ROUTES: { path: string; type: string }[] = [
+  { path: '/newsletter', type: 'application/x-www-form-urlencoded' },
+  { path: '/newsletter/confirm', type: 'application/x-www-form-urlencoded' },
+  { path: '/newsletter/unsubscribe?token=x', type: 'application/x-www-form-urlencoded' },
+  { path: '/booking/request', type: 'application/x-www-form-urlencoded' },
+  { path: '/auth/confirm', type: 'application/x-www-form-urlencoded' },
+  { path: '/owner/dashboard', type: 'application/x-www-form-urlencoded' },
+  { path: '/bookings/manage/x', type: 'application/x-www-form-urlencoded' },
+  { path: '/api/logout', type: 'application/x-www-form-urlencoded' },
+  { path: '/api/bookings', type: 'application/json' },
+  { path: '/api/auth/request', type: 'application/json' },
+  { path: '/api/analytics/event', type: 'application/json' },
+];
+
+const work = mkdtempSync(join(tmpdir(), 'medspa-bench-bodies-'));
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  SMTP_URL: '',
+  DATABASE_PATH: join(work, 'site.db'),
+  SITE_DIR: join(work, 'site'),
+  MAIL_OUTBOX: join(work, 'outbox'),
+  SITE_URL: origin,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  REBUILD_LOG_LEVEL: 'warn',
+};
+let server: ChildProcess | null = null;
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Runs one attack in a process of its own and returns what it saw. */
+function attackInChild(path: string, type: string): Promise<{ status: number; sentMb: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [import.meta.filename, '--port', String(port), '--megabytes', String(values.megabytes), '--attack', path, '--type', type], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (data: Buffer) => (out += data.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`attacker exited ${code}`))));
+  });
+}
+
+/** Sends up to `total` bytes chunked; resolves with the status and how much went out before the server answered. */
+function attack(path: string, type: string, total: number): Promise<{ status: number; sentMb: number; ms: number }> {
+  const started = performance.now();
+  const piece = Buffer.alloc(64 * 1024, 'a=&');
+  return new Promise((resolve) => {
+    let sent = 0;
+    let status = 0;
+    const finish = () => resolve({ status, sentMb: round(sent / 1024 / 1024, 1), ms: round(performance.now() - started, 1) });
+    const req = httpRequest(`${origin}${path}`, { method: 'POST', agent: false, headers: { 'Content-Type': type, Origin: origin } });
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      res.resume();
+    });
+    req.on('error', () => {});
+    req.on('close', finish);
+    const deadline = performance.now() + 30_000;
+    const pump = () => {
+      while (sent < total && !status && !req.destroyed && performance.now() < deadline) {
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
+  });
+}
+
+/** Ordinary visitors: GET requests one after another on each of `streams` keep-alive connections until `stop` is set. */
+async function steadyStream(streams: number, state: { stop: boolean }, latencies: number[], failures: string[]) {
+  const agent = new Agent({ keepAlive: true, maxSockets: streams });
+  const paths = ['/', '/api/cities', '/services', '/api/spas/search?city=irvine'];
+  const one = (path: string) =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const req = httpRequest(`${origin}${path}`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - started);
+          if (res.statusCode !== 200) failures.push(`${path}: ${res.statusCode}`);
+          resolve();
+        });
+      });
+      req.on('error', (error) => {
+        failures.push(`${path}: ${error.message}`);
+        resolve();
+      });
+      req.end();
+    });
+  await Promise.all(
+    Array.from({ length: streams }, async (_, stream) => {
+      for (let i = 0; !state.stop && i < 200_000; i++) await one(paths[(i + stream) % paths.length]!);
+    }),
+  );
+  agent.destroy();
+}
+
+async function main() {
+  const db = migrateDatabase(env.DATABASE_PATH!);
+  seedDemo(db);
+  closeDatabase(env.DATABASE_PATH!);
+  const publish = spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  if (publish.status !== 0) throw new Error('publishing failed');
+  server = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${origin}/api/cities`).then((r) => r.ok).catch(() => false);
+    if (up) break;
+    if (i > 600) throw new Error('the server did not start');
+    await delay(50);
+  }
+  const pid = server.pid!;
+
+  // Warm up (first renders, JIT), then the same stream alone, to compare against.
+  const warmState = { stop: false };
+  const warm = steadyStream(Number(values.streams), warmState, [], []);
+  await delay(2_000);
+  warmState.stop = true;
+  await warm;
+
+  const baseline: number[] = [];
+  const baselineFailures: string[] = [];
+  const baselineState = { stop: false };
+  const baselineRun = steadyStream(Number(values.streams), baselineState, baseline, baselineFailures);
+  await delay(3_000);
+  baselineState.stop = true;
+  await baselineRun;
+
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  const state = { stop: false };
+  const rssBefore = rssMb(pid);
+  let peakRss = rssBefore;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 20);
+  const stream = steadyStream(Number(values.streams), state, latencies, failures);
+  const attacks = [];
+  for (const route of ROUTES) attacks.push({ route: route.path, ...(await attackInChild(route.path, route.type)) });
+  state.stop = true;
+  await stream;
+  clearInterval(sampler);
+
+  const sorted = latencies.sort((a, b) => a - b);
+  const sortedBaseline = baseline.sort((a, b) => a - b);
+  const figures = {
+    date: new Date().toISOString(),
+    attackMegabytes: Number(values.megabytes),
+    attacks,
+    stream: {
+      requests: sorted.length,
+      failures: failures.length,
+      p50Ms: round(percentile(sorted, 50)),
+      p99Ms: round(percentile(sorted, 99)),
+      maxMs: round(sorted.at(-1) ?? 0),
+    },
+    baseline: { requests: sortedBaseline.length, p50Ms: round(percentile(sortedBaseline, 50)), p99Ms: round(percentile(sortedBaseline, 99)) },
+    rssBeforeMb: round(rssBefore, 1),
+    peakRssMb: round(peakRss, 1),
+    bars: BARS,
+  };
+  mkdirSync('data/bench', { recursive: true });
+  writeFileSync('data/bench/bodies.json', `${JSON.stringify(figures, null, 2)}\n`);
+  log.info(JSON.stringify(figures, null, 2));
+
+  const missed = [
+    ...attacks.filter((a) => a.status !== 413).map((a) => `${a.route} answered ${a.status}, not 413`),
+    ...(figures.stream.p99Ms >= BARS.p99Ms ? [`stream p99 ${figures.stream.p99Ms} ms >= ${BARS.p99Ms} ms`] : []),
+    ...(figures.stream.failures > 0 ? [`${figures.stream.failures} stream requests failed: ${failures.slice(0, 3).join('; ')}`] : []),
+    ...(figures.peakRssMb >= BARS.rssMb ? [`server RSS peaked at ${figures.peakRssMb} MB >= ${BARS.rssMb} MB`] : []),
+  ];
+  if (missed.length) {
+    for (const line of missed) log.error(line);
+    process.exitCode = 1;
+  } else log.info('every bar met');
+}
+
+if (values.attack) {
+  const result = await attack(values.attack, values.type ?? 'application/x-www-form-urlencoded', attackBytes);
+  process.stdout.write(JSON.stringify(result));
+  process.exit(0);
+}
+
+runBenchmark(
+  main,
+  async () => {
+    server?.kill('SIGTERM');
+    await delay(200);
+    rmSync(work, { recursive: true, force: true });
+  },
+  log,
+);
