@@ -43,6 +43,8 @@ export default defineConfig({
       SITE_DIR: join(process.env.E2E_DIR, 'site'),
       MAIL_OUTBOX: join(process.env.E2E_DIR, 'outbox'),
       REBUILD_LOG_LEVEL: 'warn',
+      // One line per request would bury the test output; tests that read the log start their own server.
+      REQUEST_LOG: 'off',
     },
   },
 });

@@ -23,6 +23,7 @@ import {
   staleReason,
   swapCurrent,
   takePending,
+  writeRebuildResult,
   type BuildInfo,
 } from './lib/site-builds.ts';
 import { logger } from '../src/lib/log.ts';
@@ -55,6 +56,8 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
     await build({ root, outDir, logLevel: process.env.REBUILD_LOG_LEVEL === 'warn' ? 'warn' : 'info' });
   } catch (error) {
     rmSync(outDir, { recursive: true, force: true }); // never leave a half build behind
+    const message = error instanceof Error ? error.message : String(error);
+    writeRebuildResult(siteDir, { ok: false, at: new Date().toISOString(), buildId: id, durationMs: Math.round(performance.now() - started), error: message.split('\n').slice(0, 20).join('\n') });
     throw error;
   }
   const info: BuildInfo = {
@@ -66,6 +69,7 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   };
   writeFileSync(join(outDir, 'build.json'), JSON.stringify(info, null, 2));
   swapCurrent(siteDir, outDir);
+  writeRebuildResult(siteDir, { ok: true, at: info.builtAt, buildId: id, durationMs: info.durationMs });
   const pruned = pruneBuilds(siteDir);
   log.info(`published ${id} in ${(info.durationMs / 1000).toFixed(1)} s` +
       (pruned.length ? ` (removed ${pruned.length} old build${pruned.length > 1 ? 's' : ''})` : ''),

@@ -4,6 +4,7 @@
 // already running finish on the old one. See docs/decisions/0002-atomic-publishing.md.
 import compression from 'compression';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { watch } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,8 @@ import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
 import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '../src/lib/proxy.ts';
 import { hasSessionCookie, sessionCookieName } from '../src/lib/session-cookie.ts';
-import { logger } from '../src/lib/log.ts';
+import { logEvent, loggablePath, logger } from '../src/lib/log.ts';
+import { readiness, type Readiness } from './lib/health.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
 
@@ -61,14 +63,15 @@ export async function startServer() {
   resumeMailQueue(db);
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
-  let active: { dir: string; id: string; handler: Handler } | null = null;
+  let active: { dir: string; id: string; builtAt: string | null; handler: Handler } | null = null;
   let loading: Promise<void> | null = null;
 
   async function load(dir: string) {
     const entry = pathToFileURL(join(dir, 'server', 'entry.mjs')).href;
     const { handler } = (await import(entry)) as { handler: Handler };
-    const id = readBuildInfo(dir)?.id ?? dir;
-    active = { dir, id, handler };
+    const info = readBuildInfo(dir);
+    const id = info?.id ?? dir;
+    active = { dir, id, builtAt: info?.builtAt ?? null, handler };
     log.info(`serving build ${id}`);
   }
 
@@ -100,7 +103,22 @@ export async function startServer() {
   // would find nobody signed in and send the visitor back, for ever.
   const cookieName = sessionCookieName(env('SITE_URL'));
 
+  const logRequests = env('REQUEST_LOG') !== 'off';
+
   const server = createServer(async (req, res) => {
+    const started = performance.now();
+    // One id per request, sent back and logged, so a report can be matched to its line.
+    const requestId = randomBytes(8).toString('hex');
+    const originalUrl = req.url ?? '/';
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    if (logRequests) {
+      res.once('finish', () =>
+        logEvent('http', { id: requestId, method: req.method, path: loggablePath(originalUrl), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }),
+      );
+    }
+    if (isHealthRequest(req)) return answerHealth(req, res);
+
     const limit = bodyLimitFor(req.method);
     if (limit > 0) {
       const body = await readCappedBody(req, res, limit);
@@ -131,15 +149,55 @@ export async function startServer() {
   });
   scheduleNightlyRebuild();
 
+  function answerHealth(req: IncomingMessage, res: ServerResponse) {
+    const path = req.url!.split('?')[0];
+    const body = path === '/healthz' ? { status: 'ok' } : readiness(db.$client, siteDir, active ? { id: active.id, builtAt: active.builtAt } : null);
+    const status = path === '/healthz' || (body as Readiness).ready ? 200 : 503;
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Site-Build': active?.id ?? '', ...SECURITY_HEADERS });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+  }
+
+  // Slow or idle clients may not hold the server: a request must arrive whole
+  // within 30 s (headers within 10 s), and there is a cap on open connections.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  server.maxConnections = Number(env('MAX_CONNECTIONS'));
+
   const port = Number(env('PORT'));
   const host = env('HOST');
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   log.info(`listening on http://${host}:${port}`);
 
-  const stop = () => server.close(() => process.exit(0));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => shutDown(server));
+  process.once('SIGINT', () => shutDown(server));
   return server;
+}
+
+const isHealthRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:healthz|readyz)(?:\?|$)/.test(req.url ?? '');
+
+/** How long a stop may take; systemd's default is 90 s, a load balancer's drain often 10-30 s. */
+const SHUTDOWN_MS = 8_000;
+
+/**
+ * SIGTERM: stop accepting, let requests in flight finish, close idle
+ * keep-alive connections at once, and cut whatever is still open (a client
+ * trickling a byte every few seconds) when the time is up. Mail is durable in
+ * the queue: a send cut off here is sent again by the next start.
+ */
+function shutDown(server: ReturnType<typeof createServer>) {
+  log.info('stopping: no new connections; waiting for requests in flight');
+  const forced = setTimeout(() => {
+    log.warn('stopping: time is up; closing the connections still open');
+    server.closeAllConnections();
+    setTimeout(() => process.exit(0), 200).unref();
+  }, SHUTDOWN_MS);
+  forced.unref();
+  server.close(() => {
+    clearTimeout(forced);
+    process.exit(0);
+  });
+  server.closeIdleConnections();
 }
 
 const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');

@@ -53,7 +53,7 @@ export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit:
 }
 
 /** After a 413 the rest of the body is thrown away for at most this long, or this many bytes, then the connection is cut. */
-const LINGER_MS = 500;
+const LINGER_MS = 2_000;
 const LINGER_BYTES = 8 * 1024 * 1024;
 
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number) {

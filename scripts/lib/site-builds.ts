@@ -38,7 +38,30 @@ export const paths = (siteDir: string) => ({
   current: join(siteDir, 'current'),
   lock: join(siteDir, 'rebuild.lock'),
   pending: join(siteDir, 'rebuild.pending'),
+  lastRebuild: join(siteDir, 'last-rebuild.json'),
 });
+
+/** How the newest rebuild ended, for /readyz and the editors. */
+export interface RebuildResult {
+  ok: boolean;
+  at: string;
+  buildId: string | null;
+  durationMs: number;
+  /** The first lines of the error, when it failed. */
+  error?: string;
+}
+
+export function writeRebuildResult(siteDir: string, result: RebuildResult): void {
+  writeFileSync(paths(siteDir).lastRebuild, `${JSON.stringify(result, null, 2)}\n`);
+}
+
+export function readRebuildResult(siteDir: string): RebuildResult | null {
+  try {
+    return JSON.parse(readFileSync(paths(siteDir).lastRebuild, 'utf8')) as RebuildResult;
+  } catch {
+    return null;
+  }
+}
 
 /** The build `current` points at, or null when nothing is published yet. */
 export function currentBuildDir(siteDir: string): string | null {

@@ -14,3 +14,21 @@ export function logger(scope: string) {
     error: (message: string, detail?: unknown) => write('error', scope, message, detail),
   };
 }
+
+/**
+ * One structured line (JSON) for machines: a request served, a job run. Never
+ * pass tokens or e-mail addresses in the fields.
+ */
+export function logEvent(scope: string, fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), scope, ...fields })}\n`);
+}
+
+/** A path fit for a log: no query string, and any segment that looks like a token replaced. */
+export function loggablePath(url: string): string {
+  const path = url.split('?')[0] ?? '/';
+  return path
+    .split('/')
+    // Our tokens are base32 (no hyphens); slugs have hyphens between words.
+    .map((segment) => (/^[A-Za-z0-9_]{20,}$/.test(segment) ? ':token' : segment))
+    .join('/');
+}

@@ -145,6 +145,8 @@ test.beforeAll(async () => {
       ...siteEnv,
       HOST: '127.0.0.1',
       PORT: String(sitePort),
+      // Its public origin: the OAuth redirect URI is built from SITE_URL, never from the Host header.
+      SITE_URL: googleSite,
       MAIL_OUTBOX: join(e2eDir, 'outbox'),
       GOOGLE_CLIENT_ID: CLIENT_ID,
       GOOGLE_CLIENT_SECRET: CLIENT_SECRET,

@@ -4,15 +4,12 @@
 // sign-out by link, a session left alive under a new sign-in.
 // (Figures for a 200 MB post under load: scripts/bench-bodies.ts.)
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { query, write } from './db.ts';
-import { baseURL, databasePath, e2eDir, siteEnv } from './env.ts';
+import { baseURL } from './env.ts';
 import { linkIn, messageInOutbox } from './outbox.ts';
+import { copyPort, startServerCopy, type ServerCopy } from './server-copy.ts';
 import { createSignedInUser, signIn } from './sessions.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -241,44 +238,13 @@ test.describe('a new sign-in', () => {
   });
 });
 
-/**
- * Another server on the same build, with its own copy of the database (so
- * exhausting its rate limits touches no other test) and the given settings.
- */
-async function startServerCopy(port: number, extraEnv: Record<string, string>): Promise<{ url: string; stop: () => void }> {
-  const dir = mkdtempSync(join(e2eDir, 'copy-'));
-  const database = join(dir, 'site.db');
-  const source = new Database(databasePath, { readonly: true });
-  try {
-    source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
-  } finally {
-    source.close();
-  }
-  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.ts'], {
-    env: { ...siteEnv, DATABASE_PATH: database, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      log += data.toString();
-      if (log.includes('listening on')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
-const copyPort = (offset: number) => Number(new URL(baseURL).port) + offset;
 const askForLink = (api: APIRequestContext, forwardedFor: string) =>
   api.post('/api/auth/request', { data: { email: uniqueEmail('proxy') }, headers: { Origin: baseURL, 'X-Forwarded-For': forwardedFor } });
 
 test.describe('behind a trusted reverse proxy', () => {
   // One worker runs these, so one server copy listens on the port.
   test.describe.configure({ mode: 'serial' });
-  let server: Awaited<ReturnType<typeof startServerCopy>>;
+  let server: ServerCopy;
   test.beforeAll(async () => {
     server = await startServerCopy(copyPort(50), { TRUST_PROXY: '1' });
   });
@@ -313,7 +279,7 @@ test.describe('behind a trusted reverse proxy', () => {
 
 test.describe('without a trusted proxy', () => {
   test.describe.configure({ mode: 'serial' });
-  let server: Awaited<ReturnType<typeof startServerCopy>>;
+  let server: ServerCopy;
   test.beforeAll(async () => {
     server = await startServerCopy(copyPort(51), { TRUST_PROXY: '0' });
   });

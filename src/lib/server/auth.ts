@@ -7,14 +7,13 @@ import type { AstroCookies } from 'astro';
 import { and, eq } from 'drizzle-orm';
 import { spas } from '../../../db/schema.ts';
 import { db } from './db.ts';
-import { apiError } from './http.ts';
+import { apiError, publicUrl } from './http.ts';
 import { sessionCookieName } from '../session-cookie.ts';
 import { createSession, invalidateSession, invalidateUserSessions, sessionCookieAttributes, type SessionUser } from './sessions.ts';
 
 // The public origin decides: over https the cookie is Secure and __Host-.
-const siteUrl = import.meta.env.SITE ?? 'http://localhost';
-const secure = new URL(siteUrl).protocol === 'https:';
-const cookieName = sessionCookieName(siteUrl);
+const secure = new URL(publicUrl).protocol === 'https:';
+const cookieName = sessionCookieName(publicUrl);
 
 export const readSessionToken = (cookies: AstroCookies) => cookies.get(cookieName)?.value;
 

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { users } from '../../../db/schema.ts';
 import { db } from './db.ts';
 import { safeNextPath } from './magic-links.ts';
+import { publicUrl } from './http.ts';
 
 export interface GoogleConfig {
   clientId: string | undefined;
@@ -81,7 +82,7 @@ const NEXT_COOKIE = 'google_next';
 const COOKIE_PATH = '/api/auth/google';
 const COOKIE_MAX_AGE_SECONDS = 10 * 60;
 // Like the session cookie: the public origin decides whether cookies are Secure.
-const secure = new URL(import.meta.env.SITE ?? 'http://localhost').protocol === 'https:';
+const secure = new URL(publicUrl).protocol === 'https:';
 const cookieAttributes = { httpOnly: true, sameSite: 'lax' as const, secure, path: COOKIE_PATH, maxAge: COOKIE_MAX_AGE_SECONDS };
 
 export function rememberGoogleSignIn(cookies: AstroCookies, start: GoogleSignInStart): void {

@@ -39,11 +39,13 @@ export const invalid = (error: ParseError, status = 400) =>
   apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
 
 /**
- * The site's public origin (SITE_URL at build time), for links in mail and
- * calendar UIDs. Never the request's own URL: its host comes from the Host
- * header, which a client chooses.
+ * The site's public URL: the running server's SITE_URL (scripts/serve.ts has
+ * checked it), else the one the build was made with. Links in mail, calendar
+ * UIDs, OAuth redirect URIs and the origin check use it; never the request's
+ * own URL, whose host comes from the Host header, which a client chooses.
  */
-export const publicOrigin = new URL(import.meta.env.SITE ?? 'http://localhost').origin;
+export const publicUrl = process.env.SITE_URL || import.meta.env.SITE || 'http://localhost';
+export const publicOrigin = new URL(publicUrl).origin;
 
 export const notFound = (what: string) => apiError(404, 'not_found', `${what} not found.`);
 
