@@ -19,6 +19,7 @@ import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '../src/lib/proxy.ts';
 import { hasSessionCookie, sessionCookieName } from '../src/lib/session-cookie.ts';
 import { logEvent, loggablePath, logger } from '../src/lib/log.ts';
+import { backUp } from './lib/backups.ts';
 import { readiness, type Readiness } from './lib/health.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
@@ -147,7 +148,7 @@ export async function startServer() {
       handler(req, res);
     });
   });
-  scheduleNightlyRebuild();
+  scheduleNightly();
 
   function answerHealth(req: IncomingMessage, res: ServerResponse) {
     const path = req.url!.split('?')[0];
@@ -203,12 +204,23 @@ function shutDown(server: ReturnType<typeof createServer>) {
 const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');
 
 // Pre-rendered pages show what was true when they were built: "Expired" on an
-// offer, for one. A rebuild just after midnight in Orange County keeps them true.
-function scheduleNightlyRebuild() {
+// offer, for one. A rebuild just after midnight in Orange County keeps them
+// true; then the night's backup of the database (docs/decisions/0011).
+function scheduleNightly() {
   const wait = msUntilNextPacificMidnight() + 60_000;
   setTimeout(() => {
     log.info('nightly rebuild');
-    spawn(process.execPath, ['scripts/publish.ts'], { stdio: 'inherit', env: process.env }).on('exit', () => scheduleNightlyRebuild());
+    spawn(process.execPath, ['scripts/publish.ts'], { stdio: 'inherit', env: process.env }).on('exit', (code) => {
+      logEvent('job', { job: 'nightly-rebuild', ok: code === 0 });
+      const started = performance.now();
+      backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'))
+        .then((result) => logEvent('job', { job: 'nightly-backup', ok: true, bytes: result.bytes, removed: result.removed.length, ms: Math.round(performance.now() - started) }))
+        .catch((error: unknown) => {
+          logEvent('job', { job: 'nightly-backup', ok: false });
+          log.error('nightly backup failed', error);
+        })
+        .finally(() => scheduleNightly());
+    });
   }, wait).unref();
 }
 

@@ -12,6 +12,7 @@ export const envDefaults = {
   DATABASE_PATH: 'data/site.db',
   SITE_DIR: 'data/site',
   MAIL_OUTBOX: 'data/outbox',
+  BACKUP_DIR: 'data/backups',
   MAIL_FROM: 'Orange County Med Spa Directory <hello@ocmedspadirectory.com>',
   TRUST_PROXY: '0',
   REQUEST_LOG: 'on',
@@ -45,6 +46,6 @@ export function env(name: Name): string {
   return value;
 }
 
-export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX'): string {
+export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'BACKUP_DIR'): string {
   return resolve(env(name));
 }
