@@ -27,6 +27,7 @@ import {
   type BuildInfo,
 } from './lib/site-builds.ts';
 import { logger } from '../src/lib/log.ts';
+import { precompress } from './lib/static-files.ts';
 
 const log = logger('rebuild');
 
@@ -60,6 +61,9 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
     writeRebuildResult(siteDir, { ok: false, at: new Date().toISOString(), buildId: id, durationMs: Math.round(performance.now() - started), error: message.split('\n').slice(0, 20).join('\n') });
     throw error;
   }
+  // Compressed once here, so the server never compresses a page (scripts/lib/static-files.ts).
+  const compressed = await precompress(join(outDir, 'client'));
+  log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s`);
   const info: BuildInfo = {
     id,
     contentVersion: version,

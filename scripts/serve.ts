@@ -21,6 +21,7 @@ import { hasSessionCookie, sessionCookieName } from '../src/lib/session-cookie.t
 import { logEvent, loggablePath, logger } from '../src/lib/log.ts';
 import { backUp } from './lib/backups.ts';
 import { readiness, type Readiness } from './lib/health.ts';
+import { createStaticServer, type StaticServer } from './lib/static-files.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
 
@@ -64,7 +65,7 @@ export async function startServer() {
   resumeMailQueue(db);
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
-  let active: { dir: string; id: string; builtAt: string | null; handler: Handler } | null = null;
+  let active: { dir: string; id: string; builtAt: string | null; handler: Handler; files: StaticServer } | null = null;
   let loading: Promise<void> | null = null;
 
   async function load(dir: string) {
@@ -72,7 +73,7 @@ export async function startServer() {
     const { handler } = (await import(entry)) as { handler: Handler };
     const info = readBuildInfo(dir);
     const id = info?.id ?? dir;
-    active = { dir, id, builtAt: info?.builtAt ?? null, handler };
+    active = { dir, id, builtAt: info?.builtAt ?? null, handler, files: createStaticServer(join(dir, 'client')) };
     log.info(`serving build ${id}`);
   }
 
@@ -130,7 +131,7 @@ export async function startServer() {
     // Whatever a client wrote under this name is replaced by what we decided.
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddressFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies) ?? '';
 
-    const { id, handler } = active!;
+    const { id, handler, files } = active!;
     // Signed-in visitors get the member home; everyone else the pre-rendered
     // one. Both answer at "/", so caches must keep them apart by cookie.
     if (isHomeRequest(req)) {
@@ -140,6 +141,8 @@ export async function startServer() {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
+    // Pre-rendered pages and assets, precompressed, from memory where hot.
+    if (files.serve(req, res)) return;
     // A build swap or a listing change starts the search cache afresh.
     const generation = `${id}:${contentVersion.get()?.v ?? 0}`;
     if (searchCache.serve(req, res, generation)) return;

@@ -1,0 +1,101 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheControlFor, chooseEncoding, createStaticServer, notModified, precompress } from './static-files.ts';
+
+describe('chooseEncoding', () => {
+  const both = { etag: '"x"', size: 100, br: 20, gz: 30 };
+  it('prefers brotli, then gzip, honouring q=0', () => {
+    expect(chooseEncoding('gzip, deflate, br', both)).toBe('br');
+    expect(chooseEncoding('gzip', both)).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip', both)).toBe('gzip');
+    expect(chooseEncoding('*', both)).toBe('br');
+    expect(chooseEncoding('identity', both)).toBeNull();
+    expect(chooseEncoding(undefined, both)).toBeNull();
+    expect(chooseEncoding('br', { etag: '"x"', size: 100 })).toBeNull();
+  });
+});
+
+describe('caching rules', () => {
+  it('lets hashed assets live a year and revalidates pages', () => {
+    expect(cacheControlFor('/_astro/client.Bx12.js')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/index.html')).toBe('public, max-age=0, must-revalidate');
+    expect(notModified('"abc"', '"abc"')).toBe(true);
+    expect(notModified('W/"abc", "def"', '"abc"')).toBe(true);
+    expect(notModified('"abd"', '"abc"')).toBe(false);
+    expect(notModified(undefined, '"abc"')).toBe(false);
+  });
+});
+
+describe('a precompressed build, served', () => {
+  let dir: string;
+  let server: Server;
+  let origin: string;
+  const page = `<!doctype html><title>Spa</title>${'<p>Botox in Irvine</p>'.repeat(200)}`;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'medspa-static-'));
+    mkdirSync(join(dir, 'spas', 'glow'), { recursive: true });
+    mkdirSync(join(dir, '_astro'));
+    writeFileSync(join(dir, 'index.html'), page);
+    writeFileSync(join(dir, 'spas', 'glow', 'index.html'), page.replace('Irvine', 'Tustin'));
+    writeFileSync(join(dir, '_astro', 'app.abc123.js'), 'console.log("hi");'.repeat(100));
+    await precompress(dir);
+    const files = createStaticServer(dir);
+    server = createServer((req, res) => {
+      if (!files.serve(req, res)) {
+        res.statusCode = 404;
+        res.end('to astro');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      import('node:http').then(({ get: httpGet }) =>
+        httpGet(`${origin}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject),
+      );
+    });
+
+  it('sends the brotli copy to a browser that takes it, and the same page', async () => {
+    const response = await get('/spas/glow', { 'Accept-Encoding': 'gzip, br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toMatch(/Accept-Encoding/);
+    expect(brotliDecompressSync(response.body).toString()).toContain('Tustin');
+    const gz = await get('/spas/glow', { 'Accept-Encoding': 'gzip' });
+    expect(gunzipSync(gz.body).toString()).toContain('Tustin');
+    const plain = await get('/');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(page);
+  });
+
+  it('answers 304 to a revalidation with the same ETag', async () => {
+    const first = await get('/', { 'Accept-Encoding': 'br' });
+    expect(first.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    const again = await get('/', { 'Accept-Encoding': 'br', 'If-None-Match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('marks hashed assets immutable and leaves unknown paths to Astro', async () => {
+    expect((await get('/_astro/app.abc123.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/nope')).body.toString()).toBe('to astro');
+    expect((await get('/spas/glow/')).body.toString()).toBe('to astro');
+    expect((await get('/../../etc/passwd')).body.toString()).toBe('to astro');
+  });
+});
