@@ -1,0 +1,141 @@
+// `npm run bench` (sixth part): the project's server against nginx on the same
+// built files and the same machine, with wrk. For the home page and a spa
+// page: requests/s and p99, plain and gzip (nginx serves our .gz copies with
+// gzip_static, as a tuned nginx would), and brotli for ours alone. Both log
+// nothing per request. Goal (issue 15): ratio >= 1.0. Figures go to
+// data/bench/static.json; a missing nginx or wrk is named, not faked.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { closeDatabase } from '../db/client.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+import { seedDemo } from '../db/seed.ts';
+import { logger } from '../src/lib/log.ts';
+import { round, runBenchmark } from './lib/bench-kit.ts';
+
+const log = logger('bench-static');
+const { values } = parseArgs({ options: { port: { type: 'string', default: '4392' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } } });
+const port = Number(values.port);
+const nginxPort = port + 1;
+const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
+// nginx's workers run as another user when it is started as root: let them read the build.
+chmodSync(work, 0o755);
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_PATH: join(work, 'site.db'),
+  SITE_DIR: join(work, 'site'),
+  MAIL_OUTBOX: join(work, 'outbox'),
+  SITE_URL: `http://127.0.0.1:${port}`,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  REQUEST_LOG: 'off',
+  REBUILD_LOG_LEVEL: 'warn',
+};
+const children: ChildProcess[] = [];
+
+function need(command: string) {
+  if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0) throw new Error(`${command} is not installed (scripts/bootstrap.sh npm run bench installs it)`);
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 600; i++) {
+    if (await fetch(url).then((r) => r.ok).catch(() => false)) return;
+    await delay(50);
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function nginxConfig(root: string): string {
+  return `worker_processes 1;
+pid ${work}/nginx.pid;
+error_log ${work}/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  client_body_temp_path ${work}/nginx-body;
+  proxy_temp_path ${work}/nginx-proxy;
+  fastcgi_temp_path ${work}/nginx-fastcgi;
+  uwsgi_temp_path ${work}/nginx-uwsgi;
+  scgi_temp_path ${work}/nginx-scgi;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  gzip_static on;
+  gzip on;
+  gzip_types text/css application/javascript image/svg+xml application/json application/xml;
+  server {
+    listen 127.0.0.1:${nginxPort};
+    root ${root};
+    location /_astro/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
+    location / { try_files $uri $uri/index.html =404; }
+  }
+}
+`;
+}
+
+interface WrkResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+function wrk(url: string, encoding: string | null): WrkResult {
+  const args = ['-t1', `-c${values.connections}`, `-d${values.seconds}s`, '--latency', ...(encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []), url];
+  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN;
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0);
+  return { requestsPerSecond: round(rps, 0), p99Ms: round(p99Ms, 2), errors };
+}
+
+async function main() {
+  need('wrk');
+  need('nginx');
+  seedDemo(migrateDatabase(env.DATABASE_PATH!));
+  closeDatabase(env.DATABASE_PATH!);
+  if (spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  const client = join(realpathSync(join(env.SITE_DIR!, 'current')), 'client');
+
+  const ours = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(ours);
+  writeFileSync(join(work, 'nginx.conf'), nginxConfig(client));
+  const nginx = spawn('nginx', ['-c', join(work, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(nginx);
+  await waitFor(`http://127.0.0.1:${port}/healthz`);
+  await waitFor(`http://127.0.0.1:${nginxPort}/`);
+
+  const pages = { home: '/', spa: '/spas/harborlight-aesthetics' };
+  const results: Record<string, unknown> = {};
+  for (const [name, path] of Object.entries(pages)) {
+    for (const [mode, encoding] of [['plain', null], ['gzip', 'gzip'], ['br', 'br']] as const) {
+      // A short warm-up for each, then the measured run.
+      wrk(`http://127.0.0.1:${port}${path}`, encoding);
+      const project = wrk(`http://127.0.0.1:${port}${path}`, encoding);
+      const peer = mode === 'br' ? null : wrk(`http://127.0.0.1:${nginxPort}${path}`, encoding);
+      results[`${name}.${mode}`] = {
+        project,
+        nginx: peer,
+        ratio: peer ? { requestsPerSecond: round(project.requestsPerSecond / Math.max(peer.requestsPerSecond, 1)), p99: round(peer.p99Ms / Math.max(project.p99Ms, 0.001)) } : null,
+      };
+      log.info(`${name} ${mode}: ours ${project.requestsPerSecond}/s p99 ${project.p99Ms} ms${peer ? `; nginx ${peer.requestsPerSecond}/s p99 ${peer.p99Ms} ms` : ''}`);
+    }
+  }
+  const figures = { date: new Date().toISOString(), connections: Number(values.connections), seconds: Number(values.seconds), results };
+  mkdirSync('data/bench', { recursive: true });
+  writeFileSync('data/bench/static.json', `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+runBenchmark(
+  main,
+  async () => {
+    for (const child of children) child.kill('SIGTERM');
+    await delay(300);
+    rmSync(work, { recursive: true, force: true });
+  },
+  log,
+);
