@@ -62,7 +62,10 @@ export async function startServer() {
   process.env.SITE_DIR = siteDir;
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const db = migrateDatabase(process.env.DATABASE_PATH);
-  resumeMailQueue(db);
+  // With several processes on one database, one runs the jobs (the mail
+  // queue's recovery at start, the nightly rebuild and backup); all serve.
+  const runsJobs = env('BACKGROUND_JOBS') === 'on';
+  if (runsJobs) resumeMailQueue(db);
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
   let active: { dir: string; id: string; builtAt: string | null; handler: Handler; files: StaticServer } | null = null;
@@ -106,10 +109,16 @@ export async function startServer() {
   const cookieName = sessionCookieName(env('SITE_URL'));
 
   const logRequests = env('REQUEST_LOG') !== 'off';
+  // Every answer, static or rendered, an error or a redirect, carries these.
+  const securityHeaders = {
+    ...SECURITY_HEADERS,
+    ...(new URL(env('SITE_URL')).protocol === 'https:' ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
 
   const server = createServer(async (req, res) => {
     const started = performance.now();
     // One id per request, sent back and logged, so a report can be matched to its line.
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     const requestId = randomBytes(8).toString('hex');
     const originalUrl = req.url ?? '/';
     req.headers['x-request-id'] = requestId;
@@ -138,7 +147,6 @@ export async function startServer() {
       res.setHeader('Vary', 'Cookie');
       if (hasSessionCookie(req.headers.cookie, cookieName)) req.url = `/member${req.url!.slice(1)}`;
     }
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
     // Pre-rendered pages and assets, precompressed, from memory where hot.
@@ -151,13 +159,13 @@ export async function startServer() {
       handler(req, res);
     });
   });
-  scheduleNightly();
+  if (runsJobs) scheduleNightly();
 
   function answerHealth(req: IncomingMessage, res: ServerResponse) {
     const path = req.url!.split('?')[0];
     const body = path === '/healthz' ? { status: 'ok' } : readiness(db.$client, siteDir, active ? { id: active.id, builtAt: active.builtAt } : null);
     const status = path === '/healthz' || (body as Readiness).ready ? 200 : 503;
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Site-Build': active?.id ?? '', ...SECURITY_HEADERS });
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Site-Build': active?.id ?? '' });
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
   }
 

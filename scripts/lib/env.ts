@@ -16,6 +16,7 @@ export const envDefaults = {
   MAIL_FROM: 'Orange County Med Spa Directory <hello@ocmedspadirectory.com>',
   TRUST_PROXY: '0',
   REQUEST_LOG: 'on',
+  BACKGROUND_JOBS: 'on',
   MAX_CONNECTIONS: '1000',
 } as const;
 
@@ -23,6 +24,7 @@ type Name = keyof typeof envDefaults;
 
 const validators: Partial<Record<Name, (value: string) => string | null>> = {
   PORT: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? null : 'must be a port number (1-65535)'),
+  BACKGROUND_JOBS: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
   REQUEST_LOG: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
   MAX_CONNECTIONS: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? null : 'must be a positive whole number'),
   TRUST_PROXY: (v) => (/^(?:[0-9]|true|false)$/.test(v) ? null : 'must be the number of proxies in front of the server (0-9)'),
