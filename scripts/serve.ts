@@ -15,6 +15,7 @@ import { createResponseCache } from './lib/response-cache.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
 import { msUntilNextPacificMidnight } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
+import { startHousekeeping } from '../src/lib/server/housekeeping.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
 
@@ -56,6 +57,8 @@ export async function startServer() {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const db = migrateDatabase(process.env.DATABASE_PATH);
   resumeMailQueue(db);
+  // Expired sessions, spent tokens and old rate-limit rows: pruned now and nightly (issue 9, item 11).
+  startHousekeeping(db);
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
   let active: { dir: string; id: string; handler: Handler } | null = null;
