@@ -45,6 +45,8 @@ export default defineConfig({
       REBUILD_LOG_LEVEL: 'warn',
       // One line per request would bury the test output; tests that read the log start their own server.
       REQUEST_LOG: 'off',
+      // Known to the tests (tests/e2e/env.ts), which clear the limits of 127.0.0.1 between tests.
+      ANALYTICS_SALT: 'e2e-analytics-salt',
     },
   },
 });

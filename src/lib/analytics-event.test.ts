@@ -36,8 +36,20 @@ describe('analytics event', () => {
     expect(result.data).toEqual({
       ...valid,
       entityId: '12',
+      // Nobody reads the user agent; of the referrer only the origin is kept.
+      userAgent: null,
+      referrer: 'https://www.google.com',
       timestamp: new Date('2025-06-01T11:59:30.000Z'),
     });
+  });
+
+  it('keeps only the origin of the referrer, so a token in its path or query never reaches the table', () => {
+    const parse = (referrer: string) => parseAnalyticsEvent({ ...valid, referrer }).data?.referrer;
+    expect(parse('https://site.example/bookings/manage/abcdefghijklmnopqrstuvwxyz234567')).toBe('https://site.example');
+    expect(parse('https://site.example/newsletter/unsubscribe?token=abcdefghijklmnopqrstuvwxyz234567#x')).toBe('https://site.example');
+    expect(parse('http://user:secret@localhost:4321/auth/confirm?token=t')).toBe('http://localhost:4321');
+    expect(parse('android-app://com.example/path')).toBeNull();
+    expect(parse('not a url at all')).toBeNull();
   });
 
   it('needs only the event and entity type; the time defaults to now', () => {

@@ -36,6 +36,17 @@ const metadata = z
   .nullish()
   .transform((value) => value ?? null);
 
+/** The origin of an http(s) referrer, else null: the path and query are not ours to keep. */
+export function referrerOrigin(referrer: string | null | undefined): string | null {
+  if (!referrer) return null;
+  try {
+    const url = new URL(referrer);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
@@ -80,8 +91,12 @@ export const analyticsEventSchema = z.object({
   sessionId: optionalText(100),
   // userId is not read: whoever the browser claims to be, the server takes the
   // user from the session (z.object drops unknown keys, this one included).
-  userAgent: optionalText(500),
-  referrer: optionalText(2048),
+  // Accepted so older pages still validate, never stored: the server sees the
+  // User-Agent header itself, and nobody reads either.
+  userAgent: optionalText(500).transform(() => null),
+  // Only the origin is kept: the full address of the page a visitor came from
+  // can hold a secret (a manage or unsubscribe link's token).
+  referrer: optionalText(2048).transform(referrerOrigin),
   timestamp,
 });
 

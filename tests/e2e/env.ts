@@ -14,3 +14,6 @@ export const siteEnv = {
   SITE_URL: baseURL,
   REBUILD_LOG_LEVEL: 'warn',
 };
+
+/** The server's ANALYTICS_SALT (set in playwright.config.ts), so tests can name a client's rate-limit rows. */
+export const analyticsSalt = 'e2e-analytics-salt';

@@ -42,11 +42,23 @@ describe('browser analytics', () => {
     expect(url).toBe('/api/analytics/event');
     expect(init).toMatchObject({ method: 'POST', keepalive: true, credentials: 'include', headers: { 'Content-Type': 'application/json' } });
     const body = JSON.parse(init.body as string);
-    expect(body).toMatchObject({ eventType: 'click', entityType: 'spa', entityId: 3, userAgent: 'Test/1', sessionId: analyticsSessionId() });
+    expect(body).toMatchObject({ eventType: 'click', entityType: 'spa', entityId: 3, sessionId: analyticsSessionId() });
+    // Nobody reads the user agent, so it is not sent.
+    expect(body).not.toHaveProperty('userAgent');
     expect(body).not.toHaveProperty('referrer');
     expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
     await vi.waitFor(() => expect(warn).toHaveBeenCalled());
     warn.mockRestore();
+  });
+
+  it('sends only the origin of the page before, never its path or query', () => {
+    vi.stubGlobal('sessionStorage', memoryStorage());
+    vi.stubGlobal('document', { referrer: 'https://site.example/bookings/manage/abcdefghijklmnopqrstuvwxyz234567?x=1' });
+    const fetch = vi.fn(() => Promise.resolve(new Response(null, { status: 202 })));
+    vi.stubGlobal('fetch', fetch);
+    trackEvent({ eventType: 'view', entityType: 'page' });
+    const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(JSON.parse(init.body as string).referrer).toBe('https://site.example');
   });
 
   it('sends page events only to a page-analytics tag that is present', () => {

@@ -28,6 +28,14 @@ export function analyticsSessionId(): string | undefined {
   }
 }
 
+function referrerOriginOf(referrer: string): string | undefined {
+  try {
+    return referrer ? new URL(referrer).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type TrackedEvent = Pick<AnalyticsEventInput, 'eventType' | 'entityType' | 'entityId' | 'tier' | 'source' | 'metadata'>;
 
 export function trackEvent(event: TrackedEvent): void {
@@ -35,8 +43,9 @@ export function trackEvent(event: TrackedEvent): void {
     const body = JSON.stringify({
       ...event,
       sessionId: analyticsSessionId(),
-      userAgent: navigator.userAgent,
-      referrer: document.referrer || undefined,
+      // The origin only: the page before may have had a token in its address
+      // (the server keeps no more than the origin either).
+      referrer: referrerOriginOf(document.referrer),
       timestamp: new Date().toISOString(),
     } satisfies AnalyticsEventInput);
     // keepalive lets a click that navigates away still deliver its event.

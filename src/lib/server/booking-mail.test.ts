@@ -96,6 +96,17 @@ describe('requestReceivedMail (to the client)', () => {
     expect(mail.text).toContain('Price: Complimentary');
   });
 
+  it('carries nothing the visitor wrote: the address is not confirmed, so the form must not mail their text to anyone', () => {
+    const lure = 'Your account is locked, call +1 555 0100 or visit https://evil.example';
+    const mail = requestReceivedMail(details({ booking: { name: lure, message: `Hello from an attacker. ${lure}` } }), ORIGIN);
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).not.toContain('evil.example');
+      expect(part).not.toContain('attacker');
+      expect(part).not.toContain('locked');
+    }
+    expect(mail.text).toContain('Thank you. Glow Spa has your request');
+  });
+
   it('builds the manage URL on the given origin', () => {
     expect(manageUrl(details(), 'http://localhost:4321')).toBe(`http://localhost:4321${MANAGE_PATH}`);
   });

@@ -60,6 +60,14 @@ function addressOf(from: string): string {
   return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
 
+/**
+ * The client's receipt. Nobody has confirmed that the address belongs to the
+ * person who filled in the form, so it carries nothing that person wrote: not
+ * the message, not even the name (a name field holds any 100 characters,
+ * "Claim your prize at ..." included). Only our own words and the listing's
+ * facts, so the form cannot be used to send someone text of an attacker's
+ * choosing from our address.
+ */
 export function requestReceivedMail(details: BookingDetails, origin: string): MailMessage {
   const provider = providerName(details);
   return {
@@ -69,7 +77,7 @@ export function requestReceivedMail(details: BookingDetails, origin: string): Ma
       preheader: 'We will contact you within 24 hours to confirm your appointment.',
       heading: 'Your request is in',
       paragraphs: [
-        `Thank you, ${details.booking.name}. ${provider} has your request, and we'll contact you within 24 hours to confirm your appointment.`,
+        `Thank you. ${provider} has your request, and we'll contact you within 24 hours to confirm your appointment.`,
         summaryLines(details).join('\n'),
         'You can check where your request stands, or cancel it, at any time:',
       ],

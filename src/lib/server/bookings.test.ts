@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { bookings, cities, leads, services, spas, users } from '../../../db/schema.ts';
 import type { BookingRequest } from '../booking-schema.ts';
 import {
+  allowBookingRequest,
+  BOOKING_LIMITS,
   bookingDetails,
   changeBooking,
   changeLeadStatus,
@@ -209,6 +211,58 @@ describe('createBooking', () => {
     const result = createBooking(request({ ...target(), email: address }));
     expect(result).toEqual({ ok: false, status: 422, fields: { [field]: expect.stringMatching(message) } });
     expect(countByEmail(address)).toEqual({ bookings: 0, leads: 0 });
+  });
+});
+
+describe('allowBookingRequest: limits per address, client and spa', () => {
+  // A fresh window for each test: hours far from now and from each other.
+  let hour = 1_900_000_000_000 + Math.floor(Math.random() * 1e6) * 3_600_000;
+  const nextHour = () => (hour += 10 * 3_600_000);
+  const octet = () => Math.floor(Math.random() * 256);
+  const client = () => `10.${octet()}.${octet()}.${octet()}`;
+
+  it('counts victim+1@, victim+2@ ... as one address', () => {
+    const now = nextHour();
+    const results = Array.from({ length: BOOKING_LIMITS.perEmail + 1 }, (_, n) =>
+      allowBookingRequest({ email: email(`victim+${n}`), spaId: fixture.spaA }, null, now + n),
+    );
+    expect(results.slice(0, BOOKING_LIMITS.perEmail).every((result) => result.allowed)).toBe(true);
+    expect(results.at(-1)!.allowed).toBe(false);
+  });
+
+  it('refuses the 11th request an hour from one client, whatever the addresses', () => {
+    const now = nextHour();
+    const from = `2001:db8:${Math.floor(Math.random() * 65535).toString(16)}::1`;
+    for (let n = 0; n < BOOKING_LIMITS.perClient; n++) {
+      expect(allowBookingRequest({ email: email(`client-${n}`), spaId: fixture.spaB }, from, now + n).allowed).toBe(true);
+    }
+    // Another address in the same /64 is the same client.
+    const refused = allowBookingRequest({ email: email('client-last'), spaId: fixture.spaB }, from.replace(/::1$/, '::2'), now + 100);
+    expect(refused).toMatchObject({ allowed: false });
+    expect(refused.retryAfterSeconds).toBeGreaterThan(3500);
+  });
+
+  it('refuses the 31st request an hour for one spa, from many clients; the spa of a service counts as that spa', () => {
+    const now = nextHour();
+    for (let n = 0; n < BOOKING_LIMITS.perSpa; n++) {
+      const request = n % 2 ? { email: email(`spa-${n}`), spaId: fixture.spaA } : { email: email(`spa-${n}`), serviceId: fixture.service };
+      expect(allowBookingRequest(request, client(), now + n).allowed).toBe(true);
+    }
+    expect(allowBookingRequest({ email: email('spa-last'), spaId: fixture.spaA }, client(), now + 100).allowed).toBe(false);
+    // Other spas are not affected.
+    expect(allowBookingRequest({ email: email('spa-other'), spaId: fixture.spaNoOwner }, client(), now + 101).allowed).toBe(true);
+  });
+
+  it('a client over its limit does not use up the spa\'s budget', () => {
+    const now = nextHour();
+    const from = client();
+    for (let n = 0; n < BOOKING_LIMITS.perSpa + 5; n++) allowBookingRequest({ email: email(`flood-${n}`), spaId: fixture.spaInactive }, from, now + n);
+    // The flood spent at most perClient of the spa's budget.
+    let allowed = 0;
+    for (let n = 0; n < BOOKING_LIMITS.perSpa; n++) {
+      if (allowBookingRequest({ email: email(`later-${n}`), spaId: fixture.spaInactive }, client(), now + 100 + n).allowed) allowed++;
+    }
+    expect(allowed).toBe(BOOKING_LIMITS.perSpa - BOOKING_LIMITS.perClient);
   });
 });
 

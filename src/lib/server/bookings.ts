@@ -8,7 +8,9 @@ import type { BookingRequest } from '../booking-schema.ts';
 import { canMoveLead, decideBookingChange, type BookingActor, type BookingChange, type LeadStatus, type Refusal } from '../booking-lifecycle.ts';
 import { centsToDecimal } from '../money.ts';
 import { db } from './db.ts';
-import { hit } from './rate-limit.ts';
+import { rateLimitKeyForEmail } from '../rate-limit-key.ts';
+import { hashClientAddress } from './client-address.ts';
+import { hitAll, type Limit, type RateLimitResult } from './rate-limit.ts';
 import type { SessionUser } from './sessions.ts';
 import { hashToken, randomToken, tokenMatchesHash } from './tokens.ts';
 
@@ -135,12 +137,44 @@ function resolveTarget(request: BookingRequest): { ok: true; spaId: number | nul
   return { ok: true, spaId: null, cityId: null, serviceId: null };
 }
 
-/** Requests per e-mail address per hour: plenty for a person, too few to use the site to mail-bomb someone. */
-export const REQUESTS_PER_ADDRESS = 5;
+/**
+ * Booking requests allowed per hour. Each request mails two inboxes, so the
+ * form must not become a way to flood one:
+ * - per e-mail address (victim+1@ and victim+2@ count as one, see
+ *   rateLimitKeyForEmail): plenty for a person, too few to mail-bomb anyone;
+ * - per client address (IPv6 by /64): a household or an office books a few
+ *   times an hour, not ten;
+ * - per spa: a spa's inbox gets at most this many requests an hour from the
+ *   form; a spa that really gets more will hear from us first.
+ */
+export const BOOKING_LIMITS = { perEmail: 5, perClient: 10, perSpa: 30 } as const;
+const HOUR_MS = 3_600_000;
 
-/** Counts a request for this address; the 6th in an hour is refused. */
-export function allowBookingRequest(email: string, now = Date.now()) {
-  return hit(`booking:email:${email}`, REQUESTS_PER_ADDRESS, 3_600_000, now);
+/** The spa a request would reach, for its limit: the service's spa, else the one named, else the directory itself. */
+function spaLimitKey(request: Pick<BookingRequest, 'serviceId' | 'spaId'>): string {
+  if (request.serviceId != null) {
+    const service = db.select({ spaId: services.spaId }).from(services).where(eq(services.id, request.serviceId)).get();
+    if (service) return `spa-${service.spaId}`;
+  }
+  return request.spaId != null ? `spa-${request.spaId}` : 'directory';
+}
+
+/**
+ * Counts a request against its client, its address and its spa, in that
+ * order; the first limit that refuses answers (429 with Retry-After). The
+ * client's address comes from clientAddressOf and is kept only as a keyed
+ * hash; a request whose address is unknown skips that limit.
+ */
+export function allowBookingRequest(
+  request: Pick<BookingRequest, 'email' | 'serviceId' | 'spaId'>,
+  clientAddress: string | null,
+  now = Date.now(),
+): RateLimitResult {
+  const limits: Limit[] = [];
+  if (clientAddress) limits.push({ key: `booking:client:${hashClientAddress(clientAddress)}`, limit: BOOKING_LIMITS.perClient, windowMs: HOUR_MS });
+  limits.push({ key: `booking:email:${rateLimitKeyForEmail(request.email)}`, limit: BOOKING_LIMITS.perEmail, windowMs: HOUR_MS });
+  limits.push({ key: `booking:spa:${spaLimitKey(request)}`, limit: BOOKING_LIMITS.perSpa, windowMs: HOUR_MS });
+  return hitAll(limits, now);
 }
 
 export type CreatedBooking = { ok: true; id: number; manageToken: string } | FieldRefusal;

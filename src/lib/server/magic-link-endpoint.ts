@@ -3,11 +3,24 @@
 import type { APIRoute } from 'astro';
 import { magicLinkRequestSchema } from '../auth-schemas.ts';
 import { logger } from '../log.ts';
+import { rateLimitKeyForEmail } from '../rate-limit-key.ts';
 import { clientAddressOf } from './analytics.ts';
+import { hashClientAddress } from './client-address.ts';
 import { apiError, invalid, json, publicOrigin, readJson } from './http.ts';
-import { requestMagicLink, type MagicLinkPurpose } from './magic-links.ts';
+import { LIMIT_PER_EMAIL, requestMagicLink, type MagicLinkPurpose } from './magic-links.ts';
+import { hit } from './rate-limit.ts';
 
 const log = logger('auth');
+
+/** The window of magic-links.ts's own limits: 15 minutes. */
+const WINDOW_MS = 15 * 60_000;
+
+function rateLimited(retryAfterSeconds: number): Response {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const response = apiError(429, 'rate_limited', `Too many sign-in links requested. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  response.headers.set('Retry-After', String(retryAfterSeconds));
+  return response;
+}
 
 export const magicLinkEndpoint =
   (purpose: MagicLinkPurpose): APIRoute =>
@@ -16,20 +29,21 @@ export const magicLinkEndpoint =
     if (!body.ok) return body.response;
     const parsed = magicLinkRequestSchema.safeParse(body.value);
     if (!parsed.success) return invalid(parsed.error, 422);
+    // victim+1@, victim+2@ ... reach one inbox: one count for all of them
+    // (magic-links.ts counts the address as typed as well).
+    const inbox = hit(`magic:inbox:${rateLimitKeyForEmail(parsed.data.email)}`, LIMIT_PER_EMAIL, WINDOW_MS);
+    if (!inbox.allowed) return rateLimited(inbox.retryAfterSeconds);
+    const address = clientAddressOf(context);
     try {
       const result = await requestMagicLink({
         email: parsed.data.email,
         next: parsed.data.next,
         purpose,
         origin: publicOrigin,
-        clientAddress: clientAddressOf(context),
+        // Only the keyed hash reaches the limit's key: the address itself is never stored.
+        clientAddress: address && hashClientAddress(address),
       });
-      if (!result.ok) {
-        const minutes = Math.ceil(result.retryAfterSeconds / 60);
-        const response = apiError(429, 'rate_limited', `Too many sign-in links requested. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-        response.headers.set('Retry-After', String(result.retryAfterSeconds));
-        return response;
-      }
+      if (!result.ok) return rateLimited(result.retryAfterSeconds);
       // The same answer whether or not the address has an account.
       return json({ sent: true, expiresInMinutes: 15 });
     } catch (error) {

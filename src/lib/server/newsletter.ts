@@ -7,6 +7,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { newsletterSubscribers } from '../../../db/schema.ts';
 import { brand } from '../../content/site.ts';
+import { rateLimitKeyForEmail } from '../rate-limit-key.ts';
 import { db } from './db.ts';
 import { sendMailInBackground } from './mail.ts';
 import { renderEmail } from './mail-layout.ts';
@@ -14,7 +15,7 @@ import { hit } from './rate-limit.ts';
 import { hashToken, randomToken } from './tokens.ts';
 
 export const CONFIRM_TTL_MS = 7 * 24 * 3_600_000;
-/** Confirmation mails per address per hour: enough for "I didn't get it", too few to bomb someone's inbox. */
+/** Confirmation mails per inbox (+tags folded) per hour: enough for "I didn't get it", too few to bomb someone's inbox. */
 export const SIGNUPS_PER_ADDRESS = 3;
 const TOKEN_PATTERN = /^[a-z2-7]{32}$/;
 
@@ -32,7 +33,8 @@ export function unsubscribeUrl(token: string, origin: string): string {
  */
 export function signUp(email: string, options: { origin: string; source?: string }, now = new Date()): SignupResult {
   // Counted first, so a subscribed address and a new one answer alike.
-  if (!hit(`newsletter:${email}`, SIGNUPS_PER_ADDRESS, 3_600_000, now.getTime()).allowed) return 'rate_limited';
+  // victim+1@, victim+2@ ... reach one inbox: they share one count.
+  if (!hit(`newsletter:${rateLimitKeyForEmail(email)}`, SIGNUPS_PER_ADDRESS, 3_600_000, now.getTime()).allowed) return 'rate_limited';
   const existing = db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).get();
   if (existing?.subscribed) return 'already_subscribed';
 

@@ -20,3 +20,18 @@ describe('rate limits', () => {
     expect(hit(b, 1, 60_000).allowed).toBe(true);
   });
 });
+
+describe('hitAll', () => {
+  it('stops at the first limit that refuses, leaving the later ones uncounted', async () => {
+    const { hitAll } = await import('./rate-limit.ts');
+    const first = `first:${Math.random()}`;
+    const second = `second:${Math.random()}`;
+    const limits = [
+      { key: first, limit: 1, windowMs: 60_000 },
+      { key: second, limit: 5, windowMs: 60_000 },
+    ];
+    expect(hitAll(limits)).toMatchObject({ allowed: true });
+    expect(hitAll(limits)).toMatchObject({ allowed: false, count: 2 });
+    expect(hit(second, 5, 60_000).count).toBe(2);
+  });
+});

@@ -28,3 +28,23 @@ export function hit(key: string, limit: number, windowMs: number, now = Date.now
   const retryAfterSeconds = Math.max(1, Math.ceil((row.windowStart.getTime() + windowMs - now) / 1000));
   return { allowed: row.count <= limit, retryAfterSeconds, count: row.count };
 }
+
+export interface Limit {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Counts a request against several limits in order and stops at the first
+ * that refuses, so a refused request does not use up the later ones: a
+ * client over its own limit cannot also spend a spa's or an address's budget.
+ */
+export function hitAll(limits: Limit[], now = Date.now()): RateLimitResult {
+  let last: RateLimitResult = { allowed: true, retryAfterSeconds: 0, count: 0 };
+  for (const { key, limit, windowMs } of limits) {
+    last = hit(key, limit, windowMs, now);
+    if (!last.allowed) return last;
+  }
+  return last;
+}

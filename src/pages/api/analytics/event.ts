@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { parseAnalyticsEvent } from '../../../lib/analytics-event.ts';
-import { clientAddressOf, recordEvent } from '../../../lib/server/analytics.ts';
-import { invalid, json, readJson } from '../../../lib/server/http.ts';
+import { acceptEvent, clientAddressOf } from '../../../lib/server/analytics.ts';
+import { apiError, invalid, json, readJson } from '../../../lib/server/http.ts';
 
 export const prerender = false;
 
@@ -14,6 +14,10 @@ export const POST: APIRoute = async (context) => {
   if (!body.ok) return body.response;
   const event = parseAnalyticsEvent(body.value);
   if (!event.success) return invalid(event.error, 422);
-  recordEvent(event.data, { address: clientAddressOf(context), userAgent: request.headers.get('user-agent'), userId: context.locals.user?.id ?? null });
+  const outcome = acceptEvent(event.data, { address: clientAddressOf(context), userId: context.locals.user?.id ?? null });
+  if (outcome.status === 'rate_limited') {
+    return apiError(429, 'rate_limited', 'Too many events.', undefined, { 'Retry-After': String(outcome.retryAfterSeconds) });
+  }
+  // A repeated view is answered like a stored one: the sender learns nothing, the count does not grow.
   return json({ ok: true }, 202);
 };

@@ -2,6 +2,7 @@
 // booking form or any client. GET /api/bookings: the signed-in user's bookings.
 import type { APIRoute } from 'astro';
 import { bookingRequestSchema } from '../../../lib/booking-schema.ts';
+import { clientAddressOf } from '../../../lib/server/analytics.ts';
 import { getUser, requireApiUser } from '../../../lib/server/auth.ts';
 import { announceNewBooking } from '../../../lib/server/booking-mail.ts';
 import { allowBookingRequest, bookingDetails, bookingJson, createBooking, listUserBookings, userBookingJson } from '../../../lib/server/bookings.ts';
@@ -18,9 +19,9 @@ export const POST: APIRoute = async (context) => {
   const parsed = bookingRequestSchema.safeParse(body.value);
   if (!parsed.success) return invalid(parsed.error, 422);
 
-  const limit = allowBookingRequest(parsed.data.email);
+  const limit = allowBookingRequest(parsed.data, clientAddressOf(context));
   if (!limit.allowed) {
-    return apiError(429, 'rate_limited', 'Too many requests for this address. Try again later or call us.', undefined, { 'Retry-After': String(limit.retryAfterSeconds) });
+    return apiError(429, 'rate_limited', 'Too many booking requests. Try again later or call us.', undefined, { 'Retry-After': String(limit.retryAfterSeconds) });
   }
   const created = createBooking(parsed.data, { userId: getUser(context)?.id });
   if (!created.ok) return apiError(422, 'invalid_request', 'Some fields are not valid.', created.fields);

@@ -1,0 +1,66 @@
+// Housekeeping: rows that are of no use to anyone once their time is up.
+// Run by scripts/serve.ts at start and every night after midnight in Orange
+// County. It takes the database as a parameter (no astro:env), so the server
+// script, the tests and a one-off `node` call can all run it.
+//   sessions            expired (a sign-in lasts 30 days, sliding)
+//   magic_tokens        spent, or past their 15 minutes
+//   newsletter tokens   confirmation tokens older than their 7 days (the row stays)
+//   rate_limits         windows long over (the longest window is an hour)
+import { and, isNotNull, lt, or, eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client.ts';
+import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '../../../db/schema.ts';
+import { msUntilNextPacificMidnight } from '../dates.ts';
+import { logger } from '../log.ts';
+
+/** Rate-limit rows whose window began this long ago are over whatever their window (at most an hour). */
+export const RATE_LIMIT_KEEP_MS = 24 * 3_600_000;
+/** The life of a newsletter confirmation token (newsletter.ts CONFIRM_TTL_MS; a test keeps them equal). */
+export const NEWSLETTER_CONFIRM_TTL_MS = 7 * 24 * 3_600_000;
+
+export interface PruneCounts {
+  sessions: number;
+  magicTokens: number;
+  newsletterTokens: number;
+  rateLimits: number;
+}
+
+/** Deletes (or, for newsletter tokens, clears) what has expired by `now`; returns how many rows of each. */
+export function pruneExpired(db: Db, now: number = Date.now()): PruneCounts {
+  return db.transaction((tx) => ({
+    sessions: tx.delete(sessions).where(lt(sessions.expiresAt, new Date(now))).run().changes,
+    magicTokens: tx
+      .delete(magicTokens)
+      .where(or(eq(magicTokens.used, true), lt(magicTokens.expiresAt, new Date(now))))
+      .run().changes,
+    newsletterTokens: tx
+      .update(newsletterSubscribers)
+      .set({ confirmTokenHash: null })
+      .where(and(isNotNull(newsletterSubscribers.confirmTokenHash), lt(newsletterSubscribers.confirmSentAt, new Date(now - NEWSLETTER_CONFIRM_TTL_MS))))
+      .run().changes,
+    rateLimits: tx.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now - RATE_LIMIT_KEEP_MS))).run().changes,
+  }));
+}
+
+const log = logger('housekeeping');
+
+/** Prunes now and then every night a few minutes after midnight Pacific; the timers never keep the process alive. */
+export function startHousekeeping(db: Db): void {
+  const run = () => {
+    try {
+      const counts = pruneExpired(db);
+      const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      if (total > 0) log.info(`pruned ${Object.entries(counts).map(([what, n]) => `${n} ${what}`).join(', ')}`);
+    } catch (error) {
+      // A busy database tonight is no reason to stop: tomorrow's run catches up.
+      log.error('pruning failed', error);
+    }
+  };
+  const scheduleNext = () => {
+    setTimeout(() => {
+      run();
+      scheduleNext();
+    }, msUntilNextPacificMidnight() + 5 * 60_000).unref();
+  };
+  run();
+  scheduleNext();
+}

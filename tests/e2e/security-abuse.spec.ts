@@ -1,0 +1,225 @@
+// Abuse of the public forms and the analytics endpoint (security review, issue
+// 9): the attacks as an attacker would run them, over HTTP against the built
+// site. Each test connects from loopback addresses of its own (127.x.y.z,
+// node's `localAddress`), so it is a client the rest of the suite is not, and
+// its limits are the server's real ones.
+import { expect, test } from '@playwright/test';
+import { createHash, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { query, write } from './db.ts';
+import { analyticsSalt, baseURL } from './env.ts';
+import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from './limits.ts';
+import { decodeQuotedPrintable, OUTBOX } from './outbox.ts';
+
+const site = new URL(baseURL);
+const octet = () => 1 + Math.floor(Math.random() * 254);
+/** A loopback address no other test uses: a client of its own. */
+const newClient = () => `127.${octet()}.${octet()}.${octet()}`;
+const tag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A POST from the given local address, with the site's own Origin (a same-origin script, or curl with the header). */
+function postFrom(from: string, path: string, body: string, contentType = 'application/json'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: site.hostname,
+        port: site.port,
+        path,
+        method: 'POST',
+        localAddress: from,
+        headers: { 'Content-Type': contentType, Origin: site.origin, 'Content-Length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+const postJson = (from: string, path: string, data: unknown) => postFrom(from, path, JSON.stringify(data));
+
+/** Raw messages in the outbox whose recipient ends with `suffix`. */
+async function messagesToDomain(suffix: string): Promise<string[]> {
+  const names = (await readdir(OUTBOX).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
+  const raws = await Promise.all(names.map((name) => readFile(join(OUTBOX, name), 'utf8')));
+  return raws.filter((raw) => /^To: (.*)$/im.exec(raw)?.[1]?.trim().toLowerCase().endsWith(suffix));
+}
+
+/**
+ * A listed spa for one test: each test takes its own (from the end of the
+ * list, where the other specs do not book), so their requests do not add up
+ * against one spa's limit of 30 an hour.
+ */
+const spaFor = (n: number) => query<{ id: number; slug: string }>('select id, slug from spas where active = 1 order by id desc limit 1 offset ?', n)[0]!;
+
+test.describe('booking form as a mail cannon', () => {
+  test('30 posts with victim+N@ from one client make 5 bookings and 10 mails, not 30 and 60', async () => {
+    const from = newClient();
+    const domain = `victim-${tag()}.example`;
+    const spa = spaFor(0);
+    const statuses: number[] = [];
+    let retryAfter: string | string[] | undefined;
+    for (let n = 0; n < 30; n++) {
+      const answer = await postJson(from, '/api/bookings', { name: 'Victim', email: `victim+${n}@${domain}`, spaId: spa.id, message: `Spam number ${n}` });
+      statuses.push(answer.status);
+      if (answer.status === 429) retryAfter ??= answer.headers['retry-after'];
+    }
+    // Five for the inbox (+tags folded); the rest refused.
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(query('select id from bookings where email like ?', `%@${domain}`)).toHaveLength(5);
+    // The five receipts arrive, and no more.
+    await expect.poll(async () => (await messagesToDomain(`@${domain}`)).length).toBe(5);
+  });
+
+  test('one client gets 10 requests an hour, whatever the addresses', async () => {
+    const from = newClient();
+    const spa = spaFor(1);
+    const statuses: number[] = [];
+    for (let n = 0; n < 12; n++) statuses.push((await postJson(from, '/api/bookings', { name: 'Many', email: `person${n}-${tag()}@example.com`, spaId: spa.id })).status);
+    expect(statuses).toEqual([...Array<number>(10).fill(201), 429, 429]);
+    // Another client is not affected.
+    expect((await postJson(newClient(), '/api/bookings', { name: 'Other', email: `other-${tag()}@example.com`, spaId: spa.id })).status).toBe(201);
+  });
+
+  test('the form without JavaScript has the same per-client limit', async () => {
+    const from = newClient();
+    const spa = spaFor(2);
+    const statuses: number[] = [];
+    for (let n = 0; n < 11; n++) {
+      const form = new URLSearchParams({ name: 'Plain', email: `plain${n}-${tag()}@example.com`, spaId: String(spa.id), consent: 'on' });
+      statuses.push((await postFrom(from, '/booking/request', form.toString(), 'application/x-www-form-urlencoded')).status);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(201), 429]);
+  });
+
+  test('one spa gets 30 requests an hour, however many clients send them', async () => {
+    // A spa of this test's own (not listed, so nothing else sees it): each
+    // request is counted, then refused as "not listed" (422) without mail.
+    const slug = `abuse-spa-${tag()}`;
+    const { id } = write<{ id: number }>('insert into spas (name, slug, city_id, active) values (?, ?, (select id from cities order by id limit 1), 0) returning id', 'Abuse Test Spa', slug)!;
+    const clients = [newClient(), newClient(), newClient(), newClient()];
+    const statuses: number[] = [];
+    for (let n = 0; n < 31; n++) statuses.push((await postJson(clients[n % 4]!, '/api/bookings', { name: 'Crowd', email: `crowd${n}-${tag()}@example.com`, spaId: id })).status);
+    expect(statuses.slice(0, 30).every((status) => status === 422)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    write('delete from spas where id = ?', id);
+  });
+
+  test("the client's receipt carries nothing the visitor wrote; the spa's mail does", async () => {
+    const domain = `lure-${tag()}.example`;
+    const spa = spaFor(3);
+    const lure = 'Your account is locked - call 555-0100 now';
+    const answer = await postJson(newClient(), '/api/bookings', { name: lure, email: `target@${domain}`, spaId: spa.id, message: `ATTACKER-TEXT visit evil.example ${lure}` });
+    expect(answer.status).toBe(201);
+    await expect.poll(async () => (await messagesToDomain(`@${domain}`)).length).toBe(1);
+    const receipt = decodeQuotedPrintable((await messagesToDomain(`@${domain}`))[0]!);
+    expect(receipt).toContain('We received your request');
+    expect(receipt).not.toContain('ATTACKER-TEXT');
+    expect(receipt).not.toContain('evil.example');
+    expect(receipt).not.toContain('locked');
+    // The spa's owner (a known address) still reads the message.
+    const [{ owner }] = query<{ owner: string }>('select coalesce(u.email, s.email) as owner from spas s left join users u on u.id = s.owner_id where s.id = ?', spa.id) as [{ owner: string }];
+    if (owner) {
+      await expect
+        .poll(async () => (await messagesToDomain(owner.toLowerCase())).some((raw) => decodeQuotedPrintable(raw).includes('ATTACKER-TEXT')))
+        .toBe(true);
+    }
+  });
+});
+
+test.describe('other mail forms and +tags', () => {
+  test('sign-in links: victim+N@ from many clients share one count of 5', async () => {
+    const domain = `signin-${tag()}.example`;
+    const statuses: number[] = [];
+    for (let n = 0; n < 7; n++) statuses.push((await postJson(newClient(), '/api/auth/request', { email: `victim+${n}@${domain}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(await messagesToDomain(`@${domain}`)).toHaveLength(5);
+  });
+
+  test('newsletter: victim+N@ get 3 confirmation mails an hour in all', async () => {
+    const domain = `news-${tag()}.example`;
+    const statuses: number[] = [];
+    for (let n = 0; n < 5; n++) {
+      const form = new URLSearchParams({ email: `victim+${n}@${domain}` });
+      statuses.push((await postFrom(newClient(), '/newsletter', form.toString(), 'application/x-www-form-urlencoded')).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    await expect.poll(async () => (await messagesToDomain(`@${domain}`)).length).toBe(3);
+  });
+});
+
+test.describe('analytics', () => {
+  const click = (sessionId: string) => ({ eventType: 'click', entityType: 'spa', entityId: 1, sessionId, metadata: { action: 'website' } });
+
+  test('a flood from one client is cut at 60 events a minute, with 429 and Retry-After', async () => {
+    const from = newClient();
+    const session = `flood-${randomUUID()}`;
+    const answers: Answer[] = [];
+    for (let n = 0; n < 80; n++) answers.push(await postJson(from, '/api/analytics/event', click(session)));
+    expect(answers.slice(0, 60).every((answer) => answer.status === 202)).toBe(true);
+    expect(answers.slice(60).every((answer) => answer.status === 429)).toBe(true);
+    expect(Number(answers[60]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(query('select id from analytics_events where session_id = ?', session)).toHaveLength(60);
+    // Another client still reports.
+    expect((await postJson(newClient(), '/api/analytics/event', click(session))).status).toBe(202);
+  });
+
+  test('replayed views of one spa count once per client, whatever session id they claim', async () => {
+    const from = newClient();
+    const spa = spaFor(4);
+    for (let n = 0; n < 20; n++) {
+      const answer = await postJson(from, '/api/analytics/event', { eventType: 'view', entityType: 'spa', entityId: spa.id, sessionId: randomUUID() });
+      expect(answer.status).toBe(202);
+    }
+    expect(query('select id from analytics_events where entity_id = ? and ip_hash = ?', String(spa.id), clientHash(from))).toHaveLength(1);
+  });
+
+  test('stores the referrer as its origin only, and the address only as a keyed hash', async () => {
+    const from = newClient();
+    const session = `referrer-${randomUUID()}`;
+    const token = 'abcdefghijklmnopqrstuvwxyz234567';
+    const answer = await postJson(from, '/api/analytics/event', { ...click(session), referrer: `${baseURL}/bookings/manage/${token}?x=1`, userAgent: 'Claimed/1.0' });
+    expect(answer.status).toBe(202);
+    const [row] = query<Record<string, unknown>>('select * from analytics_events where session_id = ?', session);
+    expect(row).toMatchObject({ referrer: site.origin, user_agent: null, ip_hash: clientHash(from) });
+    // Not the unkeyed SHA-256 anyone could recompute for every IPv4 address.
+    expect(row!.ip_hash).not.toBe(createHash('sha256').update(analyticsSalt).update(from).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(from);
+  });
+
+  test('a visitor who clicks on from a manage page leaves no token in analytics_events', async ({ page }) => {
+    const spa = spaFor(4);
+    const email = `manage-${tag()}@example.com`;
+    expect((await postJson(newClient(), '/api/bookings', { name: 'Referrer Test', email, spaId: spa.id })).status).toBe(201);
+    const [{ manage_token: token }] = query<{ manage_token: string }>('select manage_token from bookings where email = ?', email) as [{ manage_token: string }];
+
+    // The browser is 127.0.0.1, shared by the suite: forget its earlier view of this spa.
+    forgetLoopbackLimits();
+    forgetLoopbackView('spa', spa.id);
+    await page.goto(`/bookings/manage/${token}`);
+    const sent = page.waitForResponse((r) => r.url().endsWith('/api/analytics/event') && r.request().method() === 'POST');
+    await page.locator(`a[href="/spas/${spa.slug}"]`).first().click();
+    const response = await sent;
+    expect(response.status()).toBe(202);
+    const posted = response.request().postDataJSON() as { sessionId: string; referrer?: string };
+    expect(posted.referrer).toBe(site.origin);
+    await expect.poll(() => query('select id from analytics_events where session_id = ?', posted.sessionId).length).toBeGreaterThan(0);
+    expect(query('select id from analytics_events where referrer like ?', `%${token}%`)).toHaveLength(0);
+  });
+});
