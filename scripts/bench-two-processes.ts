@@ -1,0 +1,160 @@
+// `npm run bench` (last part): the middle step of growing past one process
+// (docs/decisions/0011). Two server processes share one database and one
+// SITE_DIR (one runs the background jobs, BACKGROUND_JOBS=on; the other off),
+// take booking requests and page views at full speed, and a rebuild is
+// published while they do.
+// Bars: 0 errors (no 5xx, no failed connection; a 429 from a rate limit is an
+// answer, counted apart); every booking answered 201 is in the database once;
+// the rebuild is published once and both processes serve it.
+// Figures: data/bench/two-processes.json. Talks to 127.0.0.1 only; bounded.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { closeDatabase } from '../db/client.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+import { seedDemo } from '../db/seed.ts';
+import { addDays, pacificDate } from '../src/lib/dates.ts';
+import { logger } from '../src/lib/log.ts';
+import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
+
+const log = logger('bench-two-processes');
+const { values } = parseArgs({ options: { port: { type: 'string', default: '4390' }, workers: { type: 'string', default: '16' }, seconds: { type: 'string', default: '8' } } });
+const ports = [Number(values.port), Number(values.port) + 1];
+const origins = ports.map((port) => `http://127.0.0.1:${port}`);
+const work = mkdtempSync(join(tmpdir(), 'medspa-bench-two-'));
+const shared: NodeJS.ProcessEnv = {
+  ...process.env,
+  SMTP_URL: '',
+  DATABASE_PATH: join(work, 'site.db'),
+  SITE_DIR: join(work, 'site'),
+  MAIL_OUTBOX: join(work, 'outbox'),
+  SITE_URL: origins[0],
+  HOST: '127.0.0.1',
+  TRUST_PROXY: '1',
+  REQUEST_LOG: 'off',
+  REBUILD_LOG_LEVEL: 'warn',
+};
+const servers: ChildProcess[] = [];
+
+const buildOf = (origin: string) => fetch(`${origin}/healthz`).then((r) => r.headers.get('x-site-build'));
+
+async function main() {
+  seedDemo(migrateDatabase(shared.DATABASE_PATH!));
+  closeDatabase(shared.DATABASE_PATH!);
+  if (spawnSync(process.execPath, ['scripts/publish.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  ports.forEach((port, i) => {
+    servers.push(spawn(process.execPath, ['scripts/serve.ts'], { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
+  });
+  for (const origin of origins) {
+    for (let i = 0; ; i++) {
+      if (await fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false)) break;
+      if (i > 1200) throw new Error(`${origin} did not become ready`);
+      await delay(50);
+    }
+  }
+  const firstBuild = await buildOf(origins[0]!);
+  const buildsBefore = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
+  const services = (new Database(shared.DATABASE_PATH!, { readonly: true }).prepare('select id from services where active = 1').all() as { id: number }[]).map((row) => row.id);
+
+  const created: number[] = [];
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  let limited = 0;
+  let n = 0;
+  let stop = false;
+  const preferredDate = addDays(pacificDate(), 7);
+  const worker = async (w: number) => {
+    for (let i = 0; !stop && i < 100_000; i++) {
+      const k = n++;
+      const origin = origins[k % 2]!;
+      const started = performance.now();
+      try {
+        if (k % 3 === 0) {
+          const response = await fetch(`${origin}/api/bookings`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Origin: origins[0]!, 'X-Forwarded-For': `10.${w}.${(k >> 8) & 255}.${k & 255}` },
+            body: JSON.stringify({ name: `Two Process ${k}`, email: `two-${k}@example.com`, serviceId: services[k % services.length], preferredDate }),
+          });
+          if (response.status === 201) created.push(((await response.json()) as { id: number }).id);
+          else if (response.status === 429) limited++;
+          else errors.push(`booking ${response.status}`);
+        } else {
+          const response = await fetch(`${origin}${k % 3 === 1 ? '/spas/harborlight-aesthetics' : '/api/spas/search?city=irvine'}`);
+          await response.arrayBuffer();
+          if (response.status !== 200) errors.push(`page ${response.status}`);
+        }
+      } catch (error) {
+        errors.push(error instanceof Error ? error.message : String(error));
+      }
+      latencies.push(performance.now() - started);
+    }
+  };
+  const workers = Array.from({ length: Number(values.workers) }, (_, w) => worker(w));
+
+  // A rebuild while both serve: one build, picked up by both.
+  await delay(1_000);
+  // Not spawnSync: the load must go on while the rebuild runs.
+  const rebuild = await new Promise<{ status: number | null }>((resolve) => {
+    spawn(process.execPath, ['scripts/publish.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', (status) => resolve({ status }));
+  });
+  await delay(Number(values.seconds) * 1000);
+  stop = true;
+  await Promise.all(workers);
+  // Both processes watch the `current` link; give them the moment they need.
+  let builds: (string | null)[] = [];
+  for (let i = 0; i < 100; i++) {
+    builds = await Promise.all(origins.map(buildOf));
+    if (builds.every((build) => build && build !== firstBuild)) break;
+    await delay(50);
+  }
+  const buildsAfter = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
+
+  const db = new Database(shared.DATABASE_PATH!, { readonly: true });
+  const stored = new Map((db.prepare("select id, count(*) as n from bookings where email like 'two-%' group by id").all() as { id: number; n: number }[]).map((row) => [row.id, row.n]));
+  db.close();
+  const lost = created.filter((id) => stored.get(id) !== 1);
+
+  const sorted = latencies.sort((a, b) => a - b);
+  const figures = {
+    date: new Date().toISOString(),
+    requests: sorted.length,
+    p50Ms: round(percentile(sorted, 50)),
+    p99Ms: round(percentile(sorted, 99)),
+    bookingsCreated: created.length,
+    rateLimited: limited,
+    errors: errors.length,
+    firstErrors: errors.slice(0, 5),
+    lostBookings: lost.length,
+    rebuild: { ok: rebuild.status === 0, buildsBefore, buildsAfter, servedAfter: builds },
+  };
+  mkdirSync('data/bench', { recursive: true });
+  writeFileSync('data/bench/two-processes.json', `${JSON.stringify(figures, null, 2)}\n`);
+  log.info(JSON.stringify(figures, null, 2));
+  const missed = [
+    ...(errors.length ? [`${errors.length} errors (${errors.slice(0, 3).join('; ')})`] : []),
+    ...(lost.length ? [`${lost.length} bookings answered 201 are missing or doubled`] : []),
+    ...(rebuild.status === 0 ? [] : ['the rebuild failed']),
+    // pruneBuilds keeps 3, so "one more" shows as one more until the cap.
+    ...(buildsAfter === Math.min(buildsBefore + 1, 3) ? [] : [`builds went from ${buildsBefore} to ${buildsAfter}, not one more`]),
+    ...(builds.every((build) => build && build !== firstBuild) && builds[0] === builds[1] ? [] : [`the processes serve ${builds.join(' and ')}`]),
+    ...(created.length ? [] : ['no booking was created: the load did not run']),
+  ];
+  if (missed.length) {
+    for (const line of missed) log.error(line);
+    process.exitCode = 1;
+  } else log.info('every bar met');
+}
+
+runBenchmark(
+  main,
+  async () => {
+    for (const server of servers) server.kill('SIGTERM');
+    await delay(500);
+    rmSync(work, { recursive: true, force: true });
+  },
+  log,
+);
