@@ -70,7 +70,7 @@ export function parseStripeForm(text: string): Obj {
 
 const metadataOf = (value: unknown): Obj => (value && typeof value === 'object' ? (value as Obj) : {});
 
-export async function startStripeStandIn(): Promise<StripeStandIn> {
+export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn> {
   const paymentIntents = new Map<string, Obj>();
   const customers = new Map<string, Obj>();
   const checkoutSessions = new Map<string, Obj>();
@@ -230,7 +230,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': newId('req'), ...(key ? { 'Idempotency-Key': key } : {}) });
     res.end(JSON.stringify(answer.body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   base = `http://127.0.0.1:${port}`;
 
