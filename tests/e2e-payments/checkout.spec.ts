@@ -36,8 +36,16 @@ const STRIPE_JS_DOUBLE = `
       confirmPayment(options) {
         window.__confirmed = options && options.confirmParams;
         const result = window.__confirmResult || { paymentIntent: { id: 'pi_double', status: 'succeeded' } };
-        return new Promise((resolve) => setTimeout(() => resolve(result), 200));
+        // A test can hold the answer (window.__holdConfirm) to look at the paying state, then release it.
+        return new Promise((resolve) => {
+          if (window.__holdConfirm) window.__release = () => resolve(result);
+          else setTimeout(() => resolve(result), 200);
+        });
       },
+      // react-stripe-js checks for these to recognise a Stripe object.
+      createToken() { return Promise.resolve({}); },
+      createPaymentMethod() { return Promise.resolve({}); },
+      confirmCardPayment() { return Promise.resolve({}); },
       _registerWrapper() {},
       registerAppInfo() {},
     };
@@ -65,6 +73,7 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
   const user = createSignedInUser({ firstName: 'Pay' });
   await signIn(context, user);
   await withStripeDouble(page);
+  await page.addInitScript(() => Object.assign(window, { __holdConfirm: true }));
   const service = pricedService();
   await page.goto(`/checkout?service=${service.id}`);
   const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
@@ -80,9 +89,10 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
 
   await pay.click();
   await expect(page.getByRole('button', { name: 'Processing…' })).toBeDisabled();
+  expect(await page.evaluate(() => (window as unknown as { __confirmed: { return_url: string } }).__confirmed.return_url)).toBe(`${baseURL}/checkout?success=true`);
+  await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
   await expect(page.getByText('Payment Successful')).toBeVisible();
   await expect(page.getByText('Thank you for your purchase!')).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { __confirmed: { return_url: string } }).__confirmed.return_url)).toBe(`${baseURL}/checkout?success=true`);
   await page.waitForURL(/\/\?payment=success$/);
 
   // The browser's word is not enough: still unpaid until Stripe's signed webhook arrives.
@@ -119,8 +129,9 @@ test('subscription: the billing switch works without JavaScript and the plan for
   const context = await browser.newContext({ javaScriptEnabled: false });
   const owner = createSignedInUser({ role: 'owner' });
   await signIn(context, owner);
-  const [city] = query<{ id: number }>('select id from cities order by id limit 1');
-  const spa = write<{ id: number }>(`insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id`, `Plan Spa ${owner.id}`, `plan-spa-${owner.id}`, city!.id, owner.id)!;
+  // A city of its own: the demo cities may already have their 3 Elite spas.
+  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Plan City ${owner.id}`, `plan-city-${owner.id}`)!.id;
+  const spa = write<{ id: number }>(`insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id`, `Plan Spa ${owner.id}`, `plan-spa-${owner.id}`, cityId, owner.id)!;
   const page = await context.newPage();
   await page.goto(`/subscription?spaId=${spa.id}`);
   await expect(page.getByRole('heading', { name: 'Premium', exact: true })).toBeVisible();

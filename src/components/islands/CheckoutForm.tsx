@@ -99,7 +99,7 @@ function PaymentForm({ priceLabel }: { priceLabel: string }) {
       }
       setPhase('success');
       toast({ title: 'Payment Successful', description: 'Thank you for your purchase!' });
-      setTimeout(() => window.location.assign('/?payment=success'), 1500);
+      setTimeout(() => window.location.assign('/?payment=success'), 2500);
     } catch {
       setPhase('ready');
       toast({ title: 'Payment Error', description: 'An unexpected error occurred', variant: 'destructive' });
