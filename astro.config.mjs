@@ -56,6 +56,16 @@ export default defineConfig({
       GOOGLE_AUTHORIZATION_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://accounts.google.com/o/oauth2/v2/auth' }),
       GOOGLE_TOKEN_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://oauth2.googleapis.com/token' }),
       GOOGLE_USERINFO_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://openidconnect.googleapis.com/v1/userinfo' }),
+      // Stripe (src/lib/server/billing.ts). No secret key: pages that pay say
+      // "payments are not configured" and the payment endpoints answer 503.
+      STRIPE_SECRET_KEY: envField.string({ context: 'server', access: 'secret', optional: true }),
+      STRIPE_WEBHOOK_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // Only to send API calls to a local stand-in (tests); unset means api.stripe.com.
+      STRIPE_API_HOST: envField.string({ context: 'server', access: 'secret', optional: true }),
+      STRIPE_API_PORT: envField.string({ context: 'server', access: 'secret', optional: true }),
+      STRIPE_API_PROTOCOL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // The browser's key for Stripe.js (the card form). Public by design.
+      PUBLIC_STRIPE_PUBLISHABLE_KEY: envField.string({ context: 'client', access: 'public', optional: true }),
     },
   },
 });

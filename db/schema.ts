@@ -15,6 +15,12 @@ export const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const LEAD_STATUSES = ['new', 'contacted', 'converted', 'lost'] as const;
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'unpaid'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** A booking's card payment, as Stripe last told us (webhooks only; never the browser). */
+export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const BILLING_PERIODS = ['monthly', 'annual'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const SOCIAL_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
 export const ANALYTICS_EVENT_TYPES = ['view', 'click', 'booking', 'conversion'] as const;
 export const ANALYTICS_ENTITY_TYPES = ['spa', 'page', 'offer'] as const;
@@ -286,6 +292,13 @@ export const bookings = sqliteTable(
     message: text('message'),
     status: text('status', { enum: BOOKING_STATUSES }).notNull().default('pending'),
     stripePaymentIntentId: text('stripe_payment_intent_id'),
+    // Card payment (checkout): null for a plain request. Set by the webhook only.
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }),
+    // The amount the server asked Stripe for (from the service's price), in cents.
+    paymentAmountCents: integer('payment_amount_cents'),
+    // `created` (epoch seconds) of the last Stripe event applied to the payment,
+    // so a late, older delivery cannot undo a newer one.
+    paymentEventCreated: integer('payment_event_created'),
     paidAt: integer('paid_at', { mode: 'timestamp_ms' }),
     // The secret in the client's manage link, which opens this booking without
     // an account. Kept as is (not hashed) so every later mail can carry the
@@ -350,6 +363,10 @@ export const subscriptions = sqliteTable(
     canceledAt: integer('canceled_at', { mode: 'timestamp_ms' }),
     trialStart: integer('trial_start', { mode: 'timestamp_ms' }),
     trialEnd: integer('trial_end', { mode: 'timestamp_ms' }),
+    billing: text('billing', { enum: BILLING_PERIODS }),
+    // `created` (epoch seconds) of the last Stripe event applied to this row:
+    // older deliveries of the same subscription are ignored.
+    lastEventCreated: integer('last_event_created').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -358,6 +375,41 @@ export const subscriptions = sqliteTable(
     index('subscriptions_spa_idx').on(t.spaId),
     check('subscriptions_tier_check', inList('tier', ['PREMIUM', 'ELITE'])),
     check('subscriptions_status_check', inList('status', SUBSCRIPTION_STATUSES)),
+  ],
+);
+
+// Stripe webhook events already applied (each takes effect once, however
+// often Stripe delivers it).
+export const stripeEvents = sqliteTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  created: integer('created').notNull(),
+  processedAt: createdAt(),
+});
+
+// An open Elite checkout holds one of the city's 3 Elite slots until it
+// completes, expires or is released, so a fourth payment can never be taken
+// (docs/decisions/0013).
+export const checkoutHolds = sqliteTable(
+  'checkout_holds',
+  {
+    id: id(),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    tier: text('tier', { enum: ['PREMIUM', 'ELITE'] }).notNull(),
+    checkoutSessionId: text('checkout_session_id'),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    releasedAt: integer('released_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('checkout_holds_city_idx').on(t.cityId, t.tier, t.releasedAt, t.expiresAt),
+    uniqueIndex('checkout_holds_session_unique').on(t.checkoutSessionId),
   ],
 );
 

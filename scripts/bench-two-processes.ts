@@ -1,5 +1,5 @@
 // `npm run bench` (last part): the middle step of growing past one process
-// (docs/decisions/0011). Two server processes share one database and one
+// (docs/decisions/0012). Two server processes share one database and one
 // SITE_DIR (one runs the background jobs, BACKGROUND_JOBS=on; the other off),
 // take booking requests and page views at full speed, and a rebuild is
 // published while they do.

@@ -1,0 +1,180 @@
+// Billing decisions without I/O (spec 9 prices; rulings "Listings, tiers and
+// billing" and "Bookings and leads"): which Stripe price a plan is, what a
+// service costs, what a subscription's state means for the spa's tier, and
+// whether a late webhook may still change anything. src/lib/server/billing*.ts
+// does the talking to Stripe and SQLite and asks these.
+import type { BillingPeriod, PaymentStatus, SubscriptionStatus, Tier } from '../../db/schema.ts';
+import { ELITE_PER_CITY } from './tiers.ts';
+
+export type PaidTier = Exclude<Tier, 'FREE'>;
+
+export interface Plan {
+  tier: PaidTier;
+  billing: BillingPeriod;
+  /** The Stripe Price lookup key (scripts/stripe-setup.ts creates them). */
+  lookupKey: string;
+  amountCents: number;
+  interval: 'month' | 'year';
+  productName: string;
+}
+
+const plan = (tier: PaidTier, billing: BillingPeriod, amountCents: number): Plan => ({
+  tier,
+  billing,
+  lookupKey: `${tier.toLowerCase()}_${billing}`,
+  amountCents,
+  interval: billing === 'monthly' ? 'month' : 'year',
+  productName: tier === 'ELITE' ? 'Elite listing' : 'Premium listing',
+});
+
+/** Premium $97/mo or $970/yr; Elite $197/mo or $1,970/yr (spec 9). */
+export const PLANS: readonly Plan[] = [
+  plan('PREMIUM', 'monthly', 9_700),
+  plan('PREMIUM', 'annual', 97_000),
+  plan('ELITE', 'monthly', 19_700),
+  plan('ELITE', 'annual', 197_000),
+];
+
+export function findPlan(tier: PaidTier, billing: BillingPeriod): Plan {
+  return PLANS.find((p) => p.tier === tier && p.billing === billing)!;
+}
+
+export function planByLookupKey(key: string | null | undefined): Plan | undefined {
+  return PLANS.find((p) => p.lookupKey === key);
+}
+
+/** What a year saves over twelve months: $194 Premium, $394 Elite (spec 9). */
+export function annualSavingsCents(tier: PaidTier): number {
+  return findPlan(tier, 'monthly').amountCents * 12 - findPlan(tier, 'annual').amountCents;
+}
+
+/** The spec's client sends `yearly`; the toggle and lookup keys say `annual`. */
+export function parseBilling(value: unknown): BillingPeriod | null {
+  if (value === 'monthly') return 'monthly';
+  if (value === 'annual' || value === 'yearly') return 'annual';
+  return null;
+}
+
+export function parsePaidTier(value: unknown): PaidTier | null {
+  const upper = typeof value === 'string' ? value.toUpperCase() : '';
+  return upper === 'PREMIUM' || upper === 'ELITE' ? upper : null;
+}
+
+// ---- Paying for a service ---------------------------------------------------
+
+export type ChargeDecision =
+  | { ok: true; amountCents: number }
+  | { ok: false; status: 422; code: 'complimentary' | 'amount_mismatch' | 'invalid_amount'; message: string };
+
+/**
+ * What to charge for a service: always its stored price. The browser's
+ * `amount` (dollars, as the spec's client sends it) is only compared: when it
+ * differs the request is refused, so nobody is charged a sum they were not
+ * shown and nobody can choose their own price.
+ */
+export function decideCharge(service: { name: string; priceCents: number }, amount: unknown): ChargeDecision {
+  if (service.priceCents <= 0 || service.name.toLowerCase().includes('consultation')) {
+    return { ok: false, status: 422, code: 'complimentary', message: 'This service is complimentary: request it from the booking form, there is nothing to pay.' };
+  }
+  if (amount !== undefined && amount !== null) {
+    const dollars = typeof amount === 'string' && /^\d{1,9}(?:\.\d{1,2})?$/.test(amount.trim()) ? Number(amount) : amount;
+    if (typeof dollars !== 'number' || !Number.isFinite(dollars) || dollars < 0) {
+      return { ok: false, status: 422, code: 'invalid_amount', message: 'The amount must be a number of dollars.' };
+    }
+    if (Math.round(dollars * 100) !== service.priceCents) {
+      return {
+        ok: false,
+        status: 422,
+        code: 'amount_mismatch',
+        message: `The price of this service is $${(service.priceCents / 100).toFixed(2)}; reload the page to see the current price.`,
+      };
+    }
+  }
+  return { ok: true, amountCents: service.priceCents };
+}
+
+/**
+ * A payment intent's status as the booking keeps it. `paid` is final: a
+ * failure reported after a success (a retry that failed first, delivered
+ * late) does not undo it.
+ */
+export function paymentStatusFromIntent(status: string): PaymentStatus {
+  switch (status) {
+    case 'succeeded':
+      return 'paid';
+    case 'processing':
+      return 'processing';
+    case 'requires_payment_method':
+    case 'canceled':
+      return 'failed';
+    default:
+      return 'unpaid';
+  }
+}
+
+/** Whether an event about a booking's payment may change what is stored. */
+export function shouldApplyPaymentEvent(current: { status: PaymentStatus | null; eventCreated: number | null }, incoming: { status: PaymentStatus; created: number }): boolean {
+  if (current.status === 'paid') return false;
+  if (incoming.status === 'paid') return true;
+  return current.eventCreated === null || incoming.created >= current.eventCreated;
+}
+
+/** A payment intent that can still be confirmed, so a second click reuses it. */
+export function isReusableIntent(status: string): boolean {
+  return status === 'requires_payment_method' || status === 'requires_confirmation' || status === 'requires_action';
+}
+
+// ---- Subscriptions ----------------------------------------------------------
+
+/** Stripe has more subscription statuses than the spec's four; this is how they fold. */
+export function subscriptionStatusFromStripe(status: string): SubscriptionStatus {
+  switch (status) {
+    case 'active':
+    case 'trialing':
+      return 'active';
+    case 'past_due':
+    case 'incomplete':
+      return 'past_due';
+    case 'canceled':
+    case 'incomplete_expired':
+      return 'canceled';
+    default:
+      // unpaid, paused and anything new: not paying, so not listed as paid.
+      return 'unpaid';
+  }
+}
+
+/**
+ * The spa's tier while a subscription is in a status: active and past_due
+ * (Stripe is still retrying the card) keep the paid tier; canceled and unpaid
+ * go back to FREE, and the listing stays.
+ */
+export function tierForSubscription(tier: PaidTier, status: SubscriptionStatus): Tier {
+  return status === 'active' || status === 'past_due' ? tier : 'FREE';
+}
+
+/**
+ * Whether a webhook about a subscription may change the stored row. Stripe
+ * delivers at least once and in no particular order: an event older than the
+ * last one applied is ignored, and a canceled subscription never comes back
+ * (Stripe never reactivates one), so a late "updated" cannot revive it.
+ */
+export function shouldApplySubscriptionEvent(current: { status: SubscriptionStatus; lastEventCreated: number } | null, incoming: { status: SubscriptionStatus; created: number }): boolean {
+  if (!current) return true;
+  if (current.status === 'canceled' && incoming.status !== 'canceled') return false;
+  return incoming.created >= current.lastEventCreated;
+}
+
+// ---- The Elite cap ----------------------------------------------------------
+
+/** Free Elite slots in a city: 3 minus active Elite spas minus open checkouts holding one. */
+export function eliteSlotsLeft(activeElite: number, openHolds: number): number {
+  return Math.max(0, ELITE_PER_CITY - activeElite - openHolds);
+}
+
+/** The spec's client looks for this phrase to show "Elite Tier Unavailable" (spec 8). */
+export const ELITE_CAPACITY_MESSAGE = 'Elite tier is at capacity for this city: at most 3 Elite spas per city. Try Premium instead.';
+
+/** An open checkout lasts 30 minutes (Stripe's minimum); its hold a little longer, so it never ends before the session. */
+export const CHECKOUT_SESSION_MINUTES = 30;
+export const HOLD_GRACE_MINUTES = 5;

@@ -1,0 +1,164 @@
+// /checkout and /subscription with Stripe configured (against the local
+// stand-in) in Chromium. Stripe.js cannot load here: page.route answers its
+// URL with a small test double exposing Stripe(), elements() and
+// confirmPayment(), so the island's states and toasts run for real.
+import { expect, test, type Page } from '@playwright/test';
+import Stripe from 'stripe';
+import { query, write } from '../e2e/db.ts';
+import { baseURL } from '../e2e/env.ts';
+import { createSignedInUser, signIn } from '../e2e/sessions.ts';
+import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
+import { stripeEnv } from '../../playwright.payments.config.ts';
+
+const stripe = new Stripe(stripeEnv.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(stripeEnv.STRIPE_API_PORT), protocol: 'http', maxNetworkRetries: 0 });
+
+const STRIPE_JS_DOUBLE = `
+(() => {
+  function Stripe(key) {
+    const handlers = {};
+    const element = {
+      mount(target) {
+        const node = typeof target === 'string' ? document.querySelector(target) : target;
+        const field = document.createElement('div');
+        field.setAttribute('data-test-payment-element', '');
+        field.textContent = 'Card number (test double)';
+        node.appendChild(field);
+        setTimeout(() => (handlers.ready || []).forEach((h) => h({ elementType: 'payment' })), 100);
+      },
+      on(event, handler) { (handlers[event] ||= []).push(handler); return element; },
+      off(event, handler) { handlers[event] = (handlers[event] || []).filter((h) => h !== handler); return element; },
+      once(event, handler) { return element.on(event, handler); },
+      update() {}, destroy() {}, unmount() {}, focus() {}, blur() {}, clear() {}, collapse() {},
+    };
+    const elements = { create() { return element; }, getElement() { return element; }, update() {}, fetchUpdates() { return Promise.resolve({}); }, submit() { return Promise.resolve({}); } };
+    return {
+      elements() { return elements; },
+      confirmPayment(options) {
+        window.__confirmed = options && options.confirmParams;
+        const result = window.__confirmResult || { paymentIntent: { id: 'pi_double', status: 'succeeded' } };
+        // A test can hold the answer (window.__holdConfirm) to look at the paying state, then release it.
+        return new Promise((resolve) => {
+          if (window.__holdConfirm) window.__release = () => resolve(result);
+          else setTimeout(() => resolve(result), 200);
+        });
+      },
+      // react-stripe-js checks for these to recognise a Stripe object.
+      createToken() { return Promise.resolve({}); },
+      createPaymentMethod() { return Promise.resolve({}); },
+      confirmCardPayment() { return Promise.resolve({}); },
+      _registerWrapper() {},
+      registerAppInfo() {},
+    };
+  }
+  Stripe.version = 'endive';
+  window.Stripe = Stripe;
+})();
+`;
+
+async function withStripeDouble(page: Page, confirmResult?: unknown) {
+  await page.route('https://js.stripe.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: STRIPE_JS_DOUBLE }));
+  if (confirmResult) await page.addInitScript((result) => Object.assign(window, { __confirmResult: result }), confirmResult);
+}
+
+function pricedService() {
+  const [service] = query<{ id: number; name: string; price_cents: number }>(
+    `select s.id, s.name, s.price_cents from services s join spas p on p.id = s.spa_id
+     where s.active = 1 and p.active = 1 and s.price_cents > 0 and lower(s.name) not like '%consultation%' order by s.id limit 1`,
+  );
+  return service!;
+}
+const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+
+test('card payment: loading, ready, paying, success; paid only after the webhook', async ({ page, context }) => {
+  const user = createSignedInUser({ firstName: 'Pay' });
+  await signIn(context, user);
+  await withStripeDouble(page);
+  await page.addInitScript(() => Object.assign(window, { __holdConfirm: true }));
+  const service = pricedService();
+  await page.goto(`/checkout?service=${service.id}`);
+  const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
+  await expect(pay).toBeVisible();
+  await expect(page.locator('[data-test-payment-element]')).toBeVisible();
+  await expect(pay).toBeEnabled();
+
+  const [booking] = query<{ id: number; payment_status: string; stripe_payment_intent_id: string; payment_amount_cents: number }>(
+    'select id, payment_status, stripe_payment_intent_id, payment_amount_cents from bookings where user_id = ?',
+    user.id,
+  );
+  expect(booking).toMatchObject({ payment_status: 'unpaid', payment_amount_cents: service.price_cents });
+
+  await pay.click();
+  await expect(page.getByRole('button', { name: 'Processing…' })).toBeDisabled();
+  expect(await page.evaluate(() => (window as unknown as { __confirmed: { return_url: string } }).__confirmed.return_url)).toBe(`${baseURL}/checkout?success=true`);
+  await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
+  await expect(page.getByText('Payment Successful')).toBeVisible();
+  await expect(page.getByText('Thank you for your purchase!')).toBeVisible();
+  await page.waitForURL(/\/\?payment=success$/);
+
+  // The browser's word is not enough: still unpaid until Stripe's signed webhook arrives.
+  expect(query<{ payment_status: string }>('select payment_status from bookings where id = ?', booking!.id)[0]!.payment_status).toBe('unpaid');
+  const intent = await stripe.paymentIntents.retrieve(booking!.stripe_payment_intent_id);
+  const bad = await sendWebhook(baseURL, makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>), 'whsec_wrong');
+  expect(bad.status).toBe(400);
+  const good = await sendWebhook(baseURL, makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>), stripeEnv.STRIPE_WEBHOOK_SECRET);
+  expect(good.status).toBe(200);
+  expect(query<{ payment_status: string; paid_at: number | null }>('select payment_status, paid_at from bookings where id = ?', booking!.id)[0]).toMatchObject({ payment_status: 'paid' });
+});
+
+test('a declined card shows "Payment Failed" with Stripe’s message and the button again', async ({ page, context }) => {
+  await signIn(context, createSignedInUser());
+  await withStripeDouble(page, { error: { type: 'card_error', message: 'Your card was declined.' } });
+  const service = pricedService();
+  await page.goto(`/checkout?service=${service.id}`);
+  const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
+  await expect(pay).toBeEnabled();
+  await pay.click();
+  await expect(page.getByText('Payment Failed')).toBeVisible();
+  await expect(page.getByText('Your card was declined.')).toBeVisible();
+  await expect(pay).toBeEnabled();
+});
+
+test('Stripe’s return with success=true shows the confirmation and goes home', async ({ page, context }) => {
+  await signIn(context, createSignedInUser());
+  await page.goto('/checkout?success=true&payment_intent=pi_x&redirect_status=succeeded');
+  await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible();
+  await page.waitForURL(/\/\?payment=success$/, { timeout: 10_000 });
+});
+
+test('subscription: the billing switch works without JavaScript and the plan form reaches Stripe Checkout', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const owner = createSignedInUser({ role: 'owner' });
+  await signIn(context, owner);
+  // A city of its own: the demo cities may already have their 3 Elite spas.
+  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Plan City ${owner.id}`, `plan-city-${owner.id}`)!.id;
+  const spa = write<{ id: number }>(`insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id`, `Plan Spa ${owner.id}`, `plan-spa-${owner.id}`, cityId, owner.id)!;
+  const page = await context.newPage();
+  await page.goto(`/subscription?spaId=${spa.id}`);
+  await expect(page.getByRole('heading', { name: 'Premium', exact: true })).toBeVisible();
+  await expect(page.getByText('$97', { exact: true })).toBeVisible();
+  await expect(page.getByText('$970', { exact: true })).toBeHidden();
+  await page.getByText('Annual').click();
+  await expect(page.getByText('$970', { exact: true })).toBeVisible();
+  await expect(page.getByText('Save 20%')).toBeVisible();
+  await expect(page.getByRole('table')).toContainText('Video spotlight');
+  // Choosing a plan posts the form and is redirected to the (stand-in's) Checkout page.
+  const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/pay/cs_test_')), page.getByRole('button', { name: 'Choose Elite' }).click()]);
+  expect(request.url()).toContain(`127.0.0.1:${stripeEnv.STRIPE_API_PORT}/pay/cs_test_`);
+  expect(query<{ n: number }>('select count(*) as n from checkout_holds where spa_id = ? and released_at is null', spa.id)[0]!.n).toBe(1);
+  await context.close();
+});
+
+test('subscription with JavaScript: a full city shows "Elite Tier Unavailable"', async ({ page, context }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  await signIn(context, owner);
+  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Full City ${owner.id}`, `full-city-${owner.id}`)!.id;
+  for (let i = 0; i < 3; i++) write(`insert into spas (name, slug, city_id, tier) values (?, ?, ?, 'ELITE')`, `Elite ${owner.id}-${i}`, `elite-${owner.id}-${i}`, cityId);
+  const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Hopeful ${owner.id}`, `hopeful-${owner.id}`, cityId, owner.id)!;
+  await page.goto(`/subscription?spaId=${spa.id}`);
+  await expect(page.locator('[data-plans]')).toBeVisible();
+  await page.waitForFunction(() => document.querySelector('astro-island[ssr]') === null);
+  await page.getByRole('button', { name: 'Choose Elite' }).click();
+  await expect(page.getByText('Elite Tier Unavailable')).toBeVisible();
+  await expect(page.getByText('The maximum of 3 Elite spas per city has been reached. Please try Premium instead.')).toBeVisible();
+  expect(page.url()).toContain('/subscription');
+});

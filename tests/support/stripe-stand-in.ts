@@ -1,0 +1,290 @@
+// A local stand-in for the parts of Stripe's API this site calls, so tests
+// run the real `stripe` SDK (new Stripe(key, { host, port, protocol: 'http' }))
+// without a network or an account. It keeps objects in memory, reads bodies
+// form-encoded as the SDK sends them, answers JSON shaped like Stripe's and
+// honours Idempotency-Key (the same key returns the first answer).
+//
+// Calls: payment_intents create/retrieve/cancel, customers create,
+// checkout.sessions create/retrieve/expire, billing_portal.sessions create,
+// subscriptions retrieve, prices list (lookup_keys) / create.
+// Test controls: completeCheckout (what Stripe does when the customer pays),
+// setSubscription, setPaymentIntent, and the request log.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+type Obj = Record<string, unknown>;
+
+export interface StandInRequest {
+  method: string;
+  path: string;
+  params: Obj;
+  idempotencyKey: string | null;
+}
+
+export interface StripeStandIn {
+  url: string;
+  port: number;
+  /** A real SDK client pointed at the stand-in. */
+  client: (key?: string) => Stripe;
+  requests: StandInRequest[];
+  paymentIntents: Map<string, Obj>;
+  customers: Map<string, Obj>;
+  checkoutSessions: Map<string, Obj>;
+  subscriptions: Map<string, Obj>;
+  prices: Map<string, Obj>;
+  /** The customer pays: the session completes and a subscription starts (status `active`). */
+  completeCheckout: (sessionId: string, status?: string) => Obj;
+  setSubscription: (id: string, patch: Obj) => Obj;
+  setPaymentIntent: (id: string, patch: Obj) => Obj;
+  /** Makes the next n calls answer 500 (to test failures). */
+  failNext: (n: number) => void;
+  close: () => Promise<void>;
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+const now = () => Math.floor(Date.now() / 1000);
+
+/** `a[b][0][c]=v` pairs into nested objects; objects whose keys are all 0..n-1 become arrays. */
+export function parseStripeForm(text: string): Obj {
+  const root: Obj = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== '');
+    let node: Obj = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) node[part] = value;
+      else node = (node[part] ??= {}) as Obj;
+    });
+  }
+  const arrays = (value: unknown): unknown => {
+    if (!value || typeof value !== 'object') return value;
+    const obj = value as Obj;
+    const keys = Object.keys(obj);
+    const converted = Object.fromEntries(keys.map((k) => [k, arrays(obj[k])]));
+    if (keys.length > 0 && keys.every((k, i) => k === String(i))) return keys.map((k) => converted[k]);
+    return converted;
+  };
+  return arrays(root) as Obj;
+}
+
+const metadataOf = (value: unknown): Obj => (value && typeof value === 'object' ? (value as Obj) : {});
+
+export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn> {
+  const paymentIntents = new Map<string, Obj>();
+  const customers = new Map<string, Obj>();
+  const checkoutSessions = new Map<string, Obj>();
+  const subscriptions = new Map<string, Obj>();
+  const prices = new Map<string, Obj>();
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const requests: StandInRequest[] = [];
+  let failures = 0;
+  let base = '';
+
+  const missing = (what: string, id: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param: 'id' } },
+  });
+  const ok = (body: unknown) => ({ status: 200, body });
+
+  function route(method: string, path: string, params: Obj): { status: number; body: unknown } {
+    let m: RegExpExecArray | null;
+    if (method === 'POST' && path === '/v1/payment_intents') {
+      const id = newId('pi');
+      const intent: Obj = {
+        id,
+        object: 'payment_intent',
+        amount: Number(params.amount),
+        currency: params.currency ?? 'usd',
+        status: 'requires_payment_method',
+        client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
+        customer: params.customer ?? null,
+        description: params.description ?? null,
+        receipt_email: params.receipt_email ?? null,
+        metadata: metadataOf(params.metadata),
+        automatic_payment_methods: params.automatic_payment_methods ? { enabled: true } : null,
+        created: now(),
+        livemode: false,
+      };
+      paymentIntents.set(id, intent);
+      return ok(intent);
+    }
+    if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const intent = paymentIntents.get(m[1]!);
+      return intent ? ok(intent) : missing('payment_intent', m[1]!);
+    }
+    if ((m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)) && method === 'POST') {
+      const intent = paymentIntents.get(m[1]!);
+      if (!intent) return missing('payment_intent', m[1]!);
+      intent.status = 'canceled';
+      return ok(intent);
+    }
+    if (method === 'POST' && path === '/v1/customers') {
+      const id = newId('cus');
+      const customer = { id, object: 'customer', email: params.email ?? null, name: params.name ?? null, metadata: metadataOf(params.metadata), created: now(), livemode: false };
+      customers.set(id, customer);
+      return ok(customer);
+    }
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      const id = newId('cs_test');
+      const lineItems = (params.line_items as Obj[] | undefined) ?? [];
+      for (const item of lineItems) if (!prices.has(String(item.price))) return missing('price', String(item.price));
+      const session: Obj = {
+        id,
+        object: 'checkout.session',
+        mode: params.mode ?? 'payment',
+        status: 'open',
+        payment_status: 'unpaid',
+        url: `${base}/pay/${id}`,
+        customer: params.customer ?? null,
+        customer_email: params.customer_email ?? null,
+        client_reference_id: params.client_reference_id ?? null,
+        metadata: metadataOf(params.metadata),
+        subscription: null,
+        success_url: params.success_url ?? null,
+        cancel_url: params.cancel_url ?? null,
+        expires_at: params.expires_at ? Number(params.expires_at) : now() + 24 * 3600,
+        created: now(),
+        livemode: false,
+        // Not in Stripe's answer; kept so completeCheckout can build the subscription.
+        _line_items: lineItems,
+        _subscription_data: params.subscription_data ?? {},
+      };
+      checkoutSessions.set(id, session);
+      return ok(publicSession(session));
+    }
+    if ((m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const session = checkoutSessions.get(m[1]!);
+      return session ? ok(publicSession(session)) : missing('checkout.session', m[1]!);
+    }
+    if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)) && method === 'POST') {
+      const session = checkoutSessions.get(m[1]!);
+      if (!session) return missing('checkout.session', m[1]!);
+      if (session.status !== 'open') {
+        return { status: 400, body: { error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status of open can be expired.` } } };
+      }
+      session.status = 'expired';
+      session.url = null;
+      return ok(publicSession(session));
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      if (!customers.has(String(params.customer))) return missing('customer', String(params.customer));
+      const id = newId('bps');
+      return ok({ id, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url ?? null, url: `${base}/portal/${id}`, created: now(), livemode: false });
+    }
+    if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const sub = subscriptions.get(m[1]!);
+      return sub ? ok(sub) : missing('subscription', m[1]!);
+    }
+    if (method === 'GET' && path === '/v1/prices') {
+      const keys = (params.lookup_keys as string[] | undefined) ?? [];
+      const data = [...prices.values()].filter((p) => keys.length === 0 || keys.includes(String(p.lookup_key)));
+      return ok({ object: 'list', data, has_more: false, url: '/v1/prices' });
+    }
+    if (method === 'POST' && path === '/v1/prices') {
+      const key = params.lookup_key ? String(params.lookup_key) : null;
+      if (key && [...prices.values()].some((p) => p.lookup_key === key) && params.transfer_lookup_key !== 'true') {
+        return { status: 400, body: { error: { type: 'invalid_request_error', message: `A price (...) already uses that lookup key.` } } };
+      }
+      const id = newId('price');
+      const recurring = params.recurring as Obj | undefined;
+      const price = {
+        id,
+        object: 'price',
+        active: true,
+        currency: params.currency ?? 'usd',
+        unit_amount: Number(params.unit_amount),
+        lookup_key: key,
+        product: params.product ?? newId('prod'),
+        recurring: recurring ? { interval: recurring.interval, interval_count: 1 } : null,
+        type: recurring ? 'recurring' : 'one_time',
+        metadata: metadataOf(params.metadata),
+        created: now(),
+        livemode: false,
+      };
+      prices.set(id, price);
+      return ok(price);
+    }
+    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } } };
+  }
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const method = req.method ?? 'GET';
+    const params = method === 'GET' ? parseStripeForm(url.search.slice(1)) : parseStripeForm(Buffer.concat(chunks).toString('utf8'));
+    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
+    requests.push({ method, path: url.pathname, params, idempotencyKey: key });
+
+    let answer: { status: number; body: unknown };
+    if (failures > 0) {
+      failures--;
+      answer = { status: 500, body: { error: { type: 'api_error', message: 'The stand-in was told to fail.' } } };
+    } else if (method === 'POST' && key && idempotent.has(`${url.pathname} ${key}`)) {
+      answer = idempotent.get(`${url.pathname} ${key}`)!;
+    } else {
+      answer = route(method, url.pathname, params);
+      if (method === 'POST' && key) idempotent.set(`${url.pathname} ${key}`, answer);
+    }
+    res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': newId('req'), ...(key ? { 'Idempotency-Key': key } : {}) });
+    res.end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+
+  function completeCheckout(sessionId: string, status = 'active'): Obj {
+    const session = checkoutSessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    const id = newId('sub');
+    const start = now();
+    const items = ((session._line_items as Obj[]) ?? []).map((item) => {
+      const price = prices.get(String(item.price))!;
+      const days = (price.recurring as Obj | null)?.interval === 'year' ? 365 : 30;
+      return { id: newId('si'), object: 'subscription_item', price, quantity: Number(item.quantity ?? 1), current_period_start: start, current_period_end: start + days * 86_400 };
+    });
+    const customer = (session.customer as string | null) ?? newId('cus');
+    const subscription: Obj = {
+      id,
+      object: 'subscription',
+      status,
+      customer,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
+      trial_start: null,
+      trial_end: null,
+      metadata: metadataOf((session._subscription_data as Obj).metadata),
+      items: { object: 'list', data: items, has_more: false, url: `/v1/subscription_items?subscription=${id}` },
+      created: start,
+      livemode: false,
+    };
+    subscriptions.set(id, subscription);
+    Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: id, customer, url: null });
+    return subscription;
+  }
+
+  return {
+    url: base,
+    port,
+    client: (key = 'sk_test_stand_in') => new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0, telemetry: false }),
+    requests,
+    paymentIntents,
+    customers,
+    checkoutSessions,
+    subscriptions,
+    prices,
+    completeCheckout,
+    setSubscription: (id, patch) => Object.assign(subscriptions.get(id) ?? {}, patch),
+    setPaymentIntent: (id, patch) => Object.assign(paymentIntents.get(id) ?? {}, patch),
+    failNext: (n) => {
+      failures = n;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+function publicSession(session: Obj): Obj {
+  return Object.fromEntries(Object.entries(session).filter(([k]) => !k.startsWith('_')));
+}
