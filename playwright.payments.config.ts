@@ -51,6 +51,7 @@ export default defineConfig({
       SITE_DIR: join(process.env.E2E_DIR, 'site'),
       MAIL_OUTBOX: join(process.env.E2E_DIR, 'outbox'),
       REBUILD_LOG_LEVEL: 'warn',
+      REQUEST_LOG: 'off',
       ...stripeEnv,
     },
   },
