@@ -106,3 +106,84 @@ test.describe('owner dashboard: a failed session check', () => {
     await expect(notifications(page).getByRole('alert')).toContainText('Unable to verify your session. Please log in again.');
   });
 });
+
+test.describe('outbound clicks', () => {
+  type Spa = { id: number; slug: string; website: string; booking_link: string; phone: string };
+  const premium = () =>
+    query<Spa>("select id, slug, website, booking_link, phone from spas where active = 1 and tier = 'PREMIUM' and website is not null and booking_link is not null order by id limit 1")[0]!;
+  const clicksOf = (spaId: number, target: string) =>
+    query<{ url: string; ip_hash: string | null; referer: string | null }>('select url, ip_hash, referer from clicks where spa_id = ? and target_url = ?', spaId, target);
+
+  test.beforeEach(async ({ page }) => {
+    // The outside sites are not reachable here: answer them with a blank page.
+    await page.route(/^https:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>elsewhere</title>' }));
+  });
+
+  test('a spa page records website, booking and directions clicks, and the links still lead out', async ({ page }) => {
+    const spa = premium();
+    const before = clicksOf(spa.id, spa.website).length;
+    await page.goto(`/spas/${spa.slug}`);
+    const website = page.getByRole('main').locator(`a[href="${spa.website}"]`);
+    await expect(website).toHaveAttribute('data-click-kind', 'website');
+    await website.click();
+    await page.waitForURL((url) => url.origin === new URL(spa.website).origin);
+    await expect.poll(() => clicksOf(spa.id, spa.website).length).toBe(before + 1);
+    const row = clicksOf(spa.id, spa.website).at(-1)!;
+    expect(row.url).toBe(`/spas/${spa.slug}`);
+    expect(row.ip_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.referer).toBeNull();
+
+    await page.goto(`/spas/${spa.slug}`);
+    const booking = page.locator('main [data-book-link]').first();
+    const bookingBefore = clicksOf(spa.id, spa.booking_link).length;
+    await booking.click();
+    await expect.poll(() => clicksOf(spa.id, spa.booking_link).length).toBe(bookingBefore + 1);
+
+    await page.goto(`/spas/${spa.slug}`);
+    const directions = page.locator('main a[data-click-kind="directions"]');
+    const target = (await directions.getAttribute('href'))!;
+    expect(target).toMatch(/^https:\/\/www\.google\.com\/maps\//);
+    const directionsBefore = clicksOf(spa.id, target).length;
+    await directions.click();
+    await expect.poll(() => clicksOf(spa.id, target).length).toBe(directionsBefore + 1);
+  });
+
+  test('a spa card in search results records its booking link', async ({ page }) => {
+    const spa = premium();
+    const [city] = query<{ slug: string }>('select c.slug from cities c join spas s on s.city_id = c.id where s.id = ?', spa.id);
+    await page.goto(`/search-results?city=${city!.slug}`);
+    const card = page.locator(`[data-spa-card][data-spa-id="${spa.id}"]`);
+    const before = clicksOf(spa.id, spa.booking_link).length;
+    await card.locator('[data-book-link]').click();
+    await expect.poll(() => clicksOf(spa.id, spa.booking_link).length).toBe(before + 1);
+    expect(clicksOf(spa.id, spa.booking_link).at(-1)!.url).toBe('/search-results');
+  });
+
+  test('without JavaScript the links are the same plain links', async ({ browser }) => {
+    const spa = premium();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseURL}/spas/${spa.slug}`);
+      await expect(page.locator('main [data-book-link]').first()).toHaveAttribute('href', spa.booking_link);
+      await expect(page.getByRole('main').locator(`a[href="${spa.website}"]`)).toHaveCount(1);
+      await expect(page.locator('main a[data-click-kind="phone"]').first()).toHaveAttribute('href', /^tel:\+1\d{10}$/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('POST /api/clicks validates spa and kind and stores nothing else', async ({ request }) => {
+    const spa = premium();
+    const post = (data: unknown, headers: Record<string, string> = {}) => request.post('/api/clicks', { data: data as object, headers });
+    expect((await post({ spaId: spa.id, kind: 'phone', page: `/spas/${spa.slug}` })).status()).toBe(202);
+    expect((await post({ spaId: spa.id, kind: 'email' })).status()).toBe(422);
+    expect((await post({ spaId: 'x', kind: 'phone' })).status()).toBe(422);
+    expect((await post({ spaId: 987654321, kind: 'phone' })).status()).toBe(404);
+    const [free] = query<{ id: number }>("select id from spas where active = 1 and tier = 'FREE' order by id limit 1");
+    expect((await post({ spaId: free!.id, kind: 'booking' })).status()).toBe(422);
+    expect((await request.post('/api/clicks', { data: 'spaId=1', headers: { 'Content-Type': 'text/plain' } })).status()).toBe(415);
+    expect((await post({ spaId: spa.id, kind: 'phone', page: `/${'a'.repeat(2000)}` })).status()).toBe(413);
+    expect((await post({ spaId: spa.id, kind: 'phone' }, { Origin: 'https://evil.example' })).status()).toBe(403);
+  });
+});
