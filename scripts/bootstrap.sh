@@ -33,8 +33,8 @@ if [ ! -f node_modules/.bootstrap-lock-hash ] || [ "$(cat node_modules/.bootstra
   sha256sum package-lock.json | cut -d' ' -f1 > node_modules/.bootstrap-lock-hash
 fi
 
-# The browser tests need Chromium, the sitemap test xmllint, the benchmarks wrk
-# and nginx (the static-serving peer):
+# The browser tests need Chromium, the sitemap test xmllint, the HTML test Java,
+# the benchmarks wrk and nginx (the static-serving peer):
 # Debian's packages, installed when missing (as root) or named when we cannot.
 needs_test_tools=0
 case " $* " in *" test"*|*"test:e2e"*|*" bench"*) needs_test_tools=1 ;; esac
@@ -42,6 +42,8 @@ if [ "$needs_test_tools" = 1 ]; then
   missing=""
   [ -n "${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
   command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+  # The HTML validity test runs the Nu checker (vnu-jar), a Java program.
+  command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"
   case " $* " in *" bench"*)
     command -v wrk >/dev/null 2>&1 || missing="$missing wrk"
     command -v nginx >/dev/null 2>&1 || missing="$missing nginx" ;;

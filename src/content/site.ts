@@ -26,8 +26,10 @@ export const claims = {
   providersLabel: 'Licensed providers',
   spas: '500+',
   monthlySearches: '2,500+',
+  monthlySearchesLabel: 'Monthly searches',
   monthlySearchesOwnerPitch: '50K+',
   leadQuality: '95%',
+  leadQualityLabel: 'Lead quality',
   badges: ['Licensed provider network', 'HIPAA compliant', 'County verified', '24/7 online directory access'],
 } as const;
 
@@ -127,8 +129,52 @@ export const home = {
   contactHeading: 'Book a consultation',
   eliteHeading: 'Elite spotlight',
   eliteLead: 'Verified Elite partners: the county’s most established medical spas.',
-  servicesHeading: 'Popular treatments',
-  servicesLead: 'Compare providers across Orange County for the treatments people ask about most.',
+  servicesEyebrow: 'Services',
+  servicesHeading: 'Featured services',
+  servicesLead: 'A treatment from each specialty, at the county’s best-listed spas. All prices are all-in.',
+  treatmentsHeading: 'Popular treatments',
+  treatmentsLead: 'Compare providers across Orange County for the treatments people ask about most.',
   contactLead:
     'Tell us what you are looking for and a coordinator will match you with the right provider. We reply within 24 hours.',
+} as const;
+
+/** Messages of the error catalogue (spec 8) shown outside a form island. */
+export const authMessages = {
+  /** The owner dashboard could not verify the visitor's session: a destructive toast. */
+  sessionFailed: { title: 'Authentication Error', description: 'Unable to verify your session. Please log in again.' },
+} as const;
+
+/** The home page's pitch to spa owners (spec 2, Home); Explore Plans opens /spa-owners in a new tab. */
+export const ownerPitch = {
+  eyebrow: 'For spa owners',
+  heading: 'Grow your practice with Orange County’s directory',
+  lead: 'List for free, or reach more clients with Premium and Elite placement.',
+  cta: 'Explore Plans',
+} as const;
+
+/** The static package promo of /services and /booking (spec 2, 9): $650, was $825, save $175. */
+export const packagePromo = {
+  eyebrow: 'Package offer',
+  title: 'The Radiance Package',
+  blurb: 'A HydraFacial, a chemical peel and an LED session, booked together.',
+  priceCents: 65_000,
+  wasCents: 82_500,
+} as const;
+
+/** Listing plans (spec 1, 9): Premium $97 a month or $970 a year, Elite $197 or $1,970. */
+export const plans = {
+  FREE: { name: 'Essential', summary: 'A basic listing with up to 3 photos and offers.' },
+  PREMIUM: {
+    name: 'Premium',
+    monthlyCents: 9_700,
+    yearlyCents: 97_000,
+    summary: 'Featured placement, social feed, booking link and advanced analytics.',
+  },
+  ELITE: {
+    name: 'Elite',
+    monthlyCents: 19_700,
+    yearlyCents: 197_000,
+    summary: 'Homepage carousel, verified badge, video spotlight and newsletter features. At most 3 per city.',
+  },
+  annualBadge: 'Save 20%',
 } as const;

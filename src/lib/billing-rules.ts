@@ -3,6 +3,7 @@
 // service costs, what a subscription's state means for the spa's tier, and
 // whether a late webhook may still change anything. src/lib/server/billing*.ts
 // does the talking to Stripe and SQLite and asks these.
+import { plans } from '../content/site.ts';
 import type { BillingPeriod, PaymentStatus, SubscriptionStatus, Tier } from '../../db/schema.ts';
 import { ELITE_PER_CITY } from './tiers.ts';
 
@@ -29,10 +30,11 @@ const plan = (tier: PaidTier, billing: BillingPeriod, amountCents: number): Plan
 
 /** Premium $97/mo or $970/yr; Elite $197/mo or $1,970/yr (spec 9). */
 export const PLANS: readonly Plan[] = [
-  plan('PREMIUM', 'monthly', 9_700),
-  plan('PREMIUM', 'annual', 97_000),
-  plan('ELITE', 'monthly', 19_700),
-  plan('ELITE', 'annual', 197_000),
+  // The prices live in the content module, where the landing and plan pages read them too.
+  plan('PREMIUM', 'monthly', plans.PREMIUM.monthlyCents),
+  plan('PREMIUM', 'annual', plans.PREMIUM.yearlyCents),
+  plan('ELITE', 'monthly', plans.ELITE.monthlyCents),
+  plan('ELITE', 'annual', plans.ELITE.yearlyCents),
 ];
 
 export function findPlan(tier: PaidTier, billing: BillingPeriod): Plan {

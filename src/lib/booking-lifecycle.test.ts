@@ -171,9 +171,11 @@ describe('every transition at once', () => {
 
 describe('leads', () => {
   const STATUSES: LeadStatus[] = ['new', 'contacted', 'converted', 'lost'];
-  const ALLOWED = new Set(['new>contacted', 'contacted>converted', 'contacted>lost']);
+  // Rulings: new -> contacted -> converted, "or lost": a new lead that never
+  // answers can be given up without pretending it was contacted.
+  const ALLOWED = new Set(['new>contacted', 'new>lost', 'contacted>converted', 'contacted>lost']);
 
-  it('moves new -> contacted -> converted or lost, and nothing else', () => {
+  it('moves new -> contacted -> converted, or new or contacted -> lost, and nothing else', () => {
     for (const from of STATUSES) {
       for (const to of STATUSES) {
         expect(canMoveLead(from, to), `${from} -> ${to}`).toBe(ALLOWED.has(`${from}>${to}`));
@@ -182,7 +184,7 @@ describe('leads', () => {
   });
 
   it('lists the next statuses of each', () => {
-    expect(leadMoves('new')).toEqual(['contacted']);
+    expect(leadMoves('new')).toEqual(['contacted', 'lost']);
     expect([...leadMoves('contacted')].sort()).toEqual(['converted', 'lost']);
     expect(leadMoves('converted')).toEqual([]);
     expect(leadMoves('lost')).toEqual([]);

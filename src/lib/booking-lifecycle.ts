@@ -78,13 +78,13 @@ export function decideBookingChange(booking: BookingState, change: BookingChange
 }
 
 const LEAD_MOVES: Record<LeadStatus, readonly LeadStatus[]> = {
-  new: ['contacted'],
+  new: ['contacted', 'lost'],
   contacted: ['converted', 'lost'],
   converted: [],
   lost: [],
 };
 
-/** Lead status: new -> contacted -> converted, or lost. */
+/** Lead status: new -> contacted -> converted, or (from new or contacted) lost. */
 export function canMoveLead(from: LeadStatus, to: LeadStatus): boolean {
   return LEAD_MOVES[from].includes(to);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationLabel, isComplimentary, priceLabel } from './services.ts';
+import { durationLabel, isComplimentary, priceLabel, spotlightServices } from './services.ts';
 
 describe('service presentation', () => {
   it('calls a free or consultation service complimentary', () => {
@@ -14,5 +14,21 @@ describe('service presentation', () => {
     expect(priceLabel({ name: 'Consultation', priceCents: 0 })).toBe('Complimentary');
     expect(durationLabel(60)).toBe('60 minutes');
     expect(durationLabel(null)).toBe('Duration TBD');
+  });
+});
+
+describe('spotlightServices', () => {
+  const s = (id: number, category: string, spaId: number) => ({ id, category, spaId });
+
+  it('takes one service per category, in order, up to the limit', () => {
+    const list = [s(1, 'body', 10), s(2, 'body', 11), s(3, 'facial', 12), s(4, 'laser', 13), s(5, 'wellness', 14)];
+    expect(spotlightServices(list).map((x) => x.id)).toEqual([1, 3, 4, 5]);
+    expect(spotlightServices(list, 2).map((x) => x.id)).toEqual([1, 3]);
+  });
+
+  it('prefers a spa not shown yet, and falls back to the first when every spa was', () => {
+    const list = [s(1, 'body', 10), s(2, 'facial', 10), s(3, 'facial', 11), s(4, 'laser', 10)];
+    expect(spotlightServices(list).map((x) => x.id)).toEqual([1, 3, 4]);
+    expect(spotlightServices([])).toEqual([]);
   });
 });

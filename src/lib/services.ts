@@ -13,3 +13,21 @@ export function priceLabel(service: { name: string; priceCents: number; priceUni
 }
 
 export const durationLabel = (minutes: number | null | undefined) => (minutes ? `${minutes} minutes` : 'Duration TBD');
+
+/**
+ * The home page's services grid (spec 2, Home): one service per category, the
+ * first of each in the order given (best-listed spas first), at most `limit`,
+ * preferring spas not shown yet so one spa does not fill the grid.
+ */
+export function spotlightServices<T extends { category: string; spaId: number }>(services: readonly T[], limit = 6): T[] {
+  const byCategory = Map.groupBy(services, (service) => service.category);
+  const picked: T[] = [];
+  const spas = new Set<number>();
+  for (const items of byCategory.values()) {
+    if (picked.length >= limit) break;
+    const choice = items.find((service) => !spas.has(service.spaId)) ?? items[0]!;
+    picked.push(choice);
+    spas.add(choice.spaId);
+  }
+  return picked;
+}

@@ -509,6 +509,13 @@ describe('changeLeadStatus', () => {
     expect(leadStatus(id)).toBe('lost');
   });
 
+  it('lets the owner give up a new lead straight away: new -> lost', () => {
+    const id = leadFor({ serviceId: fixture.service });
+    expect(changeLeadStatus(id, 'lost', people.owner)).toEqual({ ok: true, id, status: 'lost' });
+    expect(leadStatus(id)).toBe('lost');
+    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({ ok: false, status: 409 });
+  });
+
   it('answers 404 to strangers and other owners, and to a lead without a spa for anyone but an admin', () => {
     const id = leadFor({ serviceId: fixture.service });
     for (const user of [people.stranger, people.otherOwner, people.client]) {

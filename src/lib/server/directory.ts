@@ -119,10 +119,14 @@ export function countSpasInCity(cityId: number, treatment?: string): number {
   return db.select({ n: count() }).from(spas).where(inCity(cityId, treatment)).get()?.n ?? 0;
 }
 
-/** Up to `limit` featured Premium and Elite spas, tier then newest (spec 2, Services). */
+/**
+ * The Services screen's featured spas (spec 2, Services): up to `limit` active
+ * Premium and Elite spas, tier then newest. Featured placement is what those
+ * tiers pay for, so the admin's featured flag is not required here.
+ */
 export function listFeaturedSpas(limit = 6) {
   return spaCards()
-    .where(and(eq(spas.active, true), eq(spas.featured, true), inArray(spas.tier, ['PREMIUM', 'ELITE'])))
+    .where(and(eq(spas.active, true), inArray(spas.tier, ['PREMIUM', 'ELITE'])))
     .orderBy(...tierOrder)
     .limit(limit)
     .all();

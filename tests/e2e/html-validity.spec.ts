@@ -1,0 +1,78 @@
+// Every kind of page is valid HTML by the Nu HTML checker (vnu-jar, the W3C
+// validator's engine): one page of each type, fetched from the site under
+// test, checked in one run of the checker. Errors only; warnings are advice.
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { query } from './db.ts';
+import { createSignedInUser } from './sessions.ts';
+
+interface VnuMessage {
+  type: string;
+  url: string;
+  message: string;
+  lastLine?: number;
+  extract?: string;
+}
+
+test('one page of each type has no HTML errors', async ({ request, playwright, baseURL }) => {
+  test.setTimeout(120_000);
+  const [spa] = query<{ slug: string }>("select slug from spas where active = 1 and tier = 'ELITE' order by id limit 1");
+  const [offer] = query<{ slug: string }>('select slug from offers where active = 1 order by id limit 1');
+  const pages: Record<string, { path: string; status?: number }> = {
+    home: { path: '/' },
+    'search-results': { path: '/search-results?service=botox&city=irvine' },
+    'client/*': { path: '/client/anything' },
+    services: { path: '/services' },
+    booking: { path: '/booking' },
+    spa: { path: `/spas/${spa!.slug}` },
+    city: { path: '/cities/newport-beach' },
+    'city/treatment': { path: '/cities/newport-beach/botox' },
+    offers: { path: '/offers' },
+    offer: { path: `/offers/${offer!.slug}` },
+    privacy: { path: '/privacy-policy' },
+    terms: { path: '/terms-of-service' },
+    sitemap: { path: '/sitemap' },
+    'spa-owners': { path: '/spa-owners' },
+    'not found': { path: '/no-such-page', status: 404 },
+    'owner login': { path: '/owner/login' },
+    'owner signup': { path: '/owner/signup' },
+    'client login': { path: '/api/login' },
+    newsletter: { path: '/newsletter' },
+  };
+
+  const dir = mkdtempSync(join(tmpdir(), 'vnu-'));
+  const files: string[] = [];
+  const save = (name: string, html: string) => {
+    const file = join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.html`);
+    writeFileSync(file, html);
+    files.push(file);
+  };
+  for (const [name, { path, status = 200 }] of Object.entries(pages)) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(status);
+    save(name, await response.text());
+  }
+  // The member home, rendered on request for a signed-in visitor.
+  const user = createSignedInUser({ firstName: 'Valid' });
+  const member = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `session=${user.token}; signed_in=1` } });
+  const home = await member.get('/');
+  expect(home.status()).toBe(200);
+  const memberHtml = await home.text();
+  expect(memberHtml).toContain('Welcome back, Valid');
+  save('member home', memberHtml);
+  await member.dispose();
+
+  let output = '';
+  try {
+    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
+  } catch (error) {
+    // The checker exits 1 when it found errors and writes its report to stderr.
+    output = String((error as { stderr?: Buffer }).stderr ?? error);
+  }
+  const messages = output ? (JSON.parse(output) as { messages: VnuMessage[] }).messages : [];
+  const report = messages.map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`);
+  expect(report).toEqual([]);
+});
