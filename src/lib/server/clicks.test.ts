@@ -1,7 +1,7 @@
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, clicks, rateLimits, spas } from '../../../db/schema.ts';
-import { hashAddress } from './analytics.ts';
+import { hashClientAddress } from './client-address.ts';
 import { allowClick, CLICKS_PER_MINUTE, countSpaClicks, recordClick } from './clicks.ts';
 import { db } from './db.ts';
 
@@ -45,7 +45,8 @@ describe('recordClick', () => {
     expect(row).toMatchObject({
       spaId: fixture.premium,
       url: '/spas/x',
-      targetUrl: 'https://book.example',
+      // The href the page shows: addresses are normalised by httpUrl (src/lib/urls.ts).
+      targetUrl: 'https://book.example/',
       sessionId: 'tab-1',
       utmSource: 'newsletter',
       userAgent: 'TestBrowser/1.0',
@@ -54,7 +55,7 @@ describe('recordClick', () => {
     });
     expect(row.ipHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain('203.0.113.9');
-    expect(row.ipHash).not.toBe(hashAddress('203.0.113.9', ''));
+    expect(row.ipHash).toBe(hashClientAddress('203.0.113.9'));
   });
 
   it('takes the page from the Referer path when the body does not name it', () => {

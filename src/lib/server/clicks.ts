@@ -2,13 +2,12 @@
 // website, booking, directions or social link. Stored for the spa's owner to
 // count later. The target is computed from the listing, never taken from the
 // request; the visitor is known only by a salted hash of the address
-// (docs/decisions/0003, 0011).
-import { ANALYTICS_SALT } from 'astro:env/server';
+// (docs/decisions/0003, 0015).
 import { and, count, eq, gte } from 'drizzle-orm';
 import { clicks, spas } from '../../../db/schema.ts';
 import type { ClickEvent } from '../click-event.ts';
 import { outboundTarget } from '../outbound.ts';
-import { hashAddress } from './analytics.ts';
+import { hashClientAddress } from './client-address.ts';
 import { db } from './db.ts';
 import { hit } from './rate-limit.ts';
 
@@ -29,7 +28,7 @@ export type ClickResult = { ok: true; id: number } | { ok: false; status: 404 | 
 
 /** Counts the hit and answers whether this client may record another click now. */
 export function allowClick(address: string | null, now = Date.now()) {
-  return hit(`clicks:client:${address ? hashAddress(address, ANALYTICS_SALT) : 'unknown'}`, CLICKS_PER_MINUTE, 60_000, now);
+  return hit(`clicks:client:${address ? hashClientAddress(address) : 'unknown'}`, CLICKS_PER_MINUTE, 60_000, now);
 }
 
 const pathOf = (referer: string | null, origin: string): string | null => {
@@ -55,7 +54,7 @@ export function recordClick(event: ClickEvent, context: ClickContext): ClickResu
       targetUrl: target,
       userId: context.userId,
       sessionId: event.sessionId,
-      ipHash: context.address ? hashAddress(context.address, ANALYTICS_SALT) : null,
+      ipHash: context.address ? hashClientAddress(context.address) : null,
       userAgent: context.userAgent?.slice(0, USER_AGENT_MAX) || null,
       // Where the visitor came from before our page is not collected: another
       // site's address can carry anything, personal data included.
