@@ -94,12 +94,15 @@ function attack(path: string, type: string, total: number): Promise<{ status: nu
     req.on('error', () => {});
     req.on('close', finish);
     const deadline = performance.now() + 30_000;
+    // One chunk per turn of the event loop: a real client reads while it sends.
     const pump = () => {
-      while (sent < total && !status && !req.destroyed && performance.now() < deadline) {
-        sent += piece.length;
-        if (!req.write(piece)) return void req.once('drain', pump);
+      if (sent >= total || status || req.destroyed || performance.now() > deadline) {
+        if (!req.destroyed) req.end();
+        return;
       }
-      if (!req.destroyed) req.end();
+      sent += piece.length;
+      if (req.write(piece)) setImmediate(pump);
+      else req.once('drain', pump);
     };
     pump();
   });

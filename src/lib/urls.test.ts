@@ -18,7 +18,7 @@ describe('pagePath', () => {
 describe('httpUrl', () => {
   it('keeps http and https addresses', () => {
     expect(httpUrl('https://harborlight.example/book')).toBe('https://harborlight.example/book');
-    expect(httpUrl(' http://spa.example ')).toBe('http://spa.example/');
+    expect(httpUrl(' http://spa.example ')).toBe('http://spa.example');
   });
 
   it.each(['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', '//evil.example', 'ftp://spa.example', 'spa.example', 'https://', '', null, undefined])(

@@ -22,5 +22,6 @@ export function httpUrl(value: string | null | undefined): string | null {
   const text = value.trim();
   if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null;
   const url = new URL(text);
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  // The address as the owner wrote it (trimmed), once it is known to be http(s).
+  return url.protocol === 'http:' || url.protocol === 'https:' ? text : null;
 }

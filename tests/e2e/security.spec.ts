@@ -63,6 +63,8 @@ function postChunked(url: string, total: number, options: { contentType?: string
       while (sent < total && !answered && !req.destroyed) {
         const ok = req.write(piece);
         sent += piece.length;
+        // A real client reads while it sends: let the answer in between writes.
+        await new Promise((resolve) => setImmediate(resolve));
         if (first && options.beforeRest) {
           first = false;
           await options.beforeRest();

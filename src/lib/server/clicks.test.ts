@@ -45,8 +45,7 @@ describe('recordClick', () => {
     expect(row).toMatchObject({
       spaId: fixture.premium,
       url: '/spas/x',
-      // The href the page shows: addresses are normalised by httpUrl (src/lib/urls.ts).
-      targetUrl: 'https://book.example/',
+      targetUrl: 'https://book.example',
       sessionId: 'tab-1',
       utmSource: 'newsletter',
       userAgent: 'TestBrowser/1.0',
