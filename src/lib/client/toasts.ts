@@ -49,9 +49,15 @@ interface Timer {
 const timers = new Map<string, Timer>();
 let paused = false;
 let counter = 0;
+/**
+ * In a browser the clocks wait for a Toaster to be on screen: it may hydrate
+ * only when the first toast arrives (client:toast), and on a slow phone that
+ * can take seconds a toast should not spend unseen. Elsewhere (tests) no wait.
+ */
+let viewerReady = typeof document === 'undefined';
 
 function start(id: string, timer: Timer) {
-  if (paused || !Number.isFinite(timer.remaining)) return;
+  if (paused || !viewerReady || timer.handle !== null || !Number.isFinite(timer.remaining)) return;
   timer.startedAt = Date.now();
   timer.handle = setTimeout(() => dismiss(id), Math.max(0, timer.remaining));
 }
@@ -100,6 +106,12 @@ export function dismiss(id?: string): void {
   if (left.length === current.length) return;
   for (const item of current) if (!left.includes(item)) forget(item.id);
   $toasts.set(left);
+}
+
+/** The Toaster is mounted: toasts waiting for it start their clocks now. */
+export function setToasterReady(): void {
+  viewerReady = true;
+  for (const [id, timer] of timers) start(id, timer);
 }
 
 /**
