@@ -78,7 +78,12 @@ test.describe('(4) a treatment on the home forms', () => {
   test("the member home's form has the choice too", async ({ page }) => {
     await signIn(page.context(), createSignedInUser());
     const form = await homeForm(page);
-    await expect(form.getByLabel('Treatment').locator('option')).not.toHaveCount(1);
+    const treatment = form.getByLabel('Treatment');
+    await expect(treatment).toBeVisible();
+    await expect(treatment).toHaveValue('');
+    // "Not sure yet" and every service in the directory.
+    const services = query<{ n: number }>('select count(*) as n from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1')[0]!.n;
+    await expect(treatment.locator('option')).toHaveCount(services + 1);
   });
 
   test.describe('without JavaScript', () => {
