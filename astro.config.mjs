@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { envDefaults, loadEnv } from './scripts/lib/env.ts';
+import islandDirectives from './src/integrations/island-directives.ts';
 import signedInDirective from './src/integrations/signed-in-directive.ts';
 
 loadEnv();
@@ -18,7 +19,7 @@ export default defineConfig({
   // scripts/serve.ts caps bodies per route before Astro sees them; this is the
   // backstop for anything that reaches the adapter another way.
   adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
-  integrations: [react(), signedInDirective()],
+  integrations: [react(), signedInDirective(), islandDirectives()],
   // We keep sessions in SQLite ourselves (src/lib/server/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.
   session: false,

@@ -559,6 +559,9 @@ async function measureDemo() {
     { label: 'terms of service', path: '/terms-of-service' },
     { label: 'sitemap', path: '/sitemap' },
     { label: '404', path: '/this-page-does-not-exist' },
+    // Rendered on request, with a React island from the start (the magic-link form).
+    { label: 'owner sign-in', path: '/owner/login' },
+    { label: 'client sign-in', path: '/api/login' },
   ];
   if (!offer) log.warn('no active offer in the demo data: /offers/<slug> skipped');
 

@@ -11,6 +11,8 @@ export const emailAddress = z.pipe(z.string(MESSAGE).check(z.trim(), z.toLowerCa
 export const magicLinkRequestSchema = z.object({
   email: emailAddress,
   next: z.optional(z.string().check(z.maxLength(500))),
+  /** Who asks: 'owner' from /owner/login (they land on the dashboard); a client otherwise. */
+  for: z.optional(z.enum(['client', 'owner'])),
 });
 
 export const newsletterSignupSchema = z.object({ email: emailAddress });

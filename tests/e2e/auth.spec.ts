@@ -89,7 +89,7 @@ test.describe('magic-link sign-in', () => {
     // Hold the request so the sending state can be seen.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/magic-auth/send', async (route) => {
+    await page.route('**/api/auth/request', async (route) => {
       await held;
       await route.continue();
     });
@@ -168,7 +168,7 @@ test.describe('magic-link sign-in', () => {
     const field = page.getByLabel('Email address');
     const send = page.getByRole('button', { name: 'Send Magic Link' });
     let calls = 0;
-    await page.route('**/api/magic-auth/send', (route) => {
+    await page.route('**/api/auth/request', (route) => {
       calls++;
       return calls === 1
         ? route.fulfill({ status: 422, json: { error: { code: 'invalid_request', message: 'Some fields are not valid.', fields: { email: 'This address cannot receive mail' } } } })
@@ -221,7 +221,7 @@ test.describe('magic-link sign-in', () => {
     await page.goto('/owner/login');
     await hydrated(page, 'MagicLinkForm');
     await hydrated(page, 'Toaster');
-    await page.route('**/api/magic-auth/send', (route) => route.fulfill({ status: 500, body: 'boom' }));
+    await page.route('**/api/auth/request', (route) => route.fulfill({ status: 500, body: 'boom' }));
     await page.getByLabel('Email address').fill(uniqueEmail());
     await page.getByRole('button', { name: 'Send Magic Link' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to send magic link' });
@@ -247,7 +247,7 @@ test.describe('magic-link sign-in', () => {
     await page.goto('/owner/login');
     await hydrated(page, 'MagicLinkForm');
     await hydrated(page, 'Toaster');
-    await page.route('**/api/magic-auth/send', (route) => route.fulfill({ json: { sent: true, expiresInMinutes: 15 } }));
+    await page.route('**/api/auth/request', (route) => route.fulfill({ json: { sent: true, expiresInMinutes: 15 } }));
     await page.getByLabel('Email address').fill(uniqueEmail());
     await page.getByRole('button', { name: 'Send Magic Link' }).click();
     const toast = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem').filter({ hasText: 'Magic Link Sent!' });
@@ -580,7 +580,7 @@ for (const width of [375, 1280]) {
       await page.goto('/owner/login');
       await hydrated(page, 'MagicLinkForm');
       expect(await axeViolations(page)).toEqual([]);
-      await page.route('**/api/magic-auth/send', (route) => route.fulfill({ json: { sent: true, expiresInMinutes: 15 } }));
+      await page.route('**/api/auth/request', (route) => route.fulfill({ json: { sent: true, expiresInMinutes: 15 } }));
       await page.getByLabel('Email address').fill(uniqueEmail());
       await page.getByRole('button', { name: 'Send Magic Link' }).click();
       await expect(page.getByRole('status')).toContainText('Magic Link Sent!');
@@ -593,7 +593,7 @@ for (const width of [375, 1280]) {
       await page.getByLabel('Email address').fill('nope');
       await page.getByRole('button', { name: 'Send Magic Link' }).click();
       await expect(page.getByText('Valid email is required')).toBeVisible();
-      await page.route('**/api/magic-auth/send', (route) => route.fulfill({ status: 500, body: '' }));
+      await page.route('**/api/auth/request', (route) => route.fulfill({ status: 500, body: '' }));
       await page.getByLabel('Email address').fill(uniqueEmail());
       await page.getByRole('button', { name: 'Send Magic Link' }).click();
       await expect(page.getByRole('alert')).toContainText('Failed to send magic link');

@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { trackEvent } from '../../lib/client/analytics.ts';
-import { readVisitSource, takeScheduledService } from '../../lib/client/booking.ts';
+import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '../../lib/client/booking.ts';
 import { toast } from '../../lib/client/toasts.ts';
 import { pacificDate } from '../../lib/dates.ts';
 
@@ -17,6 +17,13 @@ export interface SpaChoice {
   services: ServiceChoice[];
 }
 
+/** A treatment anywhere in the directory, for requests that name no spa (home, member home). */
+export interface DirectoryServiceChoice extends ServiceChoice {
+  spaName: string;
+  /** Options are grouped by it ("Facial", "Injectable"...). */
+  category: string;
+}
+
 interface Props {
   /** The spa the request is for; without one it goes to the directory's concierge. */
   spa?: SpaChoice;
@@ -27,12 +34,19 @@ interface Props {
   /** A signed-in visitor's name and address, filled in (and kept when the form resets). */
   prefill?: { name?: string; email?: string };
   idPrefix?: string;
+  /** Every treatment in the directory: a choice for requests that name no spa. */
+  services?: DirectoryServiceChoice[];
+  /**
+   * Where the server sends a visitor whose request it took without JavaScript
+   * (a path on this site), instead of its own confirmation page: the member
+   * home, whose list then shows the new request.
+   */
+  returnTo?: string;
 }
 
 type Field = 'name' | 'email' | 'phone' | 'serviceId' | 'preferredDate' | 'message' | 'consent';
 type Values = Record<Exclude<Field, 'consent'>, string> & { consent: boolean };
 
-const EMPTY: Values = { name: '', email: '', phone: '', serviceId: '', preferredDate: '', message: '', consent: false };
 const ORDER: Field[] = ['name', 'email', 'phone', 'serviceId', 'preferredDate', 'message', 'consent'];
 
 const SUCCESS = { title: 'Booking Request Submitted!', description: "We'll contact you within 24 hours to confirm your appointment." };
@@ -56,6 +70,37 @@ const loadSchemas = () =>
     throw error;
   }));
 
+/**
+ * The form's fields as they are in the page now. The inputs are uncontrolled:
+ * the DOM holds the values, including whatever was typed before the island
+ * hydrated (docs/decisions/0016), and this reads them when they are needed.
+ */
+function readForm(form: HTMLFormElement): Values {
+  const data = new FormData(form);
+  const text = (key: string) => {
+    const value = data.get(key);
+    return typeof value === 'string' ? value : '';
+  };
+  return {
+    name: text('name'),
+    email: text('email'),
+    phone: text('phone'),
+    serviceId: text('serviceId'),
+    preferredDate: text('preferredDate'),
+    message: text('message'),
+    consent: data.get('consent') !== null,
+  };
+}
+
+/** Options grouped by category, in the order they come. */
+function byCategory(services: DirectoryServiceChoice[]): [string, DirectoryServiceChoice[]][] {
+  const groups = new Map<string, DirectoryServiceChoice[]>();
+  for (const service of services) groups.set(service.category, [...(groups.get(service.category) ?? []), service]);
+  return [...groups];
+}
+
+const categoryName = (category: string) => (category ? category.charAt(0).toUpperCase() + category.slice(1) : 'Other');
+
 function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
   for (const issue of issues) {
@@ -68,12 +113,11 @@ function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: s
 // The booking and consultation request (spec 4 and 5). Server-rendered as a
 // plain form that posts to /booking/request, so it works before hydration and
 // without JavaScript; once live it validates with the endpoint's own schema
-// and sends JSON.
-export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today: buildDay, idPrefix, prefill }: Props) {
+// and sends JSON. Its fields are uncontrolled (defaultValue): React never
+// writes a value over what the visitor typed, before hydration or after.
+export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today: buildDay, idPrefix, prefill, services = [], returnTo }: Props) {
   const generatedId = useId();
   const id = (field: string) => `${idPrefix ?? generatedId}-${field}`;
-  const initial: Values = { ...EMPTY, name: prefill?.name ?? '', email: prefill?.email ?? '' };
-  const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -104,7 +148,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
   }
 
   function toInput(current: Values) {
-    const serviceId = current.serviceId ? Number(current.serviceId) : scheduled?.id;
+    const serviceId = current.serviceId ? Number(current.serviceId) : undefined;
     return {
       name: current.name,
       email: current.email,
@@ -117,14 +161,9 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     };
   }
 
-  function update(field: Field) {
-    return (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
-      const target = event.target;
-      const next = { ...values, [field]: field === 'consent' ? (target as HTMLInputElement).checked : target.value };
-      setValues(next);
-      // After the first attempt, messages follow the fields as they are corrected.
-      if (submitted && schemaRef.current) setErrors(validate(next, schemaRef.current).errors);
-    };
+  function onChange() {
+    // After the first attempt, messages follow the fields as they are corrected.
+    if (submitted && schemaRef.current && formRef.current) setErrors(validate(readForm(formRef.current), schemaRef.current).errors);
   }
 
   function focusFirst(found: Partial<Record<Field, string>>) {
@@ -156,7 +195,9 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
       formRef.current?.submit();
       return;
     }
-    const result = validate(values, schema);
+    const form = formRef.current;
+    if (!form) return;
+    const result = validate(readForm(form), schema);
     setErrors(result.errors);
     if (!result.data) {
       focusFirst(result.errors);
@@ -184,12 +225,15 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
       }
       toast(SUCCESS);
       trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'submitted' } });
-      setValues(initial);
+      // Back to the defaults: empty, or the signed-in visitor's name and address.
+      form.reset();
+      document.dispatchEvent(new CustomEvent(BOOKING_REQUESTED_EVENT));
       setErrors({});
       setSubmitted(false);
       setScheduled(null);
     } catch (error) {
-      toast(FAILURE);
+      // One step to try again (spec 3: a toast can carry an action).
+      toast({ ...FAILURE, action: { label: 'Retry', onAction: () => formRef.current?.requestSubmit() } });
       trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'error', value: error instanceof Error ? error.message : 'network' } });
     } finally {
       setSubmitting(false);
@@ -205,8 +249,9 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     ) : null;
 
   return (
-    <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} onFocus={() => void loadSchemas().catch(() => {})} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
+    <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} onChange={onChange} onFocus={() => void loadSchemas().catch(() => {})} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
       {spa && <input type="hidden" name="spaId" value={spa.id} />}
+      {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
       {spa && (
         <p className="text-ink-muted sm:col-span-2" data-booking-spa>
           Your request goes to <strong className="font-semibold text-ink">{spa.name}</strong>.
@@ -216,28 +261,28 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         <label htmlFor={id('name')} className="label">
           Full name <span aria-hidden="true">*</span>
         </label>
-        <input id={id('name')} name="name" type="text" autoComplete="name" required maxLength={100} className="input" value={values.name} onChange={update('name')} aria-invalid={errors.name ? true : undefined} aria-describedby={describe('name')} />
+        <input id={id('name')} name="name" type="text" autoComplete="name" required maxLength={100} className="input" defaultValue={prefill?.name} aria-invalid={errors.name ? true : undefined} aria-describedby={describe('name')} />
         {errorText('name')}
       </div>
       <div className="field">
         <label htmlFor={id('email')} className="label">
           Email <span aria-hidden="true">*</span>
         </label>
-        <input id={id('email')} name="email" type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required maxLength={254} className="input" value={values.email} onChange={update('email')} aria-invalid={errors.email ? true : undefined} aria-describedby={describe('email')} />
+        <input id={id('email')} name="email" type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required maxLength={254} className="input" defaultValue={prefill?.email} aria-invalid={errors.email ? true : undefined} aria-describedby={describe('email')} />
         {errorText('email')}
       </div>
       <div className="field">
         <label htmlFor={id('phone')} className="label">
           Phone <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={30} className="input" value={values.phone} onChange={update('phone')} aria-invalid={errors.phone ? true : undefined} aria-describedby={describe('phone')} />
+        <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={30} className="input" defaultValue="" aria-invalid={errors.phone ? true : undefined} aria-describedby={describe('phone')} />
         {errorText('phone')}
       </div>
       <div className="field">
         <label htmlFor={id('preferredDate')} className="label">
           Preferred date <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('preferredDate')} name="preferredDate" type="date" min={today} className="input" value={values.preferredDate} onChange={update('preferredDate')} aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describe('preferredDate')} />
+        <input id={id('preferredDate')} name="preferredDate" type="date" min={today} className="input" defaultValue="" aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describe('preferredDate')} />
         {errorText('preferredDate')}
       </div>
       {spa && spa.services.length > 0 && (
@@ -245,12 +290,32 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           <label htmlFor={id('serviceId')} className="label">
             Treatment <span className="font-normal text-ink-muted">(optional)</span>
           </label>
-          <select id={id('serviceId')} name="serviceId" className="input" value={values.serviceId} onChange={update('serviceId')} aria-invalid={errors.serviceId ? true : undefined} aria-describedby={describe('serviceId')}>
+          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={errors.serviceId ? true : undefined} aria-describedby={describe('serviceId')}>
             <option value="">Not sure yet: I'd like advice</option>
             {spa.services.map((service) => (
               <option key={service.id} value={service.id}>
                 {service.name} ({service.priceLabel})
               </option>
+            ))}
+          </select>
+          {errorText('serviceId')}
+        </div>
+      )}
+      {!spa && !scheduled && services.length > 0 && (
+        <div className="field sm:col-span-2">
+          <label htmlFor={id('serviceId')} className="label">
+            Treatment <span className="font-normal text-ink-muted">(optional)</span>
+          </label>
+          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={errors.serviceId ? true : undefined} aria-describedby={describe('serviceId')} data-treatment-choice>
+            <option value="">Not sure yet: I'd like advice</option>
+            {byCategory(services).map(([category, choices]) => (
+              <optgroup key={category} label={categoryName(category)}>
+                {choices.map((service) => (
+                  <option key={service.id} value={service.id}>
+                    {service.name} at {service.spaName} ({service.priceLabel})
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
           {errorText('serviceId')}
@@ -272,12 +337,12 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         <label htmlFor={id('message')} className="label">
           Message <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <textarea id={id('message')} name="message" rows={4} maxLength={2000} className="input" placeholder="What would you like to treat? Any questions for the provider?" value={values.message} onChange={update('message')} aria-invalid={errors.message ? true : undefined} aria-describedby={describe('message')} />
+        <textarea id={id('message')} name="message" rows={4} maxLength={2000} className="input" placeholder="What would you like to treat? Any questions for the provider?" defaultValue="" aria-invalid={errors.message ? true : undefined} aria-describedby={describe('message')} />
         {errorText('message')}
       </div>
       <div className="sm:col-span-2">
         <div className="flex items-start gap-3">
-          <input id={id('consent')} name="consent" type="checkbox" value="true" required className="mt-1 size-5 shrink-0 accent-brand-700" checked={values.consent} onChange={update('consent')} aria-invalid={errors.consent ? true : undefined} aria-describedby={describe('consent')} />
+          <input id={id('consent')} name="consent" type="checkbox" value="true" required className="mt-1 size-5 shrink-0 accent-brand-700" aria-invalid={errors.consent ? true : undefined} aria-describedby={describe('consent')} />
           <label htmlFor={id('consent')} className="text-sm text-ink">
             I agree to be contacted about this request by e-mail or phone, and I have read the{' '}
             <a className="link" href="/privacy-policy">

@@ -1,14 +1,18 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { magicLinkRequestSchema } from '../../lib/auth-schemas.ts';
 import { toast } from '../../lib/client/toasts.ts';
 
+export type MagicLinkPurpose = 'owner' | 'client';
+
 interface Props {
-  /** '/api/magic-auth/send' for owners, '/api/auth/request' for clients. */
-  endpoint: '/api/magic-auth/send' | '/api/auth/request';
+  /** Owners land on their dashboard, clients on the member home (or `next`). */
+  purpose: MagicLinkPurpose;
   /** Where to land after signing in: a path on this site (checked again by the server). */
   next?: string;
   /** A line above the field, shown only while asking for the address. */
   intro?: string;
+  /** What the visitor sent when the server answered the form itself (no JavaScript): kept to correct. */
+  initialEmail?: string;
+  initialError?: string;
 }
 
 type State = { step: 'entry'; sending: boolean } | { step: 'sent'; email: string };
@@ -16,6 +20,11 @@ type State = { step: 'entry'; sending: boolean } | { step: 'sent'; email: string
 interface ErrorBody {
   error?: { message?: string; fields?: Record<string, string> };
 }
+
+/** Spec 7: every sign-in link, owners' included, is asked for here. */
+export const MAGIC_LINK_ENDPOINT = '/api/auth/request';
+/** The same request as a plain form post, for before hydration and without JavaScript. */
+export const MAGIC_LINK_FORM_ACTION = '/auth/magic-link';
 
 const FAILED = { title: 'Error', description: 'Failed to send magic link. Please try again.', variant: 'destructive' } as const;
 
@@ -27,12 +36,27 @@ async function errorBody(response: Response): Promise<ErrorBody> {
   }
 }
 
+type Schemas = typeof import('../../lib/auth-schemas.ts');
+let schemas: Promise<Schemas> | null = null;
+// zod loads when someone starts to fill the form in, not with the page.
+const loadSchemas = () =>
+  (schemas ??= import('../../lib/auth-schemas.ts').catch((error: unknown) => {
+    schemas = null;
+    throw error;
+  }));
+
 // Passwordless sign-in (spec 4, Magic link form): entry -> sent -> back to
-// entry with Send Another Link. The address is checked with the endpoints' own
-// schema first, so a typo is answered at once and in the same words.
-export default function MagicLinkForm({ endpoint, next, intro }: Props) {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+// entry with Send Another Link. The server renders a plain form that posts to
+// /auth/magic-link, so it works before hydration and without JavaScript. The
+// field is uncontrolled: once live, the island reads what is in it (including
+// anything typed before hydration) and never writes over it.
+export default function MagicLinkForm({ purpose, next, intro, initialEmail = '', initialError }: Props) {
+  // Until hydration the button is enabled: the form then posts to the server,
+  // which checks the address itself. Once live it follows the field (spec 5).
+  const [live, setLive] = useState(false);
+  const [hasEmail, setHasEmail] = useState(initialEmail.trim() !== '');
+  const [error, setError] = useState<string | null>(initialError ?? null);
+  const [defaultEmail, setDefaultEmail] = useState(initialEmail);
   const [state, setState] = useState<State>({ step: 'entry', sending: false });
   const inputRef = useRef<HTMLInputElement>(null);
   const sentHeadingRef = useRef<HTMLHeadingElement>(null);
@@ -40,6 +64,12 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
   const id = useId();
   const inputId = `${id}-email`;
   const errorId = `${id}-error`;
+
+  // Adopt what is already in the field: typed before hydration, or autofilled.
+  useEffect(() => {
+    setHasEmail((inputRef.current?.value.trim() ?? '') !== '');
+    setLive(true);
+  }, []);
 
   // Focus follows the step, so keyboard and screen-reader users hear the change.
   useEffect(() => {
@@ -53,7 +83,17 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (state.step !== 'entry' || state.sending) return;
-    const parsed = magicLinkRequestSchema.safeParse({ email, ...(next ? { next } : {}) });
+    const form = event.currentTarget;
+    const email = inputRef.current?.value ?? '';
+    let schema: Schemas['magicLinkRequestSchema'];
+    try {
+      schema = (await loadSchemas()).magicLinkRequestSchema;
+    } catch {
+      // The script could not be fetched: the server answers the plain form.
+      form.submit();
+      return;
+    }
+    const parsed = schema.safeParse({ email, ...(next ? { next } : {}) });
     if (!parsed.success) {
       setError(parsed.error.issues.find((issue) => issue.path[0] === 'email')?.message ?? 'Valid email is required');
       inputRef.current?.focus();
@@ -62,11 +102,11 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
     setError(null);
     setState({ step: 'entry', sending: true });
     try {
-      const response = await fetch(endpoint, {
+      const response = await fetch(MAGIC_LINK_ENDPOINT, {
         method: 'POST',
         credentials: 'include',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(parsed.data),
+        body: JSON.stringify({ ...parsed.data, ...(purpose === 'owner' ? { for: 'owner' } : {}) }),
       });
       if (response.ok) {
         setState({ step: 'sent', email: parsed.data.email });
@@ -91,7 +131,8 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
 
   function sendAnother() {
     resetting.current = true;
-    setEmail('');
+    setDefaultEmail('');
+    setHasEmail(false);
     setError(null);
     setState({ step: 'entry', sending: false });
   }
@@ -122,7 +163,9 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
 
   const sending = state.sending;
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-busy={sending}>
+    <form method="post" action={MAGIC_LINK_FORM_ACTION} noValidate onSubmit={onSubmit} onFocus={() => void loadSchemas().catch(() => {})} className="flex flex-col gap-5" aria-busy={sending} data-magic-link-form>
+      <input type="hidden" name="for" value={purpose} />
+      {next && <input type="hidden" name="next" value={next} />}
       {intro && <p className="text-ink-muted">{intro}</p>}
       <div className="field">
         <label htmlFor={inputId} className="label">
@@ -140,9 +183,9 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
           required
           placeholder="you@example.com"
           className="input"
-          value={email}
+          defaultValue={defaultEmail}
           onChange={(event) => {
-            setEmail(event.target.value);
+            setHasEmail(event.target.value.trim() !== '');
             if (error) setError(null);
           }}
           aria-invalid={error ? true : undefined}
@@ -154,7 +197,7 @@ export default function MagicLinkForm({ endpoint, next, intro }: Props) {
           </p>
         )}
       </div>
-      <button type="submit" className="btn-primary btn-lg w-full" disabled={!email.trim() || sending}>
+      <button type="submit" className="btn-primary btn-lg w-full" disabled={(live && !hasEmail) || sending}>
         {sending ? 'Sending...' : 'Send Magic Link'}
       </button>
     </form>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { ALL_CITIES, ALL_SERVICES, searchUrl } from '../../lib/search-url.ts';
 
 interface Option {
@@ -19,11 +19,13 @@ interface Props {
 // server renders the results. With it, Update Results rewrites the URL, shows
 // six skeleton cards, and swaps in the server-rendered results region, so the
 // cards are rendered by one component (SpaCard.astro) either way.
+// The selects are uncontrolled: a choice made before hydration stays, and
+// Update Results reads the form as it is (docs/decisions/0016).
 export default function SearchFilters({ treatments, cities, service, city, path }: Props) {
-  const [treatment, setTreatment] = useState(service ?? ALL_SERVICES);
-  const [location, setLocation] = useState(city ?? ALL_CITIES);
   const [loading, setLoading] = useState(false);
   const request = useRef<AbortController | null>(null);
+  const serviceRef = useRef<HTMLSelectElement>(null);
+  const cityRef = useRef<HTMLSelectElement>(null);
 
   async function showResults(url: string) {
     const region = document.getElementById('search-results');
@@ -57,17 +59,18 @@ export default function SearchFilters({ treatments, cities, service, city, path 
   useEffect(() => {
     const onPopState = () => {
       const params = new URLSearchParams(window.location.search);
-      setTreatment(params.get('service') || ALL_SERVICES);
-      setLocation(params.get('city') || ALL_CITIES);
+      if (serviceRef.current) serviceRef.current.value = params.get('service') || ALL_SERVICES;
+      if (cityRef.current) cityRef.current.value = params.get('city') || ALL_CITIES;
       void showResults(window.location.pathname + window.location.search);
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
   }, []);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const url = searchUrl({ service: treatment, city: location }, path);
+    const data = new FormData(event.currentTarget);
+    const url = searchUrl({ service: String(data.get('service') ?? ALL_SERVICES), city: String(data.get('city') ?? ALL_CITIES) }, path);
     window.history.pushState(null, '', url);
     void showResults(url);
   }
@@ -78,7 +81,7 @@ export default function SearchFilters({ treatments, cities, service, city, path 
         <label htmlFor="filter-service" className="label">
           Treatment
         </label>
-        <select id="filter-service" name="service" className="input" value={treatment} onChange={(e) => setTreatment(e.target.value)}>
+        <select ref={serviceRef} id="filter-service" name="service" className="input" defaultValue={service ?? ALL_SERVICES}>
           {treatments.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -90,7 +93,7 @@ export default function SearchFilters({ treatments, cities, service, city, path 
         <label htmlFor="filter-city" className="label">
           Location
         </label>
-        <select id="filter-city" name="city" className="input" value={location} onChange={(e) => setLocation(e.target.value)}>
+        <select ref={cityRef} id="filter-city" name="city" className="input" defaultValue={city ?? ALL_CITIES}>
           {cities.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { $toasts, dismiss, setToastsPaused, type Toast } from '../../lib/client/toasts.ts';
+import { $toasts, dismiss, runToastAction, setToasterReady, setToastsPaused, type Toast } from '../../lib/client/toasts.ts';
 
 /** Spec 9: a swipe to the right of more than 50 px dismisses. */
 const SWIPE_THRESHOLD = 50;
@@ -17,6 +17,8 @@ export default function Toaster() {
   const [focused, setFocused] = useState(false);
 
   useEffect(() => setToastsPaused(hovered || focused), [hovered, focused]);
+  // Toasts shown before this region hydrated start their clocks only now.
+  useEffect(() => setToasterReady(), []);
 
   // A toast that leaves from under the pointer fires no pointerleave.
   useEffect(() => {
@@ -42,6 +44,13 @@ export default function Toaster() {
     dismiss(id);
   }
 
+  function act(id: string) {
+    // The action usually moves on (Retry submits the form again): let focus
+    // go back to the page rather than stay on a region that is emptying.
+    if (regionRef.current?.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
+    runToastAction(id);
+  }
+
   return (
     <section
       ref={regionRef}
@@ -55,7 +64,7 @@ export default function Toaster() {
     >
       <ol className={`flex flex-col gap-2 ${toasts.length ? 'p-4' : ''}`}>
         {toasts.map((item) => (
-          <ToastItem key={item.id} item={item} onClose={() => close(item.id)} onHover={setHovered} />
+          <ToastItem key={item.id} item={item} onClose={() => close(item.id)} onAction={() => act(item.id)} onHover={setHovered} />
         ))}
       </ol>
     </section>
@@ -65,10 +74,11 @@ export default function Toaster() {
 interface ItemProps {
   item: Toast;
   onClose: () => void;
+  onAction: () => void;
   onHover: (hovered: boolean) => void;
 }
 
-function ToastItem({ item, onClose, onHover }: ItemProps) {
+function ToastItem({ item, onClose, onAction, onHover }: ItemProps) {
   const destructive = item.variant === 'destructive';
   // The live region is in the page one frame before its words, so screen
   // readers announce them (text inserted together with its region is often missed).
@@ -149,6 +159,22 @@ function ToastItem({ item, onClose, onHover }: ItemProps) {
           </>
         )}
       </div>
+      {/* The action (spec 3) is a real button after the message, before Close in
+          the tab order, so F8 then Tab reaches it first. */}
+      {item.action && (
+        <div className="-mt-1 flex justify-end px-4 pb-4">
+          <button
+            type="button"
+            onClick={onAction}
+            data-toast-action
+            className={`inline-flex min-h-9 items-center rounded-full border px-4 text-sm font-semibold transition-colors ${
+              destructive ? 'border-danger-700/40 bg-white text-danger-700 hover:bg-white/70' : 'border-stone bg-white text-ink hover:bg-shell'
+            }`}
+          >
+            {item.action.label}
+          </button>
+        </div>
+      )}
       <button
         type="button"
         onClick={onClose}

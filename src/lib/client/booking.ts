@@ -5,6 +5,8 @@
 
 export const VISIT_SOURCE_KEY = 'visit_source';
 export const SCHEDULED_SERVICE_KEY = 'booking_service';
+/** Fired on document when the booking form has stored a request, so lists of bookings can refresh. */
+export const BOOKING_REQUESTED_EVENT = 'booking:requested';
 
 export interface VisitSource {
   source?: string;

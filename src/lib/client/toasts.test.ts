@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $toasts, dismiss, setToastsPaused, toast, TOAST_DURATION_MS } from './toasts.ts';
+import { $toasts, dismiss, runToastAction, setToastsPaused, toast, TOAST_DURATION_MS } from './toasts.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
@@ -103,5 +103,25 @@ describe('toasts', () => {
     vi.advanceTimersByTime(TOAST_DURATION_MS);
     unsubscribe();
     expect(seen).toEqual([1, 1, 0]);
+  });
+});
+
+describe('toast actions (spec 3: a toast has id, title, description, action, variant)', () => {
+  it('keeps the action, and pressing it runs it once and closes the toast', () => {
+    const onAction = vi.fn();
+    const id = toast({ title: 'Booking Failed', variant: 'destructive', action: { label: 'Retry', onAction } });
+    expect($toasts.get()[0]).toMatchObject({ id, title: 'Booking Failed', action: { label: 'Retry' } });
+    runToastAction(id);
+    expect(onAction).toHaveBeenCalledTimes(1);
+    expect(titles()).toEqual([]);
+    runToastAction(id); // gone: nothing runs again
+    expect(onAction).toHaveBeenCalledTimes(1);
+  });
+
+  it('a toast without an action has none, and pressing nothing changes nothing', () => {
+    const id = toast({ title: 'Plain' });
+    expect($toasts.get()[0]).not.toHaveProperty('action');
+    runToastAction(id);
+    expect(titles()).toEqual(['Plain']);
   });
 });

@@ -7,10 +7,19 @@ import { atom } from 'nanostores';
 
 export type ToastVariant = 'default' | 'destructive';
 
+/** One step the toast offers (spec 3, Toast message: action), e.g. Retry. */
+export interface ToastAction {
+  /** The button's words: a verb the reader understands without the toast ("Retry"). */
+  label: string;
+  /** Runs when the button is pressed; the toast then closes. */
+  onAction: () => void;
+}
+
 export interface ToastInput {
   title: string;
   description?: string;
   variant?: ToastVariant;
+  action?: ToastAction;
   /** Milliseconds before it closes by itself; Infinity keeps it until dismissed. */
   duration?: number;
 }
@@ -20,6 +29,7 @@ export interface Toast {
   title: string;
   description?: string;
   variant: ToastVariant;
+  action?: ToastAction;
   duration: number;
 }
 
@@ -39,9 +49,15 @@ interface Timer {
 const timers = new Map<string, Timer>();
 let paused = false;
 let counter = 0;
+/**
+ * In a browser the clocks wait for a Toaster to be on screen: it may hydrate
+ * only when the first toast arrives (client:toast), and on a slow phone that
+ * can take seconds a toast should not spend unseen. Elsewhere (tests) no wait.
+ */
+let viewerReady = typeof document === 'undefined';
 
 function start(id: string, timer: Timer) {
-  if (paused || !Number.isFinite(timer.remaining)) return;
+  if (paused || !viewerReady || timer.handle !== null || !Number.isFinite(timer.remaining)) return;
   timer.startedAt = Date.now();
   timer.handle = setTimeout(() => dismiss(id), Math.max(0, timer.remaining));
 }
@@ -54,17 +70,27 @@ function stop(timer: Timer) {
 }
 
 /** Shows a toast (replacing the one on screen) and returns its id. */
-export function toast({ title, description, variant = 'default', duration = TOAST_DURATION_MS }: ToastInput): string {
+export function toast({ title, description, variant = 'default', action, duration = TOAST_DURATION_MS }: ToastInput): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = `toast-${counter}`;
-  const item: Toast = { id, title, variant, duration, ...(description ? { description } : {}) };
+  const item: Toast = { id, title, variant, duration, ...(description ? { description } : {}), ...(action ? { action } : {}) };
   const kept = [item, ...$toasts.get()].slice(0, TOAST_LIMIT);
   for (const old of $toasts.get()) if (!kept.includes(old)) forget(old.id);
   $toasts.set(kept);
   const timer: Timer = { handle: null, remaining: duration, startedAt: 0 };
   timers.set(id, timer);
   start(id, timer);
+  // The page's Toaster may wait for its first toast to hydrate (client:toast).
+  if (typeof window !== 'undefined') window.dispatchEvent(new Event('toasts:shown'));
   return id;
+}
+
+/** Presses a toast's action: runs it and closes the toast. Unknown ids and toasts without one are ignored. */
+export function runToastAction(id: string): void {
+  const item = $toasts.get().find((candidate) => candidate.id === id);
+  if (!item?.action) return;
+  dismiss(id);
+  item.action.onAction();
 }
 
 function forget(id: string) {
@@ -80,6 +106,12 @@ export function dismiss(id?: string): void {
   if (left.length === current.length) return;
   for (const item of current) if (!left.includes(item)) forget(item.id);
   $toasts.set(left);
+}
+
+/** The Toaster is mounted: toasts waiting for it start their clocks now. */
+export function setToasterReady(): void {
+  viewerReady = true;
+  for (const [id, timer] of timers) start(id, timer);
 }
 
 /**

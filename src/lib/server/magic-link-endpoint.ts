@@ -1,5 +1,6 @@
-// POST /api/auth/request (clients) and POST /api/magic-auth/send (owners): the
-// same handler, one purpose each.
+// POST /api/auth/request (every sign-in form, spec 7; owners send `for: 'owner'`)
+// and POST /api/magic-auth/send (owners, after a free spa is created): the same
+// handler, each with its default purpose.
 import type { APIRoute } from 'astro';
 import { magicLinkRequestSchema } from '../auth-schemas.ts';
 import { logger } from '../log.ts';
@@ -38,7 +39,7 @@ export const magicLinkEndpoint =
       const result = await requestMagicLink({
         email: parsed.data.email,
         next: parsed.data.next,
-        purpose,
+        purpose: parsed.data.for ?? purpose,
         origin: publicOrigin,
         // Only the keyed hash reaches the limit's key: the address itself is never stored.
         clientAddress: address && hashClientAddress(address),
