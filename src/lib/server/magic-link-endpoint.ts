@@ -4,17 +4,11 @@
 import type { APIRoute } from 'astro';
 import { magicLinkRequestSchema } from '../auth-schemas.ts';
 import { logger } from '../log.ts';
-import { rateLimitKeyForEmail } from '../rate-limit-key.ts';
 import { clientAddressOf } from './analytics.ts';
-import { hashClientAddress } from './client-address.ts';
 import { apiError, invalid, json, publicOrigin, readJson } from './http.ts';
-import { LIMIT_PER_EMAIL, requestMagicLink, type MagicLinkPurpose } from './magic-links.ts';
-import { hit } from './rate-limit.ts';
+import { requestMagicLink, type MagicLinkPurpose } from './magic-links.ts';
 
 const log = logger('auth');
-
-/** The window of magic-links.ts's own limits: 15 minutes. */
-const WINDOW_MS = 15 * 60_000;
 
 function rateLimited(retryAfterSeconds: number): Response {
   const minutes = Math.ceil(retryAfterSeconds / 60);
@@ -30,19 +24,14 @@ export const magicLinkEndpoint =
     if (!body.ok) return body.response;
     const parsed = magicLinkRequestSchema.safeParse(body.value);
     if (!parsed.success) return invalid(parsed.error, 422);
-    // victim+1@, victim+2@ ... reach one inbox: one count for all of them
-    // (magic-links.ts counts the address as typed as well).
-    const inbox = hit(`magic:inbox:${rateLimitKeyForEmail(parsed.data.email)}`, LIMIT_PER_EMAIL, WINDOW_MS);
-    if (!inbox.allowed) return rateLimited(inbox.retryAfterSeconds);
-    const address = clientAddressOf(context);
+    // The limits (per inbox, per client) are requestMagicLink's: the no-JS form page shares them.
     try {
       const result = await requestMagicLink({
         email: parsed.data.email,
         next: parsed.data.next,
         purpose: parsed.data.for ?? purpose,
         origin: publicOrigin,
-        // Only the keyed hash reaches the limit's key: the address itself is never stored.
-        clientAddress: address && hashClientAddress(address),
+        clientAddress: clientAddressOf(context),
       });
       if (!result.ok) return rateLimited(result.retryAfterSeconds);
       // The same answer whether or not the address has an account.

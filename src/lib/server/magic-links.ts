@@ -7,6 +7,8 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { magicTokens, users } from '../../../db/schema.ts';
 import { brand } from '../../content/site.ts';
 import { logger } from '../log.ts';
+import { rateLimitKeyForEmail } from '../rate-limit-key.ts';
+import { hashClientAddress } from './client-address.ts';
 import { db } from './db.ts';
 import { publicOrigin } from './http.ts';
 import { sendMail } from './mail.ts';
@@ -67,8 +69,10 @@ export const landingPath = (purpose: MagicLinkPurpose, next?: string) => next ??
  */
 export async function requestMagicLink(request: MagicLinkRequest, now = Date.now()): Promise<MagicLinkResult> {
   const email = request.email.trim().toLowerCase();
-  const limits = [hit(`magic:email:${email}`, LIMIT_PER_EMAIL, WINDOW_MS, now)];
-  if (request.clientAddress) limits.push(hit(`magic:client:${hashToken(request.clientAddress)}`, LIMIT_PER_CLIENT, WINDOW_MS, now));
+  // victim+1@, victim+2@ ... reach one inbox: one count for all of them. The
+  // client is counted by the keyed hash of its address, never the address.
+  const limits = [hit(`magic:email:${rateLimitKeyForEmail(email)}`, LIMIT_PER_EMAIL, WINDOW_MS, now)];
+  if (request.clientAddress) limits.push(hit(`magic:client:${hashClientAddress(request.clientAddress)}`, LIMIT_PER_CLIENT, WINDOW_MS, now));
   const refused = limits.find((limit) => !limit.allowed);
   if (refused) return { ok: false, reason: 'rate_limited', retryAfterSeconds: refused.retryAfterSeconds };
 
