@@ -22,7 +22,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { addDays, pacificDate } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
-import { round, runBenchmark } from './lib/bench-kit.ts';
+import { round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4393' }, workers: { type: 'string', default: '16' }, backups: { type: 'string', default: '3' } } });
@@ -46,7 +46,7 @@ const env: NodeJS.ProcessEnv = {
 let server: ChildProcess | null = null;
 
 async function startSite() {
-  server = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 1200; i++) {
     if (await fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false)) return;
     await delay(50);

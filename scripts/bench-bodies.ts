@@ -16,7 +16,7 @@ import { closeDatabase } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { logger } from '../src/lib/log.ts';
-import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
+import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-bodies');
 const { values } = parseArgs({
@@ -143,7 +143,7 @@ async function main() {
   closeDatabase(env.DATABASE_PATH!);
   const publish = spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
   if (publish.status !== 0) throw new Error('publishing failed');
-  server = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; ; i++) {
     const up = await fetch(`${origin}/api/cities`).then((r) => r.ok).catch(() => false);
     if (up) break;

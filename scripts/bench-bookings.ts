@@ -31,7 +31,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { addDays, pacificDate } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
-import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
+import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-bookings');
 const { values } = parseArgs({
@@ -206,7 +206,7 @@ async function isListening(): Promise<boolean> {
 async function startServer(): Promise<number> {
   if (await isListening()) throw new Error(`something already listens on ${origin}; pass --port`);
   const started = performance.now();
-  const child = spawn(process.execPath, ['scripts/serve.ts'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, SERVER_ARGS, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const run = ++starts;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.stdout.resume(); // keep draining its log so it never blocks on a full pipe

@@ -28,7 +28,7 @@ import lighthouse from 'lighthouse';
 import { closeDatabase } from '../db/client.ts';
 import { prepareDatabase } from '../db/prepare.ts';
 import { logger } from '../src/lib/log.ts';
-import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
+import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-pages');
 const { values } = parseArgs({
@@ -99,7 +99,7 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<() => Promise<void>>
   // every figure wrong, so refuse rather than measure it.
   const occupied = await fetch(base, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
   if (occupied) throw new Error(`something already listens on ${base}; pass --port / --scale-port`);
-  const server = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   servers.add(server);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30_000);

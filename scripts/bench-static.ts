@@ -14,7 +14,7 @@ import { closeDatabase } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { logger } from '../src/lib/log.ts';
-import { round, runBenchmark } from './lib/bench-kit.ts';
+import { round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-static');
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4392' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } } });
@@ -101,7 +101,7 @@ async function main() {
   if (spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
   const client = join(realpathSync(join(env.SITE_DIR!, 'current')), 'client');
 
-  const ours = spawn(process.execPath, ['scripts/serve.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const ours = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(ours);
   writeFileSync(join(work, 'nginx.conf'), nginxConfig(client));
   const nginx = spawn('nginx', ['-c', join(work, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -19,7 +19,7 @@ import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { addDays, pacificDate } from '../src/lib/dates.ts';
 import { logger } from '../src/lib/log.ts';
-import { percentile, round, runBenchmark } from './lib/bench-kit.ts';
+import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4390' }, workers: { type: 'string', default: '16' }, seconds: { type: 'string', default: '8' } } });
@@ -47,7 +47,7 @@ async function main() {
   closeDatabase(shared.DATABASE_PATH!);
   if (spawnSync(process.execPath, ['scripts/publish.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
   ports.forEach((port, i) => {
-    servers.push(spawn(process.execPath, ['scripts/serve.ts'], { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
+    servers.push(spawn(process.execPath, SERVER_ARGS, { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
   });
   for (const origin of origins) {
     for (let i = 0; ; i++) {

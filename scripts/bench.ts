@@ -15,7 +15,7 @@ import { seedDemo } from '../db/seed.ts';
 import { closeDatabase } from '../db/client.ts';
 import { logger } from '../src/lib/log.ts';
 import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
-import { percentile } from './lib/bench-kit.ts';
+import { percentile, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench');
 const { values } = parseArgs({ options: { spas: { type: 'string', default: '5000' }, port: { type: 'string', default: '4398' } } });
@@ -62,7 +62,7 @@ async function main() {
   const bigPages = countPages(join(currentBuildDir(big.SITE_DIR)!, 'client'));
 
   // 2. A rebuild of the demo site under load.
-  const server = spawn(process.execPath, ['scripts/serve.ts'], { env: demo, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, SERVER_ARGS, { env: demo, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
     server.on('exit', () => reject(new Error('server exited')));

@@ -30,3 +30,12 @@ export function runBenchmark(main: () => Promise<void>, cleanUp: () => Promise<v
       process.exit(process.exitCode ?? 0);
     });
 }
+
+/**
+ * How the benchmarks start the server: as production does (package.json's
+ * start and serve, docs/deploy.md), with a small young generation. V8 sizes
+ * it for the machine's memory, which kept the server near 320 MB resident
+ * after a little load; at 4 MB per semi-space it stays near 170 MB with the
+ * same p99 (bench-bodies, 2026-11-23).
+ */
+export const SERVER_ARGS = ['--max-semi-space-size=4', 'scripts/serve.ts'];
