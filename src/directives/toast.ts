@@ -6,7 +6,10 @@
 import type { ClientDirective } from 'astro';
 
 const onToast: ClientDirective = (load) => {
-  window.addEventListener('toasts:shown', () => void load().then((hydrate) => hydrate()), { once: true });
+  const wake = () => void load().then((hydrate) => hydrate());
+  // A toast shown before this ran (a page script that was quicker) left its mark.
+  if ('toastShown' in document.documentElement.dataset) wake();
+  else window.addEventListener('toasts:shown', wake, { once: true });
 };
 
 export default onToast;

@@ -81,7 +81,11 @@ export function toast({ title, description, variant = 'default', action, duratio
   timers.set(id, timer);
   start(id, timer);
   // The page's Toaster may wait for its first toast to hydrate (client:toast).
-  if (typeof window !== 'undefined') window.dispatchEvent(new Event('toasts:shown'));
+  // The mark on <html> tells a Toaster that starts listening later.
+  if (typeof window !== 'undefined') {
+    document.documentElement.dataset.toastShown = '';
+    window.dispatchEvent(new Event('toasts:shown'));
+  }
   return id;
 }
 
