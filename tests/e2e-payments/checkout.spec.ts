@@ -91,7 +91,7 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
   await expect(page.getByRole('button', { name: 'Processing…' })).toBeDisabled();
   expect(await page.evaluate(() => (window as unknown as { __confirmed: { return_url: string } }).__confirmed.return_url)).toBe(`${baseURL}/checkout?success=true`);
   await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
-  await expect(page.getByText('Payment Successful')).toBeVisible();
+  await expect(page.getByText('Payment Successful', { exact: true })).toBeVisible();
   await expect(page.getByText('Thank you for your purchase!')).toBeVisible();
   await page.waitForURL(/\/\?payment=success$/);
 
@@ -113,7 +113,7 @@ test('a declined card shows "Payment Failed" with Stripe’s message and the but
   const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
   await expect(pay).toBeEnabled();
   await pay.click();
-  await expect(page.getByText('Payment Failed')).toBeVisible();
+  await expect(page.getByText('Payment Failed', { exact: true })).toBeVisible();
   await expect(page.getByText('Your card was declined.')).toBeVisible();
   await expect(pay).toBeEnabled();
 });
