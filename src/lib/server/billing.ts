@@ -12,7 +12,10 @@ import {
   STRIPE_WEBHOOK_SECRET,
 } from 'astro:env/server';
 import Stripe from 'stripe';
-import { apiError } from './http.ts';
+import type { APIRoute } from 'astro';
+import { requireApiUser } from './auth.ts';
+import { apiError, readJson } from './http.ts';
+import type { SessionUser } from './sessions.ts';
 
 export interface StripeSettings {
   secretKey?: string | undefined;
@@ -62,6 +65,22 @@ export const webhookSecret = (): string | null => STRIPE_WEBHOOK_SECRET?.trim() 
 export const PAYMENTS_NOT_CONFIGURED_MESSAGE = 'Payments are not configured on this site.';
 
 export const paymentsNotConfigured = () => apiError(503, 'payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE);
+
+/**
+ * The shape of every payment endpoint: a signed-in user (401), Stripe
+ * configured (503), a JSON body of at most `limit` bytes, then `handle`.
+ */
+export function paymentEndpoint(limit: number, handle: (user: SessionUser, body: unknown, stripe: Stripe) => Promise<Response>): APIRoute {
+  return async (context) => {
+    const user = requireApiUser(context);
+    if (user instanceof Response) return user;
+    const stripe = getStripe();
+    if (!stripe) return paymentsNotConfigured();
+    const body = await readJson(context.request, limit);
+    if (!body.ok) return body.response;
+    return handle(user, body.value, stripe);
+  };
+}
 
 /** Stripe failed or could not be reached: say so plainly, keep the details in the log. */
 export function stripeUnavailable(error: unknown, what: string): Response {
