@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumLaunch, siteWebServer } from './tests/support/playwright-site.ts';
 
 // Each run gets its own folder: database, published builds, outbox. Workers
 // inherit the variable from the main process, so they all see the same one.
@@ -9,10 +10,7 @@ process.env.E2E_DIR ??= mkdtempSync(join(tmpdir(), 'medspa-e2e-'));
 const port = Number(process.env.E2E_PORT ?? 4399);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-};
+const chromium = chromiumLaunch;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -28,25 +26,8 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
   ],
-  webServer: {
-    command: 'node tests/e2e/server.ts',
-    url: `${baseURL}/`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: {
-      E2E_DIR: process.env.E2E_DIR,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SITE_URL: baseURL,
-      DATABASE_PATH: join(process.env.E2E_DIR, 'site.db'),
-      SITE_DIR: join(process.env.E2E_DIR, 'site'),
-      MAIL_OUTBOX: join(process.env.E2E_DIR, 'outbox'),
-      REBUILD_LOG_LEVEL: 'warn',
-      // One line per request would bury the test output; tests that read the log start their own server.
-      REQUEST_LOG: 'off',
-      // Known to the tests (tests/e2e/env.ts), which clear the limits of 127.0.0.1 between tests.
-      ANALYTICS_SALT: 'e2e-analytics-salt',
-    },
-  },
+  webServer: siteWebServer('node tests/e2e/server.ts', process.env.E2E_DIR!, port, {
+    // Known to the tests (tests/e2e/env.ts), which clear the limits of 127.0.0.1 between tests.
+    ANALYTICS_SALT: 'e2e-analytics-salt',
+  }),
 });

@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumLaunch, siteWebServer } from './tests/support/playwright-site.ts';
 
 // The payment tests (npm run test:e2e:payments): the site with Stripe
 // configured against the local stand-in (tests/support/stripe-stand-in.ts,
@@ -11,10 +12,7 @@ process.env.E2E_DIR ??= mkdtempSync(join(tmpdir(), 'medspa-e2e-pay-'));
 const port = Number(process.env.E2E_PORT ?? 4399);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-};
+const chromium = chromiumLaunch;
 
 export const stripeEnv = {
   STRIPE_SECRET_KEY: 'sk_test_e2e_stand_in',
@@ -36,23 +34,5 @@ export default defineConfig({
   reporter: [['list']],
   use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } }],
-  webServer: {
-    command: 'node tests/e2e-payments/server.ts',
-    url: `${baseURL}/`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: {
-      E2E_DIR: process.env.E2E_DIR,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SITE_URL: baseURL,
-      DATABASE_PATH: join(process.env.E2E_DIR, 'site.db'),
-      SITE_DIR: join(process.env.E2E_DIR, 'site'),
-      MAIL_OUTBOX: join(process.env.E2E_DIR, 'outbox'),
-      REBUILD_LOG_LEVEL: 'warn',
-      REQUEST_LOG: 'off',
-      ...stripeEnv,
-    },
-  },
+  webServer: siteWebServer('node tests/e2e-payments/server.ts', process.env.E2E_DIR!, port, stripeEnv),
 });

@@ -16,7 +16,7 @@ import { closeDatabase } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { logger } from '../src/lib/log.ts';
-import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
+import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-bodies');
 const { values } = parseArgs({
@@ -50,17 +50,7 @@ const ROUTES: { path: string; type: string }[] = [
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-bodies-'));
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  SMTP_URL: '',
-  DATABASE_PATH: join(work, 'site.db'),
-  SITE_DIR: join(work, 'site'),
-  MAIL_OUTBOX: join(work, 'outbox'),
-  SITE_URL: origin,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  REBUILD_LOG_LEVEL: 'warn',
-};
+const env = benchSiteEnv(work, port);
 let server: ChildProcess | null = null;
 
 function rssMb(pid: number): number {
@@ -208,10 +198,7 @@ async function main() {
     ...(figures.stream.failures > 0 ? [`${figures.stream.failures} stream requests failed: ${failures.slice(0, 3).join('; ')}`] : []),
     ...(figures.peakRssMb >= BARS.rssMb ? [`server RSS peaked at ${figures.peakRssMb} MB >= ${BARS.rssMb} MB`] : []),
   ];
-  if (missed.length) {
-    for (const line of missed) log.error(line);
-    process.exitCode = 1;
-  } else log.info('every bar met');
+  reportBars(log, missed);
 }
 
 if (values.attack) {

@@ -14,7 +14,7 @@ import { closeDatabase } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 import { seedDemo } from '../db/seed.ts';
 import { logger } from '../src/lib/log.ts';
-import { round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
+import { benchSiteEnv, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-static');
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4392' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } } });
@@ -23,17 +23,7 @@ const nginxPort = port + 1;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
 // nginx's workers run as another user when it is started as root: let them read the build.
 chmodSync(work, 0o755);
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_PATH: join(work, 'site.db'),
-  SITE_DIR: join(work, 'site'),
-  MAIL_OUTBOX: join(work, 'outbox'),
-  SITE_URL: `http://127.0.0.1:${port}`,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  REQUEST_LOG: 'off',
-  REBUILD_LOG_LEVEL: 'warn',
-};
+const env = benchSiteEnv(work, port);
 const children: ChildProcess[] = [];
 
 function need(command: string) {

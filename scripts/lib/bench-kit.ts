@@ -1,5 +1,6 @@
 // What the benchmark scripts (bench.ts, bench-pages.ts, bench-bookings.ts) share:
 // percentiles, rounding, and running main() with clean-up on every way out.
+import { join } from 'node:path';
 import type { logger } from '../../src/lib/log.ts';
 
 /** The p-th percentile of an ascending list (nearest rank); 0 for an empty one. */
@@ -39,3 +40,40 @@ export function runBenchmark(main: () => Promise<void>, cleanUp: () => Promise<v
  * same p99 (bench-bodies, 2026-11-23).
  */
 export const SERVER_ARGS = ['--max-semi-space-size=4', 'scripts/serve.ts'];
+
+/**
+ * The environment of a throw-away site in `work`: its own database, builds and
+ * outbox, mail to files (never the caller's SMTP), no request log, quiet builds.
+ */
+export function benchSiteEnv(work: string, port: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    SMTP_URL: '',
+    DATABASE_PATH: join(work, 'site.db'),
+    SITE_DIR: join(work, 'site'),
+    MAIL_OUTBOX: join(work, 'outbox'),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REQUEST_LOG: 'off',
+    REBUILD_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/** The verdict: each missed bar logged, and exit code 1 when there is one. */
+export function reportBars(log: ReturnType<typeof logger>, missed: string[]): void {
+  if (missed.length) {
+    for (const line of missed) log.error(line);
+    process.exitCode = 1;
+  } else log.info('every bar met');
+}
+
+/** Waits until `ready()` holds (polling), or throws after `timeoutMs`. */
+export async function waitUntil(ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await ready())) {
+    if (performance.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
