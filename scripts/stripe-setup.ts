@@ -5,15 +5,18 @@
 // (the key moves to the new price; Stripe prices are immutable).
 import Stripe from 'stripe';
 import { PLANS, type Plan } from '../src/lib/billing-rules.ts';
+import { logger } from '../src/lib/log.ts';
 import { loadEnv } from './lib/env.ts';
 
-export async function setUpPrices(stripe: Stripe, log: (line: string) => void = console.log): Promise<Map<string, string>> {
+const log = logger('stripe:setup');
+
+export async function setUpPrices(stripe: Stripe, say: (line: string) => void = log.info): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const existing = await stripe.prices.list({ lookup_keys: PLANS.map((p) => p.lookupKey), active: true, limit: 100 });
   for (const plan of PLANS) {
     const found = existing.data.find((p) => p.lookup_key === plan.lookupKey);
     if (found && matches(found, plan)) {
-      log(`${plan.lookupKey}: ${found.id} (already set up)`);
+      say(`${plan.lookupKey}: ${found.id} (already set up)`);
       ids.set(plan.lookupKey, found.id);
       continue;
     }
@@ -29,7 +32,7 @@ export async function setUpPrices(stripe: Stripe, log: (line: string) => void = 
       },
       { idempotencyKey: `stripe-setup-${plan.lookupKey}-${plan.amountCents}-${found?.id ?? 'new'}` },
     );
-    log(`${plan.lookupKey}: ${price.id} (created, $${(plan.amountCents / 100).toFixed(2)} per ${plan.interval})`);
+    say(`${plan.lookupKey}: ${price.id} (created, $${(plan.amountCents / 100).toFixed(2)} per ${plan.interval})`);
     ids.set(plan.lookupKey, price.id);
   }
   return ids;
@@ -43,7 +46,7 @@ if (import.meta.main) {
   loadEnv();
   const key = process.env.STRIPE_SECRET_KEY?.trim();
   if (!key) {
-    console.error('stripe:setup needs STRIPE_SECRET_KEY (see .env.example).');
+    log.error('needs STRIPE_SECRET_KEY (see .env.example).');
     process.exit(1);
   }
   const config: Stripe.StripeConfig = {};

@@ -72,7 +72,8 @@ test.describe('with its own server', () => {
       if (at < header.length && !socket.destroyed) socket.write(header[at++]!);
     }, 1000);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The request has begun and is far from whole.
+      await expect.poll(() => at).toBeGreaterThan(1);
       const exited = new Promise<number>((resolve) => server.child.once('exit', () => resolve(performance.now())));
       const signalled = performance.now();
       server.child.kill('SIGTERM');
