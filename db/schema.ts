@@ -19,6 +19,9 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** A booking's card payment, as Stripe last told us (webhooks only; never the browser). */
 export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** A listing's editorial state: new listings wait for an editor; only approved ones can be public. */
+export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const SOCIAL_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
@@ -156,6 +159,11 @@ export const spas = sqliteTable(
     hours: text('hours', { mode: 'json' }).$type<Record<string, string | null>>(),
     tier: text('tier', { enum: TIERS }).notNull().default('FREE'),
     active: bool('active').notNull().default(true),
+    // The directory shows active listings, and only an approved listing may be
+    // active: an owner's new listing starts 'pending' and inactive until an
+    // editor approves it; the editor's reason for a rejection is kept.
+    reviewStatus: text('review_status', { enum: REVIEW_STATUSES }).notNull().default('approved'),
+    reviewNote: text('review_note'),
     featured: bool('featured').notNull().default(false),
     verified: bool('verified').notNull().default(false),
     ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
@@ -177,6 +185,7 @@ export const spas = sqliteTable(
     index('spas_city_rank_idx').on(t.cityId, t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_owner_idx').on(t.ownerId),
     check('spas_tier_check', inList('tier', TIERS)),
+    check('spas_review_status_check', inList('review_status', REVIEW_STATUSES)),
   ],
 );
 
