@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { spas } from '../../../db/schema.ts';
 import { db } from './db.ts';
 import { apiError, publicUrl } from './http.ts';
+import { parseId } from '../ids.ts';
 import { sessionCookieName } from '../session-cookie.ts';
 import { createSession, invalidateSession, invalidateUserSessions, sessionCookieAttributes, type SessionUser } from './sessions.ts';
 
@@ -96,4 +97,31 @@ export function requireOwnerOf(context: { locals: App.Locals }, spaId: number): 
     .where(and(eq(spas.id, spaId), eq(spas.ownerId, user.id)))
     .get();
   return owned ? user : apiError(403, 'forbidden', 'This listing belongs to another owner.');
+}
+
+export interface EditableSpa {
+  id: number;
+  name: string;
+  slug: string;
+  tier: (typeof spas.$inferSelect)['tier'];
+  ownerId: number | null;
+  cityId: number;
+}
+
+/**
+ * The spa `rawId` names, when `user` may manage it (its owner, or an editor);
+ * otherwise null. Pages and endpoints answer null with 404 whatever the reason
+ * (bad id, no such spa, someone else's), so other owners learn nothing; a
+ * signed-out visitor is asked to sign in first (401) by the caller.
+ */
+export function findEditableSpa(user: SessionUser | null, rawId: unknown): EditableSpa | null {
+  const spaId = parseId(rawId);
+  if (!user || spaId === null) return null;
+  const spa = db
+    .select({ id: spas.id, name: spas.name, slug: spas.slug, tier: spas.tier, ownerId: spas.ownerId, cityId: spas.cityId })
+    .from(spas)
+    .where(eq(spas.id, spaId))
+    .get();
+  if (!spa) return null;
+  return user.role === 'admin' || spa.ownerId === user.id ? spa : null;
 }
