@@ -1,11 +1,11 @@
 /// <reference types="vitest/config" />
 import { getViteConfig } from 'astro/config';
 
-// Unit tests live beside the code they test (src/**, db/**, scripts/**).
+// Unit tests live beside the code they test (src/**, db/**, server/**, scripts/**).
 // getViteConfig gives them Astro's virtual modules (astro:env) and aliases.
 export default getViteConfig({
   test: {
-    include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['./tests/unit-setup.ts'],
   },
