@@ -3,7 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
-import { envDefaults, loadEnv } from '#server/env.ts';
+import { astroEnvSchema, envDefaults, loadEnv } from './server/env.ts';
 import islandDirectives from './src/integrations/island-directives.ts';
 import signedInDirective from './src/integrations/signed-in-directive.ts';
 
@@ -35,38 +35,7 @@ export default defineConfig({
   env: {
     // Every variable here is read at run time (access: 'secret') unless it is
     // public: a secret never reaches an island.
-    schema: {
-      DATABASE_PATH: envField.string({ context: 'server', access: 'secret', default: envDefaults.DATABASE_PATH }),
-      SITE_DIR: envField.string({ context: 'server', access: 'secret', default: envDefaults.SITE_DIR }),
-      MAIL_OUTBOX: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_OUTBOX }),
-      MAIL_FROM: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_FROM }),
-      SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
-      // How many reverse proxies stand in front of the server (0: none). Only
-      // then are X-Forwarded-For and an https Origin believed (src/lib/proxy.ts).
-      TRUST_PROXY: envField.string({ context: 'server', access: 'secret', default: envDefaults.TRUST_PROXY }),
-      // Salt for the hashed visitor addresses in analytics_events. Set a long
-      // random value in production: with the default anyone can rebuild the hashes.
-      // A page-analytics tag (Google tag id, e.g. G-XXXX). Unset: no tag, and
-      // pages without islands ship no JavaScript at all.
-      PUBLIC_PAGE_ANALYTICS_ID: envField.string({ context: 'client', access: 'public', optional: true }),
-      ANALYTICS_SALT: envField.string({ context: 'server', access: 'secret', default: 'dev-only-analytics-salt' }),
-      // "Continue with Google" appears only when both credentials are set. The
-      // endpoints default to Google's; tests point them at a local server.
-      GOOGLE_CLIENT_ID: envField.string({ context: 'server', access: 'secret', optional: true }),
-      GOOGLE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
-      GOOGLE_AUTHORIZATION_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://accounts.google.com/o/oauth2/v2/auth' }),
-      GOOGLE_TOKEN_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://oauth2.googleapis.com/token' }),
-      GOOGLE_USERINFO_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://openidconnect.googleapis.com/v1/userinfo' }),
-      // Stripe (src/lib/server/billing/billing.ts). No secret key: pages that pay say
-      // "payments are not configured" and the payment endpoints answer 503.
-      STRIPE_SECRET_KEY: envField.string({ context: 'server', access: 'secret', optional: true }),
-      STRIPE_WEBHOOK_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
-      // Only to send API calls to a local stand-in (tests); unset means api.stripe.com.
-      STRIPE_API_HOST: envField.string({ context: 'server', access: 'secret', optional: true }),
-      STRIPE_API_PORT: envField.string({ context: 'server', access: 'secret', optional: true }),
-      STRIPE_API_PROTOCOL: envField.string({ context: 'server', access: 'secret', optional: true }),
-      // The browser's key for Stripe.js (the card form). Public by design.
-      PUBLIC_STRIPE_PUBLISHABLE_KEY: envField.string({ context: 'client', access: 'public', optional: true }),
-    },
+    // The table in server/env.ts: defaults, checks, context and access.
+    schema: astroEnvSchema(envField),
   },
 });

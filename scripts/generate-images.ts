@@ -7,7 +7,7 @@
  * output is plain hand-built SVG in the site's palette, produced from a seeded
  * PRNG so it is fully deterministic: re-running rewrites identical files.
  * Re-run to regenerate after changing the palette or a drawing:
- *   cd /work/main && node scripts/generate-images.ts
+ *   node scripts/generate-images.ts   (from the repository root)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -1,5 +1,7 @@
+import { envField } from 'astro/config';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { env } from './env.ts';
+import { astroEnvSchema, env, envExample } from './env.ts';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -19,5 +21,19 @@ describe('script environment', () => {
     expect(() => env('PORT')).toThrow(/PORT="eighty" must be a port number/);
     process.env.SITE_URL = 'localhost:4321';
     expect(() => env('SITE_URL')).toThrow(/SITE_URL=.*must be an http\(s\) URL/);
+  });
+});
+
+describe('.env.example', () => {
+  it('is written from the settings table: every variable, its default and its comment', () => {
+    // After changing server/env.ts: npm run env:example
+    expect(readFileSync('.env.example', 'utf8')).toBe(envExample());
+  });
+
+  it('gives Astro every setting the app reads, with the same default', () => {
+    const schema = astroEnvSchema(envField);
+    expect(schema.DATABASE_PATH).toEqual({ type: 'string', context: 'server', access: 'secret', default: 'data/site.db' });
+    expect(schema.PUBLIC_STRIPE_PUBLISHABLE_KEY).toEqual({ type: 'string', context: 'client', access: 'public', optional: true });
+    expect(schema.PORT).toBeUndefined();
   });
 });
