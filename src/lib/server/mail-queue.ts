@@ -70,6 +70,16 @@ export interface MailQueue {
   stop(): void;
 }
 
+/**
+ * Stores a message for the queue without a queue at hand (a periodic job, in
+ * the transaction that decides to send it). Every queue finds it within its
+ * poll interval; a queue in this process at once when it next looks.
+ */
+export function storeMail(db: Pick<Db, 'insert'>, message: MailMessage, at: Date = new Date()): number {
+  if (!message.text || !message.html) throw new Error(`mail "${message.subject}" needs both a text and an HTML part`);
+  return db.insert(mailQueue).values({ message, nextAttemptAt: at }).returning({ id: mailQueue.id }).get().id;
+}
+
 const DEFAULT_BACKOFF_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
 
 export function createMailQueue(config: MailQueueConfig): MailQueue {
@@ -203,10 +213,9 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
   }
 
   function enqueue(message: MailMessage): number {
-    if (!message.text || !message.html) throw new Error(`mail "${message.subject}" needs both a text and an HTML part`);
-    const row = db.insert(mailQueue).values({ message, nextAttemptAt: new Date(clock()) }).returning({ id: mailQueue.id }).get();
+    const id = storeMail(db, message, new Date(clock()));
     start();
-    return row.id;
+    return id;
   }
 
   function schedule(message: MailMessage, when: MailSchedule): number | null {
