@@ -183,7 +183,7 @@ function expectedReminders(applied: Event[]): Sent[] {
 const order = (list: Sent[]) => [...list].sort((a, b) => a.sentAt - b.sentAt || a.index - b.index || a.kind.localeCompare(b.kind));
 
 describe('reminders over a walked clock', () => {
-  let applied: Event[] = [];
+  const applied: Event[] = [];
 
   beforeAll(async () => {
     const userRow = db.insert(users).values({ email: 'owner@walk.example', role: 'owner' }).returning().get();
