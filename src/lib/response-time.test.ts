@@ -79,6 +79,10 @@ describe('responseTime', () => {
     expect(summary).toEqual({ requests: 4, answered: 3, medianMs: HOUR, hours: null });
   });
 
+  it('leaves out a confirmed request whose first answer was never recorded (older rows)', () => {
+    expect(countedWait({ ...request(40, null, 'confirmed'), updatedAt: hoursAgo(1) }, NOW)).toBeNull();
+  });
+
   it('counts a decline by the spa as an answer', () => {
     expect(countedWait(request(20, 6, 'cancelled', 14), NOW)).toBe(6 * HOUR);
   });

@@ -10,7 +10,9 @@
 //   withdrawn by the client after that long): they count with the wait so
 //   far, so a spa that ignores requests does not look fast;
 // - never answered and waiting less than 24 hours (new, or withdrawn early by
-//   the client): left out; the client's cancellation is never an answer.
+//   the client): left out; the client's cancellation is never an answer;
+// - confirmed or completed without a recorded first answer (rows older than
+//   the column): left out, the time is unknown.
 import type { BookingStatus } from '../../db/schema.ts';
 
 export const RESPONSE_WINDOW_DAYS = 90;
@@ -42,6 +44,8 @@ export function countedWait(request: RequestTiming, now: Date): number | null {
   const made = request.createdAt.getTime();
   if (made > now.getTime() || made <= now.getTime() - RESPONSE_WINDOW_DAYS * 24 * HOUR_MS) return null;
   if (request.firstAnsweredAt && request.firstAnsweredAt.getTime() <= now.getTime()) return Math.max(0, request.firstAnsweredAt.getTime() - made);
+  // Confirmed before first answers were recorded (older rows): answered, but when is unknown.
+  if (request.status === 'confirmed' || request.status === 'completed') return null;
   const waitedUntil = request.status === 'pending' ? now.getTime() : Math.min(request.updatedAt.getTime(), now.getTime());
   const waited = waitedUntil - made;
   return waited >= UNANSWERED_COUNTS_AFTER_MS ? waited : null;
