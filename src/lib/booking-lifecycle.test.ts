@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '#db/schema.ts';
 import {
   appointmentStart,
   cancellationPolicyLine,

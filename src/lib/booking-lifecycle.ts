@@ -5,7 +5,7 @@
 //   pending | confirmed -> cancelled         (owner or admin; the client before the appointment,
 //                                            and for a confirmed one before the spa's cancellation window)
 //   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
-import type { BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '#db/schema.ts';
 import { startOfPacificDay } from './dates.ts';
 
 export type BookingActor = 'client' | 'owner' | 'admin';

@@ -1,7 +1,7 @@
 // Hand-worked fixtures: each wait is written out in hours so the median can be
 // checked on paper.
 import { describe, expect, it } from 'vitest';
-import type { BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '#db/schema.ts';
 import { countedWait, median, responseTime, responseTimeLine, type RequestTiming } from './response-time.ts';
 
 const HOUR = 3_600_000;

@@ -13,7 +13,7 @@
 //   the client): left out; the client's cancellation is never an answer;
 // - confirmed or completed without a recorded first answer (rows older than
 //   the column): left out, the time is unknown.
-import type { BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '#db/schema.ts';
 
 export const RESPONSE_WINDOW_DAYS = 90;
 /** The line is shown only with at least this many counted requests. */

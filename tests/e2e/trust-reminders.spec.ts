@@ -4,9 +4,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const HOUR = 3_600_000;

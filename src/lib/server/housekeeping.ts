@@ -1,5 +1,5 @@
 // Housekeeping: rows that are of no use to anyone once their time is up.
-// Run by scripts/serve.ts at start and every night after midnight in Orange
+// Run by server/serve.ts at start and every night after midnight in Orange
 // County. It takes the database as a parameter (no astro:env), so the server
 // script, the tests and a one-off `node` call can all run it.
 //   sessions            expired (a sign-in lasts 30 days, sliding)
@@ -9,11 +9,11 @@
 // It also runs the one frequent job: every 15 minutes, requests unanswered for
 // 24 hours remind their spa once (unanswered-requests.ts).
 import { and, isNotNull, lt, or, eq } from 'drizzle-orm';
-import type { Db } from '../../../db/client.ts';
-import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '../../../db/schema.ts';
+import type { Db } from '#db/client.ts';
+import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '#db/schema.ts';
 import { msUntilNextPacificMidnight } from '../dates.ts';
 import { logger } from '../log.ts';
-import { remindUnansweredRequests } from './unanswered-requests.ts';
+import { remindUnansweredRequests } from './bookings/unanswered-requests.ts';
 
 /** Rate-limit rows whose window began this long ago are over whatever their window (at most an hour). */
 export const RATE_LIMIT_KEEP_MS = 24 * 3_600_000;
