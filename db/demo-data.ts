@@ -2535,3 +2535,21 @@ export const demoOffers: DemoOffer[] = [
 
 /** A spa owner to sign in as locally (`/owner/login`), so the dashboard has a listing and its requests. */
 export const demoOwner = { email: 'demo-owner@example.com', firstName: 'Olivia', lastName: 'Hart', spaSlug: 'harborlight-aesthetics' } as const;
+
+/**
+ * Past requests to one spa and how long the spa took to answer them, so its
+ * page can show "Usually answers within N hours" (median of 0.5, 1.5, 2, 3, 4,
+ * 6 and 26 hours: 3 hours). Dates are relative to the seeding day.
+ */
+export const demoAnsweredRequests = {
+  spaSlug: 'saltwater-skin-atelier',
+  requests: [
+    { daysAgo: 8, answeredAfterHours: 2, outcome: 'completed' },
+    { daysAgo: 15, answeredAfterHours: 0.5, outcome: 'completed' },
+    { daysAgo: 21, answeredAfterHours: 6, outcome: 'completed' },
+    { daysAgo: 30, answeredAfterHours: 3, outcome: 'completed' },
+    { daysAgo: 37, answeredAfterHours: 26, outcome: 'declined' },
+    { daysAgo: 44, answeredAfterHours: 1.5, outcome: 'completed' },
+    { daysAgo: 59, answeredAfterHours: 4, outcome: 'completed' },
+  ],
+} as const;

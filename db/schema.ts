@@ -100,9 +100,30 @@ export const mailQueue = sqliteTable(
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
     failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
     lastError: text('last_error'),
+    // Scheduled mail (booking reminders): what it is about and of which kind,
+    // e.g. 'booking-12:reminder-24h', so a later change can move or drop it;
+    // null for mail sent at once.
+    key: text('key'),
+    /** The time it was scheduled for (nextAttemptAt starts there); null: at once. */
+    notBefore: integer('not_before', { mode: 'timestamp_ms' }),
+    /** Unsent by then, it is dropped instead of sent (a reminder after the appointment is noise). */
+    notAfter: integer('not_after', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_queue_due_idx').on(t.sentAt, t.failedAt, t.nextAttemptAt)],
+  (t) => [index('mail_queue_due_idx').on(t.sentAt, t.failedAt, t.nextAttemptAt), index('mail_queue_key_idx').on(t.key)],
+);
+
+// The "sent" marker of keyed mail, one per key and scheduled time, written
+// when an attempt begins: the queue delivers at least once, and a reminder
+// must never arrive twice (see docs/decisions, reminders).
+export const mailSentMarks = sqliteTable(
+  'mail_sent_marks',
+  {
+    key: text('key').notNull(),
+    notBefore: integer('not_before', { mode: 'timestamp_ms' }).notNull(),
+    markedAt: integer('marked_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.notBefore] })],
 );
 
 // Only the SHA-256 of a magic-link token is stored.
@@ -173,6 +194,9 @@ export const spas = sqliteTable(
     stripeCustomerId: text('stripe_customer_id'),
     stripeSubscriptionId: text('stripe_subscription_id'),
     subscriptionStatus: text('subscription_status', { enum: SUBSCRIPTION_STATUSES }),
+    // Inside this many hours before a confirmed appointment the client cancels
+    // by phone, not online (booking-lifecycle.ts).
+    cancellationWindowHours: integer('cancellation_window_hours').notNull().default(24),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -315,6 +339,12 @@ export const bookings = sqliteTable(
     manageToken: text('manage_token'),
     // iCalendar SEQUENCE: raised on every change the client's calendar must apply.
     calendarSequence: integer('calendar_sequence').notNull().default(0),
+    // The spa's first answer to the request (a confirmation or a decline by the
+    // owner or an admin), set once, in the statement that makes the change: how
+    // fast a spa answers is computed from it (response-time.ts).
+    firstAnsweredAt: integer('first_answered_at', { mode: 'timestamp_ms' }),
+    // When the owner was reminded of a request left unanswered for 24 hours; never twice.
+    ownerRemindedAt: integer('owner_reminded_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,8 +4,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import type { Db } from './client.ts';
-import { demoCities, demoOffers, demoOwner, demoSpas } from './demo-data.ts';
-import { cities, offerServices, offers, services, spaPhotos, spas, users } from './schema.ts';
+import { demoAnsweredRequests, demoCities, demoOffers, demoOwner, demoSpas } from './demo-data.ts';
+import { bookings, cities, offerServices, offers, services, spaPhotos, spas, users } from './schema.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -107,6 +107,28 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
         tx.insert(offerServices).values({ offerId: row!.id, serviceId }).run();
       }
     }
+
+    // Past requests the spa answered, keyed on their client's address.
+    const answeringSpaId = spaIds.get(demoAnsweredRequests.spaSlug);
+    if (answeringSpaId === undefined) throw new Error(`Demo requests name unknown spa ${demoAnsweredRequests.spaSlug}`);
+    demoAnsweredRequests.requests.forEach((request, n) => {
+      const email = `demo-client-${n + 1}@example.com`;
+      const createdAt = new Date(todayMs - request.daysAgo * DAY_MS);
+      const firstAnsweredAt = new Date(createdAt.getTime() + request.answeredAfterHours * 3_600_000);
+      const values = {
+        spaId: answeringSpaId,
+        name: `Demo Client ${n + 1}`,
+        email,
+        status: request.outcome === 'completed' ? ('completed' as const) : ('cancelled' as const),
+        scheduledAt: request.outcome === 'completed' ? new Date(createdAt.getTime() + 3 * DAY_MS) : null,
+        firstAnsweredAt,
+        createdAt,
+        updatedAt: firstAnsweredAt,
+      };
+      const existing = tx.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, email), eq(bookings.spaId, answeringSpaId))).get();
+      if (existing) tx.update(bookings).set(values).where(eq(bookings.id, existing.id)).run();
+      else tx.insert(bookings).values(values).run();
+    });
 
     // The demo owner gets their listing only while nobody else owns it.
     const { spaSlug, ...owner } = demoOwner;

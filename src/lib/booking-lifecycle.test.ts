@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { BookingStatus } from '#db/schema.ts';
-import { appointmentStart, canMoveLead, decideBookingChange, leadMoves, type BookingActor, type BookingState, type LeadStatus } from './booking-lifecycle.ts';
+import {
+  appointmentStart,
+  cancellationPolicyLine,
+  canMoveLead,
+  decideBookingChange,
+  leadMoves,
+  selfCancelDeadline,
+  type BookingActor,
+  type BookingState,
+  type LeadStatus,
+} from './booking-lifecycle.ts';
 
 // 22:30 PST on Sunday, Nov 22, 2026.
 const NOW = new Date('2026-11-23T06:30:00Z');
@@ -8,7 +18,7 @@ const HOUR = 3_600_000;
 const later = (hours: number) => new Date(NOW.getTime() + hours * HOUR);
 
 const pending = (preferredDate: string | null = '2026-12-01'): BookingState => ({ status: 'pending', preferredDate, scheduledAt: null });
-const confirmed = (scheduledAt: Date = later(48)): BookingState => ({ status: 'confirmed', preferredDate: '2026-12-01', scheduledAt });
+const confirmed = (scheduledAt: Date = later(48), cancellationWindowHours?: number): BookingState => ({ status: 'confirmed', preferredDate: '2026-12-01', scheduledAt, cancellationWindowHours });
 const inStatus = (status: BookingStatus): BookingState => ({ status, preferredDate: '2026-12-01', scheduledAt: status === 'pending' ? null : later(48) });
 
 const STAFF: BookingActor[] = ['owner', 'admin'];
@@ -111,12 +121,12 @@ describe('cancelling', () => {
     expect(decideBookingChange(confirmed(later(-1)), { status: 'cancelled' }, actor, NOW).ok).toBe(true);
   });
 
-  it('lets the client cancel before the appointment starts', () => {
+  it('lets the client cancel before the appointment starts (a spa without a cancellation window)', () => {
     // Tomorrow (Nov 23) starts at 08:00 UTC, after NOW.
     expect(decideBookingChange(pending('2026-11-23'), { status: 'cancelled' }, 'client', NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: null });
     expect(decideBookingChange(pending(null), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
-    expect(decideBookingChange(confirmed(later(1)), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
-    expect(decideBookingChange(confirmed(new Date(NOW.getTime() + 1)), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    expect(decideBookingChange(confirmed(later(1), 0), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    expect(decideBookingChange(confirmed(new Date(NOW.getTime() + 1), 0), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
   });
 
   it('refuses the client once the preferred day has begun in California (409 too_late)', () => {
@@ -131,7 +141,44 @@ describe('cancelling', () => {
     // The confirmed time decides, not the (later) preferred date.
     expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-12-24', scheduledAt: later(-3) }, { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409 });
     // And a confirmed time later than a past preferred date lets the client cancel.
-    expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-11-20', scheduledAt: later(3) }, { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-11-20', scheduledAt: later(3), cancellationWindowHours: 2 }, { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+  });
+
+  describe('the cancellation window', () => {
+    it('lets the client cancel a confirmed booking up to the window, not inside it (409 inside_cancellation_window)', () => {
+      expect(decideBookingChange(confirmed(later(24), 24), { status: 'cancelled' }, 'client', new Date(NOW.getTime() - 1)).ok).toBe(true);
+      const refused = decideBookingChange(confirmed(later(24), 24), { status: 'cancelled' }, 'client', NOW);
+      expect(refused).toEqual({
+        ok: false,
+        status: 409,
+        code: 'inside_cancellation_window',
+        message: 'Your appointment is less than 24 hours away, so it can no longer be cancelled online. Call the spa to cancel or change it.',
+      });
+      expect(decideBookingChange(confirmed(later(47), 48), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, code: 'inside_cancellation_window' });
+      expect(decideBookingChange(confirmed(later(49), 48), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+      expect(decideBookingChange(confirmed(later(0.5), 1), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ message: expect.stringContaining('less than 1 hour away') });
+    });
+
+    it('is 24 hours when the spa has not set one', () => {
+      expect(decideBookingChange(confirmed(later(23)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, code: 'inside_cancellation_window' });
+      expect(decideBookingChange(confirmed(later(25)), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+      expect(selfCancelDeadline(confirmed(later(30)))).toEqual(later(6));
+    });
+
+    it.each(STAFF)('does not bind the %s', (actor) => {
+      expect(decideBookingChange(confirmed(later(1), 48), { status: 'cancelled' }, actor, NOW).ok).toBe(true);
+    });
+
+    it('does not apply to a pending request, which has no appointment yet', () => {
+      expect(selfCancelDeadline({ ...pending('2026-11-23'), cancellationWindowHours: 48 })).toBeNull();
+      expect(decideBookingChange({ ...pending('2026-11-23'), cancellationWindowHours: 48 }, { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    });
+
+    it('reads as one line on the spa page', () => {
+      expect(cancellationPolicyLine(24)).toBe('Free cancellation up to 24 hours before');
+      expect(cancellationPolicyLine(1)).toBe('Free cancellation up to 1 hour before');
+      expect(cancellationPolicyLine(0)).toBe('Free cancellation up to the time of your appointment');
+    });
   });
 
   it.each(['completed', 'cancelled'] as const)('refuses to cancel a %s booking for anyone (409)', (status) => {

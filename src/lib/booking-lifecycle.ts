@@ -2,7 +2,8 @@
 // the server module loads the booking, asks here, and writes what this allows.
 //
 //   pending -> confirmed -> completed        (the spa's owner or an admin)
-//   pending | confirmed -> cancelled         (owner or admin; the client before the appointment)
+//   pending | confirmed -> cancelled         (owner or admin; the client before the appointment,
+//                                            and for a confirmed one before the spa's cancellation window)
 //   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
 import type { BookingStatus } from '#db/schema.ts';
 import { startOfPacificDay } from './dates.ts';
@@ -14,6 +15,30 @@ export interface BookingState {
   status: BookingStatus;
   preferredDate: string | null;
   scheduledAt: Date | null;
+  /** The spa's cancellation window in hours; unknown means the default. */
+  cancellationWindowHours?: number | null;
+}
+
+/** A spa's cancellation window unless it sets its own (spas.cancellation_window_hours). */
+export const DEFAULT_CANCELLATION_WINDOW_HOURS = 24;
+/** The window an owner may set: none at all, up to a week. */
+export const CANCELLATION_WINDOW_RANGE = { min: 0, max: 168 } as const;
+
+/**
+ * From when on the client must call the spa instead of cancelling online: the
+ * window before a confirmed appointment. A pending request has no appointment
+ * yet, so only its date arriving ends self-service (below).
+ */
+export function selfCancelDeadline(booking: BookingState): Date | null {
+  if (booking.status !== 'confirmed' || !booking.scheduledAt) return null;
+  const hours = booking.cancellationWindowHours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
+  return new Date(booking.scheduledAt.getTime() - hours * 3_600_000);
+}
+
+/** The one line the spa page shows about its window. */
+export function cancellationPolicyLine(hours: number): string {
+  if (hours <= 0) return 'Free cancellation up to the time of your appointment';
+  return `Free cancellation up to ${hours} ${hours === 1 ? 'hour' : 'hours'} before`;
 }
 
 export type BookingChange =
@@ -69,6 +94,15 @@ export function decideBookingChange(booking: BookingState, change: BookingChange
       const start = appointmentStart(booking);
       if (start && start.getTime() <= now.getTime()) {
         return refuse(409, 'too_late', 'The appointment date has arrived; call the spa to cancel.');
+      }
+      const deadline = selfCancelDeadline(booking);
+      if (deadline && deadline.getTime() <= now.getTime()) {
+        const hours = booking.cancellationWindowHours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
+        return refuse(
+          409,
+          'inside_cancellation_window',
+          `Your appointment is less than ${hours} ${hours === 1 ? 'hour' : 'hours'} away, so it can no longer be cancelled online. Call the spa to cancel or change it.`,
+        );
       }
     }
     return { ok: true, status: 'cancelled', scheduledAt: booking.scheduledAt };

@@ -6,11 +6,14 @@
 //   magic_tokens        spent, or past their 15 minutes
 //   newsletter tokens   confirmation tokens older than their 7 days (the row stays)
 //   rate_limits         windows long over (the longest window is an hour)
+// It also runs the one frequent job: every 15 minutes, requests unanswered for
+// 24 hours remind their spa once (unanswered-requests.ts).
 import { and, isNotNull, lt, or, eq } from 'drizzle-orm';
 import type { Db } from '#db/client.ts';
 import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '#db/schema.ts';
 import { msUntilNextPacificMidnight } from '../dates.ts';
 import { logger } from '../log.ts';
+import { remindUnansweredRequests } from './bookings/unanswered-requests.ts';
 
 /** Rate-limit rows whose window began this long ago are over whatever their window (at most an hour). */
 export const RATE_LIMIT_KEEP_MS = 24 * 3_600_000;
@@ -43,6 +46,9 @@ export function pruneExpired(db: Db, now: number = Date.now()): PruneCounts {
 
 const log = logger('housekeeping');
 
+/** How often unanswered requests are looked for: a reminder is at most this late. */
+export const UNANSWERED_CHECK_MS = 15 * 60_000;
+
 /** Prunes now and then every night a few minutes after midnight Pacific; the timers never keep the process alive. */
 export function startHousekeeping(db: Db): void {
   const run = () => {
@@ -63,4 +69,17 @@ export function startHousekeeping(db: Db): void {
   };
   run();
   scheduleNext();
+
+  // The address in the reminder mail: the public site, as serve.ts loaded it from the environment.
+  const origin = process.env.SITE_URL ?? 'http://localhost:4321';
+  const remind = () => {
+    try {
+      const reminded = remindUnansweredRequests(db, origin);
+      if (reminded > 0) log.info(`reminded spas of ${reminded} unanswered request${reminded === 1 ? '' : 's'}`);
+    } catch (error) {
+      log.error('reminding spas of unanswered requests failed', error);
+    }
+  };
+  remind();
+  setInterval(remind, UNANSWERED_CHECK_MS).unref();
 }

@@ -54,6 +54,8 @@ function details(overrides: { booking?: Partial<BookingDetails['booking']>; serv
       paidAt: null,
       manageToken: 'abcdefghijklmnopqrstuvwxyz234567',
       calendarSequence: 0,
+      firstAnsweredAt: null,
+      ownerRemindedAt: null,
       createdAt: created,
       updatedAt: created,
       ...overrides.booking,

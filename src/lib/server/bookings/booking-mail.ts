@@ -7,6 +7,7 @@ import { brand, contact } from '#content/site.ts';
 import { buildCalendarEvent } from '#lib/calendar.ts';
 import { formatLongDate, formatPacificDateTime } from '#lib/dates.ts';
 import { priceLabel } from '#lib/services.ts';
+import { syncBookingReminders } from './reminders.ts';
 import type { BookingDetails } from './bookings.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
@@ -187,4 +188,6 @@ export function announceBookingChange(before: BookingDetails, after: BookingDeta
     after.booking.status === 'confirmed' ? (before.booking.status === 'confirmed' ? 'rescheduled' : 'confirmed') : after.booking.status === 'completed' ? 'completed' : 'cancelled';
   sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
   if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));
+  // The reminders follow the booking: a new time moves them, a cancellation drops them.
+  syncBookingReminders(after, origin);
 }

@@ -5,7 +5,16 @@
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
 import type { BookingRequest } from '#lib/booking-schema.ts';
-import { canMoveLead, decideBookingChange, type BookingActor, type BookingChange, type LeadStatus, type Refusal } from '#lib/booking-lifecycle.ts';
+import {
+  canMoveLead,
+  decideBookingChange,
+  DEFAULT_CANCELLATION_WINDOW_HOURS,
+  type BookingActor,
+  type BookingChange,
+  type BookingState,
+  type LeadStatus,
+  type Refusal,
+} from '#lib/booking-lifecycle.ts';
 import { centsToDecimal } from '#lib/money.ts';
 import { db } from '../db.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
@@ -264,7 +273,7 @@ export function changeBooking(
   if (!before || !actor) return { ok: false, status: 404, code: 'not_found', message: 'Booking not found.' };
   if (seenSequence !== undefined && seenSequence !== before.booking.calendarSequence) return STALE;
 
-  const decision = decideBookingChange(before.booking, change, actor, now);
+  const decision = decideBookingChange(withCancellationWindow(before.booking), change, actor, now);
   if (!decision.ok) return decision;
 
   // The client's calendar must apply confirmations, new times and cancellations of a confirmed booking.
@@ -277,6 +286,7 @@ export function changeBooking(
       // completing leaves whatever is stored.
       ...(decision.status === 'confirmed' ? { scheduledAt: decision.scheduledAt } : {}),
       updatedAt: now,
+      ...firstAnswer(actor, now),
       ...(calendarChanges ? { calendarSequence: sql`${bookings.calendarSequence} + 1` } : {}),
     })
     // Every change the calendar sees raises the sequence, so matching it too
@@ -285,6 +295,26 @@ export function changeBooking(
     .run();
   if (result.changes === 0) return STALE;
   return { ok: true, before, after: bookingDetails(id)! };
+}
+
+/** The spa's cancellation window in hours (the default for a request that names no spa). */
+export function cancellationWindowOf(spaId: number | null): number {
+  const spa = spaId === null ? undefined : db.select({ hours: spas.cancellationWindowHours }).from(spas).where(eq(spas.id, spaId)).get();
+  return spa?.hours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
+}
+
+/** The booking as the lifecycle judges a cancellation: with its spa's window. */
+export function withCancellationWindow<T extends BookingState & { spaId: number | null }>(booking: T): T & { cancellationWindowHours: number } {
+  return { ...booking, cancellationWindowHours: cancellationWindowOf(booking.spaId) };
+}
+
+/**
+ * The spa's first answer to a request (any change by the owner or an admin:
+ * a confirmation, a new time, a decline), kept once, in the same statement as
+ * the change; the client's own cancellation is no answer (response-time.ts).
+ */
+function firstAnswer(actor: BookingActor, now: Date) {
+  return actor === 'client' ? {} : { firstAnsweredAt: sql`coalesce(${bookings.firstAnsweredAt}, ${now.getTime()})` };
 }
 
 // --- leads ------------------------------------------------------------------

@@ -4,9 +4,11 @@
 //   sendMail            awaited: the person is waiting for it (a sign-in link)
 //   sendMailInBackground queued in the database: must arrive, must not delay
 //                        the answer (booking and newsletter mail)
+//   scheduleMail         queued for a later time under a key, which a later
+//                        change moves or drops (booking reminders)
 import { MAIL_FROM, MAIL_OUTBOX, SMTP_URL } from 'astro:env/server';
 import { db } from '../db.ts';
-import { createMailQueue } from './queue.ts';
+import { createMailQueue, type MailSchedule } from './queue.ts';
 import { createMailer, type MailMessage } from './mailer.ts';
 
 export const mailer = createMailer({ smtpUrl: SMTP_URL || undefined, outboxDir: MAIL_OUTBOX, from: MAIL_FROM });
@@ -18,4 +20,12 @@ void queue.drain();
 
 export function sendMailInBackground(message: MailMessage): void {
   queue.enqueue(message);
+}
+
+export function scheduleMail(message: MailMessage, when: MailSchedule): void {
+  queue.schedule(message, when);
+}
+
+export function unscheduleMail(keys: readonly string[]): void {
+  queue.unschedule(keys);
 }

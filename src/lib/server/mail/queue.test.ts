@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mailQueue } from '#db/schema.ts';
+import { mailQueue, mailSentMarks } from '#db/schema.ts';
 import { createTestDb } from '#db/test-db.ts';
 import { createMailQueue } from './queue.ts';
 import { createMailer, type MailMessage, type Mailer } from './mailer.ts';
@@ -182,5 +182,109 @@ describe('the mail queue', () => {
     const left = db.select().from(mailQueue).all().map((row) => (row.message as MailMessage).subject).sort();
     // The recent one, and the unsent one however old it gets.
     expect(left).toEqual(['Message 2', 'Message 3']);
+  });
+});
+
+describe('scheduled (keyed) mail', () => {
+  const T0 = Date.parse('2026-12-01T16:00:00Z');
+  const H = 3_600_000;
+
+  function walkingQueue(mailer: Mailer, options: { backoffMs?: number[] } = {}) {
+    const db = testDb();
+    let now = T0;
+    const queue = createMailQueue({ db, mailer, log: quietLog(), now: () => now, ...options });
+    cleanups.push(() => queue.stop());
+    return { db, queue, walkTo: (hours: number) => (now = T0 + hours * H) };
+  }
+
+  it('waits for its time, and a second schedule under the same key replaces the first', async () => {
+    const { mailer, delivered } = scriptedMailer();
+    const { queue, walkTo } = walkingQueue(mailer);
+    queue.schedule(message(1), { key: 'booking-1:reminder', notBefore: new Date(T0 + 5 * H), notAfter: new Date(T0 + 29 * H) });
+    queue.schedule(message(2), { key: 'booking-1:reminder', notBefore: new Date(T0 + 10 * H), notAfter: new Date(T0 + 34 * H) });
+    walkTo(9.99);
+    await queue.drain();
+    expect(delivered).toEqual([]);
+    walkTo(10);
+    await queue.drain();
+    expect(delivered).toEqual([message(2)]);
+    expect(queue.pending()).toBe(0);
+  });
+
+  it('unschedule drops what waits under the key, and only that', async () => {
+    const { mailer, delivered } = scriptedMailer();
+    const { queue, walkTo } = walkingQueue(mailer);
+    queue.schedule(message(1), { key: 'booking-1:reminder', notBefore: new Date(T0 + H) });
+    queue.schedule(message(2), { key: 'booking-2:reminder', notBefore: new Date(T0 + H) });
+    expect(queue.unschedule(['booking-1:reminder', 'booking-9:reminder'])).toBe(1);
+    walkTo(2);
+    await queue.drain();
+    expect(delivered).toEqual([message(2)]);
+  });
+
+  it('is dropped, not sent, once its not-after time has passed (a server down through it); sent late before then', async () => {
+    const { mailer, delivered } = scriptedMailer();
+    const { queue, walkTo, db } = walkingQueue(mailer);
+    queue.schedule(message(1), { key: 'late-but-useful', notBefore: new Date(T0 + H), notAfter: new Date(T0 + 5 * H) });
+    queue.schedule(message(2), { key: 'too-late', notBefore: new Date(T0 + H), notAfter: new Date(T0 + 3 * H) });
+    expect(queue.schedule(message(3), { key: 'never', notBefore: new Date(T0 - 2 * H), notAfter: new Date(T0) })).toBeNull();
+    // Nobody looked between hour 0 and hour 4.
+    walkTo(4);
+    await queue.drain();
+    expect(delivered).toEqual([message(1)]);
+    expect(db.select().from(mailQueue).all().map((row) => row.key)).toEqual(['late-but-useful']);
+  });
+
+  it('is never sent twice: an attempt cut off mid-send is not repeated; a send that failed outright is retried', async () => {
+    const db = testDb();
+    let now = T0;
+    const hung: Mailer = { send: () => new Promise(() => {}) };
+    const dying = createMailQueue({ db, mailer: hung, log: quietLog(), now: () => now, concurrency: 1 });
+    dying.schedule(message(1), { key: 'booking-1:reminder', notBefore: new Date(T0 + H) });
+    now = T0 + H;
+    void dying.drain();
+    await vi.waitFor(() => expect(db.select().from(mailSentMarks).all()).toHaveLength(1));
+    dying.stop();
+
+    // The next process finds the attempt cut off: perhaps it went out, so it does not go again.
+    const { mailer, delivered } = scriptedMailer((attempt) => attempt === 1);
+    const next = createMailQueue({ db, mailer, log: quietLog(), now: () => now, backoffMs: [60_000] });
+    cleanups.push(() => next.stop());
+    expect(next.resumeInterrupted()).toBe(1);
+    await next.drain();
+    expect(delivered).toEqual([]);
+    expect(next.pending()).toBe(0);
+
+    // A refused send certainly did not go out: its retry may.
+    next.schedule(message(2), { key: 'booking-2:reminder', notBefore: new Date(T0 + H) });
+    await next.drain();
+    expect(delivered).toEqual([]);
+    now += 60_000;
+    await next.drain();
+    expect(delivered).toEqual([message(2)]);
+  });
+
+  it('two rows for one key and time (two processes scheduling at once) send once', async () => {
+    const { mailer, delivered } = scriptedMailer();
+    const { queue, walkTo, db } = walkingQueue(mailer);
+    queue.schedule(message(1), { key: 'booking-1:reminder', notBefore: new Date(T0 + H) });
+    // A second row, as if written by another process in the same instant.
+    db.insert(mailQueue).values({ message: message(1), key: 'booking-1:reminder', notBefore: new Date(T0 + H), nextAttemptAt: new Date(T0 + H) }).run();
+    walkTo(1);
+    await queue.drain();
+    expect(delivered).toEqual([message(1)]);
+  });
+
+  it('wakes up for it on its own, without anyone draining', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const db = testDb();
+    const { mailer, delivered } = scriptedMailer();
+    const queue = createMailQueue({ db, mailer, log: quietLog() });
+    cleanups.push(() => queue.stop());
+    queue.schedule(message(1), { key: 'soon', notBefore: new Date(Date.now() + 3 * 60_000) });
+    await vi.advanceTimersByTimeAsync(2 * 60_000);
+    expect(delivered).toEqual([]);
+    await vi.advanceTimersByTimeAsync(61_000);
+    expect(delivered).toEqual([message(1)]);
   });
 });
