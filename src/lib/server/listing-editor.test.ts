@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, siteMeta, spas, spaSlugHistory, users, type Tier } from '../../../db/schema.ts';
 import { TIER_RULE_MESSAGES } from '../listing-schema.ts';
 import { db } from './db.ts';
+import { publicPages } from './public-pages.ts';
 import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN } from './listing-editor.ts';
 import type { SessionUser } from './sessions.ts';
 
@@ -119,6 +120,14 @@ describe('saveListing', () => {
     expect(saveListing(admin, spa.id, form({ slug: spa.slug }))).toMatchObject({ ok: true, slugChanged: true });
     expect(currentSlugFor(moved)).toBe(spa.slug);
     expect(db.select().from(spaSlugHistory).where(eq(spaSlugHistory.slug, spa.slug)).get()).toBeUndefined();
+  });
+
+  it('lists only the new address in the sitemap', () => {
+    const spa = makeSpa('FREE');
+    saveListing(admin, spa.id, form({ slug: `${spa.slug}-sitemap` }));
+    const paths = publicPages().map((page) => page.path);
+    expect(paths).toContain(`/spas/${spa.slug}-sitemap`);
+    expect(paths).not.toContain(`/spas/${spa.slug}`);
   });
 
   it('refuses a slug that is, or was, another listing’s address', () => {

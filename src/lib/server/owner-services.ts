@@ -48,7 +48,7 @@ function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: stri
 export function saveService(spaId: number, serviceId: number | null, form: Pick<URLSearchParams, 'get'>): CatalogResult {
   const values: Record<string, string> = {};
   for (const field of SERVICE_FIELDS) values[field] = form.get(field) ?? '';
-  return db.transaction(() => {
+  return db.transaction((): CatalogResult => {
     const existing = findOwnerService(spaId, serviceId);
     if (serviceId !== null && !existing) return { ok: false as const, status: 404 as const, errors: { _: 'That service could not be found.' }, values };
     const parsed = serviceSchema.safeParse(serviceFromForm(values));
