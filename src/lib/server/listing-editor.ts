@@ -57,10 +57,10 @@ export function listingFormValues(listing: EditableListing): ListingFormValues {
   return values;
 }
 
-/** Is this slug someone's address now, or was it (a retired slug still redirects)? */
-function slugInUse(slug: string, spaId: number): boolean {
-  const current = db.select({ id: spas.id }).from(spas).where(and(eq(spas.slug, slug), ne(spas.id, spaId))).get();
-  const retired = db.select({ spaId: spaSlugHistory.spaId }).from(spaSlugHistory).where(and(eq(spaSlugHistory.slug, slug), ne(spaSlugHistory.spaId, spaId))).get();
+/** Is this slug another spa's address now, or was it (a retired slug still redirects)? Without `spaId`: anyone's. */
+export function slugInUse(slug: string, spaId?: number): boolean {
+  const current = db.select({ id: spas.id }).from(spas).where(and(eq(spas.slug, slug), spaId ? ne(spas.id, spaId) : undefined)).get();
+  const retired = db.select({ spaId: spaSlugHistory.spaId }).from(spaSlugHistory).where(and(eq(spaSlugHistory.slug, slug), spaId ? ne(spaSlugHistory.spaId, spaId) : undefined)).get();
   return Boolean(current || retired);
 }
 
