@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, siteMeta, spas, spaSlugHistory, users, type Tier } from '../../../db/schema.ts';
 import { TIER_RULE_MESSAGES } from '../listing-schema.ts';
 import { db } from './db.ts';
+import { allowedBookingLink } from '../tiers.ts';
+import { getSpa, searchSpas } from './directory.ts';
 import { publicPages } from './public-pages.ts';
+import { spaJson } from './serialize.ts';
 import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN } from './listing-editor.ts';
 import type { SessionUser } from './sessions.ts';
 
@@ -144,5 +147,22 @@ describe('saveListing', () => {
     saveListing(admin, spa.id, form({ slug: `${spa.slug}-x` }));
     db.update(spas).set({ active: false }).where(eq(spas.id, spa.id)).run();
     expect(currentSlugFor(spa.slug)).toBeNull();
+  });
+});
+
+describe('a downgrade', () => {
+  it('keeps the data, but the directory stops showing the extras and the featured placement', () => {
+    const spa = makeSpa('PREMIUM', { featured: true, bookingLink: 'https://glow.example/book', socialFeedUrl: 'https://www.instagram.com/glow' });
+    const before = getSpa(spa.slug)!;
+    expect(before.featured).toBe(true);
+    expect(allowedBookingLink(before)).toBe('https://glow.example/book');
+    const featuredHere = () => searchSpas({ page: 1, featured: true, city: TAG, service: undefined, tier: undefined }).spas.map((row) => row.id);
+    expect(featuredHere()).toEqual([spa.id]);
+    db.update(spas).set({ tier: 'FREE' }).where(eq(spas.id, spa.id)).run();
+    const after = getSpa(spa.slug)!;
+    expect(after.featured).toBe(false);
+    expect(spaJson(after)).toMatchObject({ featured: false, bookingLink: null, socialFeedUrl: null });
+    expect(featuredHere()).toEqual([]);
+    expect(loadListing(spa.id)).toMatchObject({ bookingLink: 'https://glow.example/book', socialFeedUrl: 'https://www.instagram.com/glow' });
   });
 });
