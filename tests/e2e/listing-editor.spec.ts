@@ -3,6 +3,10 @@
 // raw form post; who may use these routes; the 301 from a retired slug.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { baseURL } from './env.ts';
 import { query, write } from './db.ts';
 import { hydrated } from './islands.ts';
@@ -337,4 +341,38 @@ test.describe('accessibility and layout', () => {
       await page.screenshot({ path: testInfo.outputPath(`listing-errors-${width}.png`), fullPage: true });
     });
   }
+});
+
+test('the pages, and a refused form, are valid HTML (Nu checker)', async ({ playwright }) => {
+  test.setTimeout(90_000);
+  const me = owner();
+  const spa = makeSpa(me, 'FREE');
+  write("insert into services (spa_id, name, price_cents, duration, category) values (?, 'Peel', 15000, 45, 'facial')", spa.id);
+  const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: session(me) });
+  const dir = mkdtempSync(join(tmpdir(), 'vnu-editor-'));
+  const files: string[] = [];
+  const pages: [string, Promise<import('@playwright/test').APIResponse>, number][] = [
+    ['listing', request.get(`/owner/spas/${spa.id}`), 200],
+    ['services', request.get(`/owner/spas/${spa.id}/services`), 200],
+    ['offers', request.get(`/owner/spas/${spa.id}/offers`), 200],
+    ['listing-refused', request.post(`/owner/spas/${spa.id}`, { form: { name: '', website: 'ftp://x' } }), 422],
+    ['services-refused', request.post(`/owner/spas/${spa.id}/services`, { form: { name: '', price: 'x', duration: '0', category: '' } }), 422],
+    ['offers-refused', request.post(`/owner/spas/${spa.id}/offers`, { form: { title: '', description: '', originalPrice: '5', offerPrice: '9' } }), 422],
+  ];
+  for (const [name, pending, status] of pages) {
+    const response = await pending;
+    expect(response.status(), name).toBe(status);
+    const file = join(dir, `${name}.html`);
+    writeFileSync(file, await response.text());
+    files.push(file);
+  }
+  await request.dispose();
+  let output = '';
+  try {
+    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
+  } catch (error) {
+    output = String((error as { stderr?: Buffer }).stderr ?? error);
+  }
+  const messages = output ? (JSON.parse(output) as { messages: { url: string; message: string; lastLine?: number; extract?: string }[] }).messages : [];
+  expect(messages.map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`)).toEqual([]);
 });
