@@ -269,7 +269,7 @@ test.describe('who may use these pages', () => {
     const stranger = owner();
     makeSpa(stranger, 'PREMIUM');
     const admin = createSignedInUser({ role: 'admin' });
-    const routes = [
+    const routes: { path: string; form: Record<string, string> }[] = [
       { path: `/owner/spas/${spa.id}`, form: { name: 'Taken over' } },
       { path: `/owner/spas/${spa.id}/services`, form: { id: String(service.id), intent: 'deactivate' } },
       { path: `/owner/spas/${spa.id}/offers`, form: { title: 'Hijack', description: 'x', originalPrice: '10', offerPrice: '5' } },
