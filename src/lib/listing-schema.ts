@@ -4,8 +4,8 @@
 // rules are pure functions beside them, so tests can name every rule.
 // Messages the spec quotes (spec 5) are used verbatim.
 import { z } from 'zod';
-import { SERVICE_CATEGORIES, SOCIAL_PLATFORMS, type Tier } from '../../db/schema.ts';
-import { treatments } from '../content/site.ts';
+import { SERVICE_CATEGORIES, SOCIAL_PLATFORMS, type Tier } from '#db/schema.ts';
+import { treatments } from '#content/site.ts';
 import { toCalendarDate } from './booking-schema.ts';
 import { decimalToCents } from './money.ts';
 import { SLUG_PATTERN } from './slug.ts';

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baseURL } from './env.ts';
-import { query, write } from './db.ts';
-import { hydrated } from './islands.ts';
-import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
+import { baseURL } from '../support/env.ts';
+import { query, write } from '../support/db.ts';
+import { hydrated } from '../support/islands.ts';
+import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
 const TAG = `e2e-editor-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
 let counter = 0;

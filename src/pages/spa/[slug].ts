@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { currentSlugFor } from '../../lib/server/listing-editor.ts';
-import { SLUG_PATTERN } from '../../lib/slug.ts';
+import { currentSlugFor } from '#lib/server/listings/editor.ts';
+import { SLUG_PATTERN } from '#lib/slug.ts';
 
 export const prerender = false;
 
