@@ -213,6 +213,21 @@ export const spas = sqliteTable(
   ],
 );
 
+// Addresses a spa answered at before an editor changed its slug: /spas/{old}
+// answers 301 to the spa's current page (docs/decisions/0018). Renaming a spa
+// never changes its slug; only an explicit slug change lands here.
+export const spaSlugHistory = sqliteTable(
+  'spa_slug_history',
+  {
+    slug: text('slug').primaryKey(),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('spa_slug_history_spa_idx').on(t.spaId)],
+);
+
 // galleryUrls of the spec, one row per photo; how many a spa may show depends on its tier.
 export const spaPhotos = sqliteTable(
   'spa_photos',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedBookingLink, allowedSocialFeed, allowedVideo, isVerified, tierWeight, visiblePhotos } from './tiers.ts';
+import { allowedBookingLink, allowedSocialFeed, allowedVideo, isFeatured, isVerified, tierWeight, visiblePhotos } from './tiers.ts';
 
 describe('tier rules', () => {
   it('weighs tiers ELITE 3, PREMIUM 2, anything else 1', () => {
@@ -24,6 +24,12 @@ describe('tier rules', () => {
     expect(isVerified({ tier: 'PREMIUM', verified: true })).toBe(false);
     expect(isVerified({ tier: 'ELITE', verified: true })).toBe(true);
     expect(isVerified({ tier: 'ELITE', verified: false })).toBe(false);
+  });
+
+  it('shows featured placement only while the tier pays for it', () => {
+    expect(isFeatured({ tier: 'FREE', featured: true })).toBe(false);
+    expect(isFeatured({ tier: 'PREMIUM', featured: true })).toBe(true);
+    expect(isFeatured({ tier: 'ELITE', featured: false })).toBe(false);
   });
 
   it('limits photos by tier: Free 3, Premium 10, Elite effectively unlimited', () => {

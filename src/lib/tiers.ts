@@ -76,6 +76,11 @@ export function allowedVideo(spa: { tier: string; videoUrl: string | null }): st
   return featuresOf(spa.tier).video ? httpUrl(spa.videoUrl) : null;
 }
 
+/** Featured placement is paid for (Premium, Elite): an editor's flag shows only while the tier has it. */
+export function isFeatured(spa: { tier: string; featured: boolean }): boolean {
+  return featuresOf(spa.tier).featuredPlacement && spa.featured;
+}
+
 export function isVerified(spa: { tier: string; verified: boolean }): boolean {
   return featuresOf(spa.tier).verifiedBadge && spa.verified;
 }

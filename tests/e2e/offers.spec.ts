@@ -31,7 +31,7 @@ interface ServiceRow {
   duration: number;
 }
 
-/** Active offers of active spas: what /offers lists. */
+/** Active offers of active spas: what /offers lists. Featuring is Premium and Elite: a Free spa's flag is not shown. */
 function listedOffers(): OfferRow[] {
   const db = new Database(databasePath, { readonly: true });
   try {
@@ -39,7 +39,7 @@ function listedOffers(): OfferRow[] {
       .prepare(
         `select o.id, o.slug, o.title, o.description, o.original_price_cents as originalPriceCents,
            o.offer_price_cents as offerPriceCents, o.savings_cents as savingsCents, o.valid_from as validFrom,
-           o.valid_to as validTo, o.featured, s.id as spaId, s.name as spaName, s.slug as spaSlug, s.tier as spaTier,
+           o.valid_to as validTo, (o.featured = 1 and s.tier in ('PREMIUM', 'ELITE')) as featured, s.id as spaId, s.name as spaName, s.slug as spaSlug, s.tier as spaTier,
            c.name as cityName
          from offers o join spas s on s.id = o.spa_id join cities c on c.id = o.city_id
          where o.active = 1 and s.active = 1`,

@@ -1,6 +1,6 @@
 // The JSON shapes of spec section 7. Money leaves the server as decimal strings.
 import { centsToDecimal } from '../money.ts';
-import { allowedBookingLink, allowedSocialFeed, allowedVideo, isVerified } from '../tiers.ts';
+import { allowedBookingLink, allowedSocialFeed, allowedVideo, isFeatured, isVerified } from '../tiers.ts';
 import type { OfferCardData, ServiceCardData, SpaCardData } from './directory/directory.ts';
 import { httpUrl } from '../urls.ts';
 
@@ -27,7 +27,7 @@ export function spaJson(spa: SpaCardData) {
     name: spa.name,
     slug: spa.slug,
     tier: spa.tier,
-    featured: spa.featured,
+    featured: isFeatured(spa),
     verified: isVerified(spa),
     description: spa.description,
     address: spa.address,

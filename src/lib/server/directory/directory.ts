@@ -10,6 +10,13 @@ import { db } from '../db.ts';
 // order from the index instead of sorting them.
 export const tierOrder = [desc(TIER_WEIGHT_SQL), desc(spas.createdAt), desc(spas.id)];
 
+// Featured placement is a Premium and Elite feature (spec 3): a flag set while
+// the spa paid stays in the data after a downgrade, but no page, card, filter
+// or JSON answer treats the spa (or its offers) as featured until it pays again.
+const PAID_TIER = sql`${spas.tier} in ('PREMIUM', 'ELITE')`;
+const spaFeatured = sql<boolean>`(${spas.featured} = 1 and ${PAID_TIER})`.mapWith(Boolean);
+const offerFeatured = sql<boolean>`(${offers.featured} = 1 and ${PAID_TIER})`.mapWith(Boolean);
+
 /** Everything a spa card shows (spec 2, Spa card), with its city. */
 const spaCardColumns = {
   id: spas.id,
@@ -26,7 +33,7 @@ const spaCardColumns = {
   socialPlatform: spas.socialPlatform,
   videoUrl: spas.videoUrl,
   tier: spas.tier,
-  featured: spas.featured,
+  featured: spaFeatured,
   verified: spas.verified,
   createdAt: spas.createdAt,
   cityId: spas.cityId,
@@ -92,7 +99,7 @@ export function searchSpas(query: SearchQuery) {
     query.city ? eq(cities.slug, query.city) : undefined,
     query.service ? offersService(query.service) : undefined,
     query.tier ? eq(spas.tier, query.tier) : undefined,
-    query.featured !== undefined ? eq(spas.featured, query.featured) : undefined,
+    query.featured !== undefined ? (query.featured ? spaFeatured : sql`not ${spaFeatured}`) : undefined,
   );
   const total = db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0;
   const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
@@ -245,7 +252,7 @@ const offerColumns = {
   validFrom: offers.validFrom,
   validTo: offers.validTo,
   imageUrl: offers.imageUrl,
-  featured: offers.featured,
+  featured: offerFeatured,
   cityId: offers.cityId,
   spaId: offers.spaId,
   spaName: spas.name,
@@ -265,7 +272,7 @@ const activeOffers = () =>
 const offerIsListed = and(eq(offers.active, true), eq(spas.active, true));
 // Featured first, then by end date (soonest first; open-ended last). Pages that
 // separate ended offers from current ones do so themselves.
-const offerOrder = [desc(offers.featured), asc(sql`coalesce(${offers.validTo}, '9999-12-31')`), asc(offers.id)];
+const offerOrder = [desc(offerFeatured), asc(sql`coalesce(${offers.validTo}, '9999-12-31')`), asc(offers.id)];
 
 export function listOffers(filter: { cityId?: number; spaId?: number } = {}) {
   return activeOffers()
