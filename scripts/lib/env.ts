@@ -17,6 +17,7 @@ export const envDefaults = {
   TRUST_PROXY: '0',
   REQUEST_LOG: 'on',
   BACKGROUND_JOBS: 'on',
+  PUBLISH_ON_CHANGE: 'on',
   MAX_CONNECTIONS: '1000',
 } as const;
 
@@ -25,6 +26,7 @@ type Name = keyof typeof envDefaults;
 const validators: Partial<Record<Name, (value: string) => string | null>> = {
   PORT: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? null : 'must be a port number (1-65535)'),
   BACKGROUND_JOBS: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
+  PUBLISH_ON_CHANGE: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
   REQUEST_LOG: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
   MAX_CONNECTIONS: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? null : 'must be a positive whole number'),
   TRUST_PROXY: (v) => (/^(?:[0-9]|true|false)$/.test(v) ? null : 'must be the number of proxies in front of the server (0-9)'),
