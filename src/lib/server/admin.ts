@@ -3,7 +3,7 @@
 // deactivate, verify, feature; "Rebuild now"; every action written to the
 // audit log in the same transaction as the change. Plain form posts; the page
 // redirects after a success (PRG) and shows a refusal in place.
-import { and, asc, count, desc, eq, like, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { auditLog, cities, spas, users, type AuditAction } from '../../../db/schema.ts';
 import { brand } from '../../content/site.ts';
@@ -244,7 +244,8 @@ export const LISTINGS_PER_PAGE = 25;
 export function listListings({ q = '', page = 1 }: { q?: string; page?: number } = {}) {
   const term = q.trim().toLowerCase().slice(0, 100);
   const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const filter = term ? or(sql`lower(${spas.name}) like ${pattern} escape '\\'`, like(spas.slug, pattern), sql`${users.email} like ${pattern} escape '\\'`) : undefined;
+  const matches = (column: unknown) => sql`${column} like ${pattern} escape '\\'`;
+  const filter = term ? or(matches(sql`lower(${spas.name})`), matches(spas.slug), matches(users.email)) : undefined;
   const total = db.select({ n: count() }).from(spas).leftJoin(users, eq(spas.ownerId, users.id)).where(filter).get()?.n ?? 0;
   const pages = Math.max(1, Math.ceil(total / LISTINGS_PER_PAGE));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
