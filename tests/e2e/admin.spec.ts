@@ -157,6 +157,8 @@ test.describe('the editors’ desk on the suite’s server', () => {
   test.afterAll(() => write('delete from spas where slug like ?', `${TAG}-%`));
 
   test('reject needs a reason, and the owner is mailed it', async ({ browser, request }) => {
+    // Three pages and a mail on a machine shared by five test runs: a time budget, not a looser check.
+    test.setTimeout(120_000);
     // Without a reason (the browser's required check skipped): refused in place, nothing changes.
     const empty = await request.post('/admin', { headers: { Origin: baseURL, Cookie: `session=${admin.token}` }, form: { intent: 'reject', id: String(spaId), reason: ' ' }, maxRedirects: 0 });
     expect(empty.status()).toBe(422);
@@ -231,6 +233,7 @@ test.describe('the editors’ desk on the suite’s server', () => {
         expect(await axe(ownerPage)).toEqual([]);
         mkdirSync(test.info().outputDir, { recursive: true });
         await ownerPage.screenshot({ path: join(test.info().outputDir, `dashboard-${width}.png`), fullPage: true });
+        await card.screenshot({ path: join(test.info().outputDir, `dashboard-card-${width}.png`) });
         await ownerPage.context().close();
       } finally {
         write('delete from analytics_events where session_id = ?', marker);
