@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDb } from '../db/test-db.ts';
-import { auditLog, users } from '../db/schema.ts';
+import { createTestDb } from '#db/test-db.ts';
+import { auditLog, users } from '#db/schema.ts';
 import { promoteToAdmin } from './admin-add.ts';
 
 const { db, cleanup } = createTestDb();

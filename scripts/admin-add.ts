@@ -2,12 +2,12 @@
 // editor (role admin), creating the account when there is none yet; they then
 // sign in at /api/login as anyone does. The promotion is in the audit log.
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { auditLog, users } from '../db/schema.ts';
-import { emailAddress } from '../src/lib/auth-schemas.ts';
-import { logger } from '../src/lib/log.ts';
-import { envPath, loadEnv } from './lib/env.ts';
+import type { Db } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { auditLog, users } from '#db/schema.ts';
+import { emailAddress } from '#lib/auth-schemas.ts';
+import { logger } from '#lib/log.ts';
+import { envPath, loadEnv } from '#server/env.ts';
 
 const log = logger('admin:add');
 

@@ -10,9 +10,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { logger } from '../src/lib/log.ts';
+import { logger } from '#lib/log.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
-import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
+import { currentBuildDir, readBuildInfo } from '#server/site-builds.ts';
 
 const log = logger('bench-publish');
 const { values } = parseArgs({
@@ -37,7 +37,7 @@ function run(label: string, args: string[]): number {
 async function main() {
   mkdirSync(work, { recursive: true });
   run(`generate ${values.spas} spas`, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!]);
-  const firstBuildMs = run('first build', ['scripts/publish.ts']);
+  const firstBuildMs = run('first build', ['server/rebuild.ts']);
   log.info(`published ${readBuildInfo(currentBuildDir(env.SITE_DIR!)!)?.id}`);
 
   let output = '';

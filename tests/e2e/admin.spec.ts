@@ -9,11 +9,11 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { decodeQuotedPrintable, messageInOutbox } from './outbox.ts';
-import { copyPort, startServerCopy, type ServerCopy } from './server-copy.ts';
-import { createSignedInUser, type TestUser } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
+import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
+import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const axe = async (page: Page) => (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -242,7 +242,7 @@ test.describe('the editors’ desk on the suite’s server', () => {
   }
 });
 
-/** A session for an existing user (the demo owner), made the way tests/e2e/sessions.ts makes them. */
+/** A session for an existing user (the demo owner), made the way tests/support/sessions.ts makes them. */
 function sessionFor(userId: number): TestUser {
   const made = createSignedInUser({ role: 'client' });
   write('update sessions set user_id = ? where user_id = ?', userId, made.id);

@@ -9,9 +9,9 @@
 // listing awaiting review), `state` reads what the request could change, and
 // `changed` says what success looks like.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { createSignedInUser, type TestUser } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 
 type Role = 'signed out' | 'client' | 'other owner' | 'owner' | 'admin';
 const ROLES: Role[] = ['signed out', 'client', 'other owner', 'owner', 'admin'];

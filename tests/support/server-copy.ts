@@ -1,0 +1,63 @@
+// Another server on the build under test, with its own copy of the database
+// (so what a test does to it, such as exhausting a rate limit, touches no
+// other test) and settings of the test's choosing.
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { baseURL, databasePath, e2eDir, siteDir as sharedSiteDir, siteEnv } from './env.ts';
+
+export interface ServerCopy {
+  url: string;
+  /** Its database, and (with ownSite) its own published builds. */
+  databasePath: string;
+  siteDir: string;
+  child: ChildProcess;
+  /** Everything the server printed so far. */
+  output: () => string;
+  stop: () => void;
+}
+
+/** Ports above the suite's own: the suite's port plus `offset`. */
+export const copyPort = (offset: number) => Number(new URL(baseURL).port) + offset;
+
+/**
+ * `ownSite`: the copy publishes into a SITE_DIR of its own (starting from a
+ * copy of the build being served), so its rebuilds never swap the suite's site.
+ */
+export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}, { ownSite = false } = {}): Promise<ServerCopy> {
+  const dir = mkdtempSync(join(e2eDir, 'copy-'));
+  const database = join(dir, 'site.db');
+  let site = siteEnv.SITE_DIR;
+  if (ownSite) {
+    site = join(dir, 'site');
+    const served = realpathSync(join(sharedSiteDir, 'current'));
+    const build = join(site, 'builds', basename(served));
+    mkdirSync(join(site, 'builds'), { recursive: true });
+    cpSync(served, build, { recursive: true });
+    symlinkSync(relative(site, build), join(site, 'current'));
+    // The build's server code finds its packages by walking up from the build (server/rebuild.ts does the same).
+    symlinkSync(join(process.cwd(), 'node_modules'), join(site, 'node_modules'), 'dir');
+  }
+  const source = new Database(databasePath, { readonly: true });
+  try {
+    source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
+  } finally {
+    source.close();
+  }
+  const child = spawn(process.execPath, ['server/serve.ts'], {
+    env: { ...siteEnv, DATABASE_PATH: database, SITE_DIR: site, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (data: Buffer) => {
+      log += data.toString();
+      if (log.includes('listening on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, databasePath: database, siteDir: site, child, output: () => log, stop: () => child.kill('SIGTERM') };
+}
