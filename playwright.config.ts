@@ -29,5 +29,9 @@ export default defineConfig({
   webServer: siteWebServer('node tests/support/e2e-server.ts', process.env.E2E_DIR!, port, {
     // Known to the tests (tests/support/env.ts), which clear the limits of 127.0.0.1 between tests.
     ANALYTICS_SALT: 'e2e-analytics-salt',
+    // Tests here run `npm run rebuild` themselves and read its output
+    // (rebuild.spec.ts), so the shared server does not rebuild on its own; the
+    // publishing tests start a server of their own with it on (admin.spec.ts).
+    PUBLISH_ON_CHANGE: 'off',
   }),
 });

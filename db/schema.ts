@@ -569,3 +569,29 @@ export const siteMeta = sqliteTable('site_meta', {
   id: integer('id').primaryKey(),
   contentVersion: integer('content_version').notNull().default(0),
 });
+
+export const AUDIT_ACTIONS = ['approve', 'reject', 'activate', 'deactivate', 'verify', 'unverify', 'feature', 'unfeature', 'rebuild', 'add-admin'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+// What editors did, for other editors to read (/admin/audit): who, what, to
+// which thing, when. Rows are only ever added; the actor's e-mail is copied so
+// the line still says who it was after the account is gone.
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: id(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action', { enum: AUDIT_ACTIONS }).notNull(),
+    /** What it was done to: "spa:12", "site", "user:3". */
+    target: text('target').notNull(),
+    /** A rejection's reason, the listing's name at the time... */
+    detail: text('detail'),
+    at: integer('at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_target_idx').on(t.target, t.at),
+    check('audit_log_action_check', inList('action', AUDIT_ACTIONS)),
+  ],
+);

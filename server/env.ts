@@ -45,6 +45,11 @@ export const settings = {
     check: onOff,
     doc: 'Several server processes may share one database; exactly one of them should\nrun the background jobs (mail-queue recovery at start, nightly rebuild and\nbackup): on for that one, off for the others.',
   },
+  PUBLISH_ON_CHANGE: {
+    default: 'on',
+    check: onOff,
+    doc: "With BACKGROUND_JOBS=on: rebuild the pre-rendered pages a few seconds after a\nlisting changes (off: only `npm run rebuild`, the nightly rebuild and the\neditors' Rebuild now).",
+  },
   MAX_CONNECTIONS: {
     default: '1000',
     check: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? null : 'must be a positive whole number'),

@@ -15,6 +15,7 @@ import { env, envPath, loadEnv } from './env.ts';
 import { bodyLimitFor, readCappedBody } from './request-body.ts';
 import { createResponseCache } from './response-cache.ts';
 import { currentBuildDir, readBuildInfo } from './site-builds.ts';
+import { startRebuildQueue } from './rebuild-queue.ts';
 import { msUntilNextPacificMidnight } from '#lib/dates.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '#lib/proxy.ts';
 import { hasSessionCookie, sessionCookieName } from '#lib/session-cookie.ts';
@@ -69,6 +70,8 @@ export async function startServer() {
   if (runsJobs) resumeMailQueue(db);
   // Expired sessions, spent tokens and old rate-limit rows: pruned now and nightly (issue 9, item 11).
   if (runsJobs) startHousekeeping(db);
+  // A listing change is live within seconds: debounced rebuilds, and the editors' Rebuild now (docs/decisions/0019).
+  if (runsJobs) startRebuildQueue(db.$client, siteDir, { onChange: env('PUBLISH_ON_CHANGE') === 'on' });
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
   let active: { dir: string; id: string; builtAt: string | null; handler: Handler; files: StaticServer } | null = null;

@@ -144,6 +144,16 @@ export function acquireRebuildLock(siteDir: string): boolean {
   return false;
 }
 
+/** True while a live process holds the rebuild lock (a lock left by a dead one does not count). */
+export function isRebuildLocked(siteDir: string): boolean {
+  try {
+    const holder = Number(readFileSync(paths(siteDir).lock, 'utf8').trim());
+    return holder > 0 && isRunning(holder);
+  } catch {
+    return false;
+  }
+}
+
 export function releaseRebuildLock(siteDir: string): void {
   rmSync(paths(siteDir).lock, { force: true });
 }

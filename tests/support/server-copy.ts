@@ -3,12 +3,15 @@
 // other test) and settings of the test's choosing.
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
-import { baseURL, databasePath, e2eDir, siteEnv } from './env.ts';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { baseURL, databasePath, e2eDir, siteDir as sharedSiteDir, siteEnv } from './env.ts';
 
 export interface ServerCopy {
   url: string;
+  /** Its database, and (with ownSite) its own published builds. */
+  databasePath: string;
+  siteDir: string;
   child: ChildProcess;
   /** Everything the server printed so far. */
   output: () => string;
@@ -18,9 +21,24 @@ export interface ServerCopy {
 /** Ports above the suite's own: the suite's port plus `offset`. */
 export const copyPort = (offset: number) => Number(new URL(baseURL).port) + offset;
 
-export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}): Promise<ServerCopy> {
+/**
+ * `ownSite`: the copy publishes into a SITE_DIR of its own (starting from a
+ * copy of the build being served), so its rebuilds never swap the suite's site.
+ */
+export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}, { ownSite = false } = {}): Promise<ServerCopy> {
   const dir = mkdtempSync(join(e2eDir, 'copy-'));
   const database = join(dir, 'site.db');
+  let site = siteEnv.SITE_DIR;
+  if (ownSite) {
+    site = join(dir, 'site');
+    const served = realpathSync(join(sharedSiteDir, 'current'));
+    const build = join(site, 'builds', basename(served));
+    mkdirSync(join(site, 'builds'), { recursive: true });
+    cpSync(served, build, { recursive: true });
+    symlinkSync(relative(site, build), join(site, 'current'));
+    // The build's server code finds its packages by walking up from the build (server/rebuild.ts does the same).
+    symlinkSync(join(process.cwd(), 'node_modules'), join(site, 'node_modules'), 'dir');
+  }
   const source = new Database(databasePath, { readonly: true });
   try {
     source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
@@ -28,7 +46,7 @@ export async function startServerCopy(port: number, extraEnv: Record<string, str
     source.close();
   }
   const child = spawn(process.execPath, ['server/serve.ts'], {
-    env: { ...siteEnv, DATABASE_PATH: database, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
+    env: { ...siteEnv, DATABASE_PATH: database, SITE_DIR: site, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -41,5 +59,5 @@ export async function startServerCopy(port: number, extraEnv: Record<string, str
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, child, output: () => log, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, databasePath: database, siteDir: site, child, output: () => log, stop: () => child.kill('SIGTERM') };
 }

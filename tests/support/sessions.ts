@@ -28,9 +28,10 @@ export interface TestUser {
   token: string;
 }
 
-export function createSignedInUser(fields: { firstName?: string; lastName?: string; role?: 'client' | 'owner' | 'admin' } = {}): TestUser {
+/** `path`: another server's database (a test's own server, tests/support/server-copy.ts). */
+export function createSignedInUser(fields: { firstName?: string; lastName?: string; role?: 'client' | 'owner' | 'admin' } = {}, path = databasePath): TestUser {
   const email = `user-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const db = new Database(databasePath);
+  const db = new Database(path);
   try {
     const user = db
       .prepare('insert into users (email, first_name, last_name, role) values (?, ?, ?, ?) returning id')

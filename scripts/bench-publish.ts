@@ -1,0 +1,101 @@
+// Listing change -> live on the static spa page (issue 13's bar): a generated
+// directory (--spas, default 500) served by the real server with the rebuild
+// queue on; one listing's description is changed in the database (as the
+// listing editor does), then the spa page is fetched until it shows the new
+// words. --edits (default 20) such changes one after another; median and p95
+// in data/bench/publish.json. Bar: p95 under 10 s.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { logger } from '#lib/log.ts';
+import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
+import { currentBuildDir, readBuildInfo } from '#server/site-builds.ts';
+
+const log = logger('bench-publish');
+const { values } = parseArgs({
+  options: { spas: { type: 'string', default: '500' }, edits: { type: 'string', default: '20' }, port: { type: 'string', default: '4396' } },
+});
+const BAR_P95_MS = 10_000;
+const work = mkdtempSync(join(tmpdir(), 'medspa-bench-publish-'));
+const port = Number(values.port);
+const base = `http://127.0.0.1:${port}`;
+const env = benchSiteEnv(work, port, { BACKGROUND_JOBS: 'on', PUBLISH_ON_CHANGE: 'on' });
+let server: ChildProcess | null = null;
+
+function run(label: string, args: string[]): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${label} failed`);
+  const ms = performance.now() - started;
+  log.info(`${label}: ${(ms / 1000).toFixed(1)} s`);
+  return ms;
+}
+
+async function main() {
+  mkdirSync(work, { recursive: true });
+  run(`generate ${values.spas} spas`, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!]);
+  const firstBuildMs = run('first build', ['server/rebuild.ts']);
+  log.info(`published ${readBuildInfo(currentBuildDir(env.SITE_DIR!)!)?.id}`);
+
+  let output = '';
+  server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitUntil(() => output.includes('listening on'), 'the server start');
+
+  const db = new Database(env.DATABASE_PATH!);
+  db.pragma('busy_timeout = 5000');
+  const targets = db.prepare<[number], { id: number; slug: string; description: string | null }>('select id, slug, description from spas where active = 1 order by id limit ?').all(Number(values.edits));
+  const edit = db.prepare('update spas set description = ?, updated_at = ? where id = ?');
+  const latencies: number[] = [];
+  const loadAtStart = loadavg()[0]!;
+  for (const [i, spa] of targets.entries()) {
+    const marker = `Bench edit ${i + 1} at ${Date.now()}.`;
+    const started = performance.now();
+    edit.run(`${spa.description ?? ''} ${marker}`, Date.now(), spa.id);
+    await waitUntil(
+      async () => {
+        const response = await fetch(`${base}/spas/${spa.slug}`);
+        return response.ok && (await response.text()).includes(marker);
+      },
+      `edit ${i + 1} going live`,
+      120_000,
+    );
+    const ms = performance.now() - started;
+    latencies.push(ms);
+    log.info(`edit ${i + 1}/${targets.length}: live after ${(ms / 1000).toFixed(1)} s`);
+  }
+  db.close();
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const figures = {
+    at: new Date().toISOString(),
+    spas: Number(values.spas),
+    edits: latencies.length,
+    firstBuildSeconds: round(firstBuildMs / 1000, 1),
+    liveAfterSeconds: {
+      median: round(percentile(sorted, 50) / 1000, 1),
+      p95: round(percentile(sorted, 95) / 1000, 1),
+      min: round(sorted[0]! / 1000, 1),
+      max: round(sorted.at(-1)! / 1000, 1),
+    },
+    debounce: { quietSeconds: 3, maxWaitSeconds: 15 },
+    loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) },
+  };
+  mkdirSync('data/bench', { recursive: true });
+  writeFileSync('data/bench/publish.json', `${JSON.stringify(figures, null, 2)}\n`);
+  log.info(`listing change -> live at ${figures.spas} spas: median ${figures.liveAfterSeconds.median} s, p95 ${figures.liveAfterSeconds.p95} s (data/bench/publish.json)`);
+  reportBars(log, percentile(sorted, 95) < BAR_P95_MS ? [] : [`p95 ${figures.liveAfterSeconds.p95} s is over the ${BAR_P95_MS / 1000} s bar`]);
+}
+
+runBenchmark(
+  main,
+  async () => {
+    server?.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  },
+  log,
+);

@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createRebuildQueue, readQueueState, requestRebuild, takeRebuildRequest, writeQueueState, type RebuildQueueState } from './rebuild-queue.ts';
+
+/** A pretend site: the data's version, the served build's, and builds that take `buildMs` of fake time. */
+function fakeSite({ buildMs = 5_000 } = {}) {
+  const site = {
+    version: 10,
+    published: 10 as number | null,
+    lock: false,
+    requested: false,
+    fail: false,
+    builds: [] as { at: number; version: number }[],
+    overlapping: 0,
+    running: 0,
+    states: [] as RebuildQueueState[],
+  };
+  const queue = createRebuildQueue({
+    readContentVersion: () => site.version,
+    readPublished: () => (site.published === null ? null : { contentVersion: site.published, durationMs: buildMs }),
+    lockHeld: () => site.lock,
+    takeRequest: () => {
+      const was = site.requested;
+      site.requested = false;
+      return was;
+    },
+    runBuild: () => {
+      const version = site.version; // what publish.ts reads when it starts
+      site.builds.push({ at: Date.now(), version });
+      site.running++;
+      if (site.running > 1) site.overlapping++;
+      return new Promise((resolve) =>
+        setTimeout(() => {
+          site.running--;
+          if (site.fail) return resolve({ ok: false, log: 'astro: [build] failed\nError: boom' });
+          site.published = version;
+          resolve({ ok: true, log: 'published' });
+        }, buildMs),
+      );
+    },
+    writeState: (state) => site.states.push(state),
+    quietMs: 3_000,
+    maxWaitMs: 15_000,
+    pollMs: 500,
+    retryMs: [60_000, 300_000],
+  });
+  return { site, queue };
+}
+
+describe('the rebuild queue', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-23T10:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('does nothing while the published site carries the data', async () => {
+    const { site, queue } = fakeSite();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(site.builds).toEqual([]);
+    expect(queue.state()).toMatchObject({ status: 'idle', contentVersion: 10, publishedVersion: 10 });
+    queue.stop();
+  });
+
+  it('builds once after 3 s of quiet, for changes made a second apart', async () => {
+    const { site, queue } = fakeSite();
+    const start = Date.now();
+    for (let i = 0; i < 4; i++) {
+      site.version++;
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    // The last change was at +3 s: the build is due at +6 s, not before.
+    expect(site.builds).toEqual([]);
+    expect(queue.state()).toMatchObject({ status: 'waiting', contentVersion: 14 });
+    expect(Date.parse(queue.state().buildStartsAt!) - start).toBeGreaterThanOrEqual(6_000);
+    await vi.advanceTimersByTimeAsync(3_500);
+    expect(site.builds).toHaveLength(1);
+    expect(site.builds[0]!.version).toBe(14);
+    expect(queue.state().status).toBe('building');
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(site.published).toBe(14);
+    expect(queue.state().status).toBe('idle');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(site.builds).toHaveLength(1);
+    queue.stop();
+  });
+
+  it('does not wait for quiet longer than 15 s when changes keep coming', async () => {
+    const { site, queue } = fakeSite();
+    const start = Date.now();
+    for (let i = 0; i < 20 && site.builds.length === 0; i++) {
+      site.version++;
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    expect(site.builds).toHaveLength(1);
+    expect(site.builds[0]!.at - start).toBeGreaterThanOrEqual(15_000);
+    expect(site.builds[0]!.at - start).toBeLessThanOrEqual(16_000);
+    queue.stop();
+  });
+
+  it('never runs two builds at once; changes made during a build are built after it', async () => {
+    const { site, queue } = fakeSite({ buildMs: 10_000 });
+    site.version++;
+    await vi.advanceTimersByTimeAsync(4_000); // building from +3.5 s
+    expect(site.builds).toHaveLength(1);
+    for (let i = 0; i < 5; i++) {
+      site.version++;
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    expect(site.builds).toHaveLength(1); // still the first build
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(site.builds.map((b) => b.version)).toEqual([11, 16]);
+    expect(site.overlapping).toBe(0);
+    expect(site.published).toBe(16);
+    queue.stop();
+  });
+
+  it('waits while another process holds the rebuild lock', async () => {
+    const { site, queue } = fakeSite();
+    site.lock = true;
+    site.version++;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(site.builds).toEqual([]);
+    expect(queue.state()).toMatchObject({ status: 'building', building: { elsewhere: true } });
+    site.lock = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(site.builds).toHaveLength(1);
+    queue.stop();
+  });
+
+  it('keeps a failed build with its log, keeps the old site, and retries after a pause', async () => {
+    const { site, queue } = fakeSite();
+    site.fail = true;
+    site.version++;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(site.builds).toHaveLength(1);
+    expect(site.published).toBe(10);
+    expect(queue.state()).toMatchObject({ status: 'retrying', lastFailure: { contentVersion: 11, log: expect.stringContaining('Error: boom') } });
+    await vi.advanceTimersByTimeAsync(50_000);
+    expect(site.builds).toHaveLength(1); // no hot loop on a broken build
+    site.fail = false;
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(site.builds).toHaveLength(2);
+    expect(site.published).toBe(11);
+    expect(queue.state()).toMatchObject({ status: 'idle', lastFailure: null });
+    queue.stop();
+  });
+
+  it('retries a failed build at once when the data changes again', async () => {
+    const { site, queue } = fakeSite();
+    site.fail = true;
+    site.version++;
+    await vi.advanceTimersByTimeAsync(10_000);
+    site.fail = false;
+    site.version++;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(site.builds.map((b) => b.version)).toEqual([11, 12]);
+    expect(site.published).toBe(12);
+    queue.stop();
+  });
+
+  it('"Rebuild now" builds without waiting, even when nothing changed', async () => {
+    const { site, queue } = fakeSite();
+    site.requested = true;
+    await vi.advanceTimersByTimeAsync(600);
+    expect(site.builds).toHaveLength(1);
+    queue.stop();
+  });
+
+  it('with onChange off, builds only when asked', async () => {
+    const site = { version: 1, builds: 0, requested: false };
+    const queue = createRebuildQueue({
+      readContentVersion: () => site.version,
+      readPublished: () => ({ contentVersion: 0, durationMs: 1_000 }),
+      lockHeld: () => false,
+      takeRequest: () => (site.requested ? ((site.requested = false), true) : false),
+      runBuild: async () => (site.builds++, { ok: true, log: '' }),
+      writeState: () => {},
+      onChange: false,
+    });
+    site.version++;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(site.builds).toBe(0);
+    site.requested = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(site.builds).toBe(1);
+    queue.stop();
+  });
+
+  it('says when a waiting change should be live: the debounce plus the last build time', async () => {
+    const { site, queue } = fakeSite({ buildMs: 8_000 });
+    site.version++;
+    await vi.advanceTimersByTimeAsync(1_000);
+    const state = queue.state();
+    expect(state.status).toBe('waiting');
+    expect(Date.parse(state.expectedLiveAt!) - Date.parse(state.buildStartsAt!)).toBe(8_000);
+    queue.stop();
+  });
+});
+
+describe('the queue state and requests on disk', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'rebuild-queue-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('round-trips the state and consumes a request once', () => {
+    expect(readQueueState(dir)).toBeNull();
+    const state = { updatedAt: '2026-11-23T10:00:00.000Z', status: 'idle', contentVersion: 1, publishedVersion: 1, buildStartsAt: null, building: null, expectedBuildMs: 1, expectedLiveAt: null, lastFailure: null, nextRetryAt: null } as const;
+    writeQueueState(dir, state);
+    expect(readQueueState(dir)).toEqual(state);
+    expect(takeRebuildRequest(dir)).toBe(false);
+    requestRebuild(dir);
+    expect(takeRebuildRequest(dir)).toBe(true);
+    expect(takeRebuildRequest(dir)).toBe(false);
+  });
+});

@@ -1,0 +1,289 @@
+// The editors' desk (/admin, role admin only): listings awaiting review
+// (approve, or reject with a reason the owner is mailed), activate,
+// deactivate, verify, feature; "Rebuild now"; every action written to the
+// audit log in the same transaction as the change. Plain form posts; the page
+// redirects after a success (PRG) and shows a refusal in place.
+import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { auditLog, cities, spas, users, type AuditAction } from '#db/schema.ts';
+import { brand } from '#content/site.ts';
+import { idSchema } from '#lib/ids.ts';
+import { db } from '../db.ts';
+import { sendMailInBackground } from '../mail/mail.ts';
+import { renderEmail } from '../mail/layout.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { handleDashboardAction } from '../bookings/owner-actions.ts';
+import { askForRebuild } from './publishing.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+
+export const REJECT_REASON_MAX = 1_000;
+
+export const ADMIN_NOTICES = {
+  approved: 'Listing approved. It goes live with the next build; the owner has been told.',
+  rejected: 'Listing rejected. The owner has the reason by e-mail.',
+  activated: 'Listing activated.',
+  deactivated: 'Listing deactivated. It leaves the directory with the next build.',
+  verified: 'Listing verified.',
+  unverified: 'Verified badge removed.',
+  featured: 'Listing featured.',
+  unfeatured: 'Listing no longer featured.',
+  rebuild: 'Rebuild asked for. The queue starts it within a second or two.',
+  'booking-confirmed': 'Booking confirmed. The client has the invitation in their inbox.',
+  'booking-rescheduled': 'New time saved. The client’s calendar invitation is updated.',
+  'booking-completed': 'Booking marked completed.',
+  'booking-cancelled': 'Booking cancelled. The client has been told.',
+  'lead-updated': 'Lead updated.',
+} as const;
+export type AdminNotice = keyof typeof ADMIN_NOTICES;
+
+const listingAction = <T extends string>(intent: T) => z.object({ intent: z.literal(intent), id: idSchema });
+
+/** One schema per action the page's forms post. */
+export const adminActionSchema = z.discriminatedUnion('intent', [
+  listingAction('approve'),
+  z.object({
+    intent: z.literal('reject'),
+    id: idSchema,
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'Give the owner a reason')
+      .max(REJECT_REASON_MAX, `The reason may be at most ${REJECT_REASON_MAX} characters`),
+  }),
+  listingAction('activate'),
+  listingAction('deactivate'),
+  listingAction('verify'),
+  listingAction('unverify'),
+  listingAction('feature'),
+  listingAction('unfeature'),
+  z.object({ intent: z.literal('rebuild') }),
+]);
+
+export type AdminActionResult =
+  | { ok: true; notice: AdminNotice; spaId?: number }
+  | { ok: false; status: number; message: string; field?: string; spaId?: number };
+
+const refuse = (status: number, message: string, spaId?: number, field?: string): AdminActionResult => ({ ok: false, status, message, spaId, field });
+
+function audit(actor: SessionUser, action: AuditAction, target: string, detail: string | null = null) {
+  db.insert(auditLog).values({ actorId: actor.id, actorEmail: actor.email, action, target, detail }).run();
+}
+
+/** Where a listing's news goes: its owner, else the address on the listing. */
+function listingInbox(spaId: number): { name: string; to: string | null } | null {
+  const row = db
+    .select({ name: spas.name, spaEmail: spas.email, ownerEmail: users.email })
+    .from(spas)
+    .leftJoin(users, eq(spas.ownerId, users.id))
+    .where(eq(spas.id, spaId))
+    .get();
+  return row ? { name: row.name, to: row.ownerEmail ?? row.spaEmail ?? null } : null;
+}
+
+export function rejectionMail(to: string, spaName: string, reason: string, origin: string): MailMessage {
+  return {
+    to,
+    subject: `Your listing “${spaName}” was not approved`,
+    ...renderEmail({
+      preheader: 'An editor reviewed your listing and could not approve it yet.',
+      heading: 'Your listing was not approved',
+      paragraphs: [
+        `An editor of ${brand.name} reviewed “${spaName}” and could not approve it for the directory yet. The reason:`,
+        reason,
+        'You can change the listing from your dashboard; reply to this e-mail if you have a question.',
+      ],
+      action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+export function approvalMail(to: string, spaName: string, origin: string): MailMessage {
+  return {
+    to,
+    subject: `Your listing “${spaName}” is approved`,
+    ...renderEmail({
+      preheader: 'Your listing is going live in the directory.',
+      heading: 'Your listing is approved',
+      paragraphs: [`An editor of ${brand.name} approved “${spaName}”. It appears in the directory within a minute.`],
+      action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+type ListingChange = Partial<Pick<typeof spas.$inferInsert, 'active' | 'verified' | 'featured' | 'reviewStatus' | 'reviewNote'>>;
+
+const CHANGES: Record<'activate' | 'deactivate' | 'verify' | 'unverify' | 'feature' | 'unfeature', { change: ListingChange; notice: AdminNotice }> = {
+  activate: { change: { active: true }, notice: 'activated' },
+  deactivate: { change: { active: false }, notice: 'deactivated' },
+  verify: { change: { verified: true }, notice: 'verified' },
+  unverify: { change: { verified: false }, notice: 'unverified' },
+  feature: { change: { featured: true }, notice: 'featured' },
+  unfeature: { change: { featured: false }, notice: 'unfeatured' },
+};
+
+/** The database's own refusals (the Elite cap per city) in words an editor can act on. */
+function databaseRefusal(error: unknown, spaId: number): AdminActionResult {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes('Elite tier is at capacity')) return refuse(409, 'This city already has 3 active Elite listings: deactivate one first.', spaId);
+  throw error;
+}
+
+interface ListingActionSpec {
+  action: AuditAction;
+  change: ListingChange;
+  notice: AdminNotice;
+  detail?: string;
+  /** Why the action does not apply to this listing now, or null. */
+  precondition?: (spa: typeof spas.$inferSelect) => string | null;
+  /** Mail for the owner: queued in the same transaction as the change, so both happen or neither. */
+  mail?: (to: string, spaName: string) => MailMessage;
+}
+
+function changeListing(user: SessionUser, spaId: number, spec: ListingActionSpec): AdminActionResult {
+  try {
+    return db.transaction(() => {
+      const spa = db.select().from(spas).where(eq(spas.id, spaId)).get();
+      if (!spa) return refuse(404, 'That listing no longer exists.');
+      const problem = spec.precondition?.(spa);
+      if (problem) return refuse(409, problem, spaId);
+      // updated_at tells the owner dashboard the change is not live until the next build.
+      db.update(spas).set({ ...spec.change, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
+      audit(user, spec.action, `spa:${spaId}`, spec.detail ?? spa.name);
+      const inbox = spec.mail ? listingInbox(spaId) : null;
+      if (spec.mail && inbox?.to) sendMailInBackground(spec.mail(inbox.to, inbox.name));
+      return { ok: true, notice: spec.notice, spaId } as const;
+    });
+  } catch (error) {
+    return databaseRefusal(error, spaId);
+  }
+}
+
+/** Handles one post of the /admin page. The caller has checked the role. */
+export function handleAdminAction(form: URLSearchParams, user: SessionUser, origin: string): AdminActionResult {
+  if (user.role !== 'admin') return refuse(404, 'Not found.');
+  const intent = form.get('intent');
+  // The bookings and leads lists are the dashboard's components; their forms post here.
+  if (intent === 'booking' || intent === 'lead') {
+    const result = handleDashboardAction(form, user, origin);
+    return result.ok ? { ok: true, notice: result.notice } : refuse(result.status, result.message);
+  }
+  const parsed = adminActionSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0] === undefined ? undefined : String(issue.path[0]);
+    if (field === 'id') return refuse(404, 'That listing no longer exists.');
+    return refuse(field === 'reason' ? 422 : 400, issue?.message ?? 'Unknown action.', typeof form.get('id') === 'string' ? Number(form.get('id')) || undefined : undefined, field);
+  }
+  const action = parsed.data;
+  switch (action.intent) {
+    case 'rebuild':
+      db.transaction(() => audit(user, 'rebuild', 'site'));
+      askForRebuild();
+      return { ok: true, notice: 'rebuild' };
+    case 'approve':
+      return changeListing(user, action.id, {
+        action: 'approve',
+        change: { reviewStatus: 'approved', reviewNote: null, active: true },
+        notice: 'approved',
+        precondition: (spa) => (spa.reviewStatus === 'approved' ? 'This listing is already approved.' : null),
+        mail: (to, name) => approvalMail(to, name, origin),
+      });
+    case 'reject':
+      return changeListing(user, action.id, {
+        action: 'reject',
+        change: { reviewStatus: 'rejected', reviewNote: action.reason, active: false },
+        notice: 'rejected',
+        detail: action.reason,
+        mail: (to, name) => rejectionMail(to, name, action.reason, origin),
+      });
+    default: {
+      const { change, notice } = CHANGES[action.intent];
+      return changeListing(user, action.id, {
+        action: action.intent,
+        change,
+        notice,
+        precondition: (spa) => (action.intent === 'activate' && spa.reviewStatus !== 'approved' ? 'Approve the listing before activating it.' : null),
+      });
+    }
+  }
+}
+
+const listingColumns = {
+  id: spas.id,
+  name: spas.name,
+  slug: spas.slug,
+  tier: spas.tier,
+  active: spas.active,
+  verified: spas.verified,
+  featured: spas.featured,
+  reviewStatus: spas.reviewStatus,
+  reviewNote: spas.reviewNote,
+  createdAt: spas.createdAt,
+  updatedAt: spas.updatedAt,
+  city: cities.name,
+  ownerEmail: users.email,
+  spaEmail: spas.email,
+};
+
+/** Listings waiting for an editor, oldest first (first come, first reviewed). */
+export function listAwaitingReview(limit = 100) {
+  return db
+    .select(listingColumns)
+    .from(spas)
+    .innerJoin(cities, eq(spas.cityId, cities.id))
+    .leftJoin(users, eq(spas.ownerId, users.id))
+    .where(eq(spas.reviewStatus, 'pending'))
+    .orderBy(asc(spas.createdAt), asc(spas.id))
+    .limit(limit)
+    .all();
+}
+
+export const LISTINGS_PER_PAGE = 25;
+
+/** Every listing, by name, or those whose name, slug or owner matches `q`; one page at a time. */
+export function listListings({ q = '', page = 1 }: { q?: string; page?: number } = {}) {
+  const term = q.trim().toLowerCase().slice(0, 100);
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const matches = (column: unknown) => sql`${column} like ${pattern} escape '\\'`;
+  const filter = term ? or(matches(sql`lower(${spas.name})`), matches(spas.slug), matches(users.email)) : undefined;
+  const total = db.select({ n: count() }).from(spas).leftJoin(users, eq(spas.ownerId, users.id)).where(filter).get()?.n ?? 0;
+  const pages = Math.max(1, Math.ceil(total / LISTINGS_PER_PAGE));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const rows = db
+    .select(listingColumns)
+    .from(spas)
+    .innerJoin(cities, eq(spas.cityId, cities.id))
+    .leftJoin(users, eq(spas.ownerId, users.id))
+    .where(filter)
+    .orderBy(asc(sql`lower(${spas.name})`), asc(spas.id))
+    .limit(LISTINGS_PER_PAGE)
+    .offset((current - 1) * LISTINGS_PER_PAGE)
+    .all();
+  return { rows, total, page: current, pages, q: term };
+}
+
+export type AdminListing = ReturnType<typeof listAwaitingReview>[number];
+
+export const AUDIT_PER_PAGE = 50;
+
+/** The audit log, newest first, one page at a time. */
+export function listAudit(page = 1) {
+  const total = db.select({ n: count() }).from(auditLog).get()?.n ?? 0;
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PER_PAGE));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const rows = db
+    .select({ id: auditLog.id, actorEmail: auditLog.actorEmail, action: auditLog.action, target: auditLog.target, detail: auditLog.detail, at: auditLog.at, spaName: spas.name, spaSlug: spas.slug })
+    .from(auditLog)
+    .leftJoin(spas, and(sql`${auditLog.target} like 'spa:%'`, eq(spas.id, sql`cast(substr(${auditLog.target}, 5) as integer)`)))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(AUDIT_PER_PAGE)
+    .offset((current - 1) * AUDIT_PER_PAGE)
+    .all();
+  return { rows, total, page: current, pages };
+}
+
+/** Who may open /admin/*: editors; a signed-out visitor is asked to sign in (401); anyone else finds nothing there (404). */
+export function adminAccess(user: SessionUser | null): 'ok' | 'sign-in' | 'not-found' {
+  if (!user) return 'sign-in';
+  return user.role === 'admin' ? 'ok' : 'not-found';
+}

@@ -1,0 +1,268 @@
+// The authorization matrix: every owner and editor route and form, asked by
+// each kind of visitor (signed out, a client, another owner, the owner, an
+// editor). Only those a row allows succeed; everyone else gets 401, 403 or
+// 404 (or 503 where Stripe must answer first and has no keys here), and the
+// rows the request aimed at are exactly as they were.
+//
+// To add a route: add one entry to ROUTES. `fixture` holds fresh rows for
+// every single request (a spa of the owner with a booking and a lead, and a
+// listing awaiting review), `state` reads what the request could change, and
+// `changed` says what success looks like.
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { createSignedInUser, type TestUser } from '../support/sessions.ts';
+
+type Role = 'signed out' | 'client' | 'other owner' | 'owner' | 'admin';
+const ROLES: Role[] = ['signed out', 'client', 'other owner', 'owner', 'admin'];
+
+interface Fixture {
+  spaId: number;
+  bookingId: number;
+  bookingName: string;
+  leadId: number;
+  pendingSpaId: number;
+  when: string;
+}
+
+interface Route {
+  name: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  path: (f: Fixture) => string;
+  /** An HTML form post (application/x-www-form-urlencoded). */
+  form?: (f: Fixture) => Record<string, string>;
+  /** A JSON body. */
+  json?: (f: Fixture) => unknown;
+  /** Who may do it. */
+  allowed: Role[];
+  /** The status of a success. */
+  okStatus: number[];
+  /** What the request could change, read from the database. */
+  state?: (f: Fixture) => unknown;
+  /** Success changed it so (called with the state after). */
+  changed?: (after: unknown, f: Fixture) => void;
+  /** For pages: text only the allowed see. */
+  shows?: (f: Fixture) => string;
+  /**
+   * Stripe answers before ownership is known: without keys (this suite) every
+   * signed-in visitor gets 503 and nobody succeeds; the payments suite has keys.
+   */
+  needsStripe?: boolean;
+  /** Everyone signed in gets a page of their own here (200), which must not show this spa's data. */
+  ownView?: boolean;
+}
+
+const OWNER_AND_ADMIN: Role[] = ['owner', 'admin'];
+const ADMIN: Role[] = ['admin'];
+
+const booking = (f: Fixture) => query<{ status: string; scheduled_at: number | null }>('select status, scheduled_at from bookings where id = ?', f.bookingId)[0];
+const lead = (f: Fixture) => query<{ status: string }>('select status from leads where id = ?', f.leadId)[0];
+const listing = (id: number) => query<{ active: number; verified: number; featured: number; review_status: string; review_note: string | null }>('select active, verified, featured, review_status, review_note from spas where id = ?', id)[0];
+const auditRows = (id: number) => query<{ action: string }>('select action from audit_log where target = ?', `spa:${id}`);
+const listingAndAudit = (id: number) => ({ listing: listing(id), audit: auditRows(id) });
+
+const ROUTES: Route[] = [
+  // The owner dashboard (src/pages/owner/dashboard.astro).
+  { name: 'GET /owner/dashboard shows the spa’s bookings', method: 'GET', path: () => '/owner/dashboard', allowed: OWNER_AND_ADMIN, okStatus: [200], shows: (f) => f.bookingName, ownView: true },
+  {
+    name: 'dashboard form: confirm a booking',
+    method: 'POST',
+    path: () => '/owner/dashboard',
+    form: (f) => ({ intent: 'booking', id: String(f.bookingId), status: 'confirmed', scheduledAt: f.when }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [303],
+    state: booking,
+    changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }),
+  },
+  {
+    name: 'dashboard form: move a lead',
+    method: 'POST',
+    path: () => '/owner/dashboard',
+    form: (f) => ({ intent: 'lead', id: String(f.leadId), status: 'contacted' }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [303],
+    state: lead,
+    changed: (after) => expect(after).toMatchObject({ status: 'contacted' }),
+  },
+  {
+    name: 'dashboard form: Manage billing',
+    method: 'POST',
+    path: () => '/owner/dashboard',
+    form: (f) => ({ intent: 'billing', spaId: String(f.spaId) }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [303],
+    needsStripe: true,
+  },
+  // The JSON endpoints owners use.
+  { name: 'GET /api/bookings/{id}', method: 'GET', path: (f) => `/api/bookings/${f.bookingId}`, allowed: OWNER_AND_ADMIN, okStatus: [200], shows: (f) => f.bookingName },
+  {
+    name: 'PATCH /api/bookings/{id}',
+    method: 'PATCH',
+    path: (f) => `/api/bookings/${f.bookingId}`,
+    json: (f) => ({ status: 'confirmed', scheduledAt: f.when }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    state: booking,
+    changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }),
+  },
+  {
+    name: 'PATCH /api/leads/{id}',
+    method: 'PATCH',
+    path: (f) => `/api/leads/${f.leadId}`,
+    json: () => ({ status: 'contacted' }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    state: lead,
+    changed: (after) => expect(after).toMatchObject({ status: 'contacted' }),
+  },
+  { name: 'POST /api/stripe/portal', method: 'POST', path: () => '/api/stripe/portal', json: (f) => ({ spaId: f.spaId }), allowed: OWNER_AND_ADMIN, okStatus: [200], needsStripe: true },
+  {
+    name: 'POST /api/stripe/checkout (upgrade a spa)',
+    method: 'POST',
+    path: () => '/api/stripe/checkout',
+    json: (f) => ({ tier: 'PREMIUM', billing: 'monthly', spaId: f.spaId }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    needsStripe: true,
+  },
+  // The editors' desk (src/pages/admin/*).
+  { name: 'GET /admin', method: 'GET', path: () => '/admin', allowed: ADMIN, okStatus: [200], shows: () => 'Awaiting review' },
+  { name: 'GET /admin/requests', method: 'GET', path: () => '/admin/requests', allowed: ADMIN, okStatus: [200], shows: (f) => f.bookingName },
+  { name: 'GET /admin/audit', method: 'GET', path: () => '/admin/audit', allowed: ADMIN, okStatus: [200], shows: () => 'Audit log' },
+  {
+    name: '/admin form: approve',
+    method: 'POST',
+    path: () => '/admin',
+    form: (f) => ({ intent: 'approve', id: String(f.pendingSpaId) }),
+    allowed: ADMIN,
+    okStatus: [303],
+    state: (f) => listingAndAudit(f.pendingSpaId),
+    changed: (after) => expect(after).toMatchObject({ listing: { review_status: 'approved', active: 1 }, audit: [{ action: 'approve' }] }),
+  },
+  {
+    name: '/admin form: reject with a reason',
+    method: 'POST',
+    path: () => '/admin',
+    form: (f) => ({ intent: 'reject', id: String(f.pendingSpaId), reason: 'Needs a street address.' }),
+    allowed: ADMIN,
+    okStatus: [303],
+    state: (f) => listingAndAudit(f.pendingSpaId),
+    changed: (after) => expect(after).toMatchObject({ listing: { review_status: 'rejected', review_note: 'Needs a street address.' }, audit: [{ action: 'reject' }] }),
+  },
+  ...(
+    [
+      ['activate', { active: 1 }],
+      ['deactivate', { active: 0 }],
+      ['verify', { verified: 1 }],
+      ['feature', { featured: 1 }],
+    ] as const
+  ).map(
+    ([intent, expected]): Route => ({
+      name: `/admin form: ${intent}`,
+      method: 'POST',
+      path: () => '/admin',
+      // The owner's approved spa: inactive, so activating it is possible; deactivating is a no-op change that is still logged.
+      form: (f) => ({ intent, id: String(f.spaId) }),
+      allowed: ADMIN,
+      okStatus: [303],
+      state: (f) => listingAndAudit(f.spaId),
+      changed: (after) => expect(after).toMatchObject({ listing: expected, audit: [{ action: intent }] }),
+    }),
+  ),
+  {
+    name: '/admin/requests form: confirm a booking',
+    method: 'POST',
+    path: () => '/admin/requests',
+    form: (f) => ({ intent: 'booking', id: String(f.bookingId), status: 'confirmed', scheduledAt: f.when }),
+    allowed: ADMIN,
+    okStatus: [303],
+    state: booking,
+    changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }),
+  },
+];
+
+const users = {} as Record<Exclude<Role, 'signed out'>, TestUser>;
+const TAG = `authz-${Date.now()}`;
+let n = 0;
+
+/** In five days, 2:30 pm: a time the lifecycle accepts for a confirmation. */
+function inFiveDays(): { date: string; when: string } {
+  const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  return { date, when: `${date}T14:30` };
+}
+
+function makeFixture(): Fixture {
+  n++;
+  const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!.id;
+  // Inactive, so no public page or count of the shared site changes.
+  const spa = (suffix: string, review: string) =>
+    write<{ id: number }>(
+      "insert into spas (name, slug, city_id, owner_id, tier, active, review_status) values (?, ?, ?, ?, 'FREE', 0, ?) returning id",
+      `Authz Spa ${n}${suffix}`,
+      `${TAG}-${n}${suffix}`,
+      city,
+      users.owner.id,
+      review,
+    )!.id;
+  const spaId = spa('', 'approved');
+  const pendingSpaId = spa('-pending', 'pending');
+  const { date, when } = inFiveDays();
+  const bookingName = `Authz Client ${TAG}-${n}`;
+  const bookingId = write<{ id: number }>("insert into bookings (name, email, spa_id, preferred_date, status) values (?, ?, ?, ?, 'pending') returning id", bookingName, `${TAG}-${n}@example.com`, spaId, date)!.id;
+  const leadId = write<{ id: number }>('insert into leads (name, email, spa_id, booking_id) values (?, ?, ?, ?) returning id', bookingName, `${TAG}-${n}@example.com`, spaId, bookingId)!.id;
+  return { spaId, bookingId, bookingName, leadId, pendingSpaId, when };
+}
+
+async function ask(request: APIRequestContext, route: Route, f: Fixture, role: Role) {
+  const headers: Record<string, string> = { Origin: baseURL };
+  if (role !== 'signed out') headers.Cookie = `session=${users[role].token}`;
+  const options = {
+    headers,
+    maxRedirects: 0,
+    ...(route.form ? { form: route.form(f) } : {}),
+    ...(route.json ? { data: route.json(f) } : {}),
+  };
+  const path = route.path(f);
+  if (route.method === 'GET') return request.get(path, options);
+  if (route.method === 'PATCH') return request.patch(path, options);
+  return request.post(path, options);
+}
+
+test.beforeAll(() => {
+  users.client = createSignedInUser({ role: 'client' });
+  users['other owner'] = createSignedInUser({ role: 'owner' });
+  users.owner = createSignedInUser({ role: 'owner' });
+  users.admin = createSignedInUser({ role: 'admin' });
+  // The other owner owns a spa of their own: an owner, just not this spa's.
+  const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!.id;
+  write("insert into spas (name, slug, city_id, owner_id, active, review_status) values ('Authz Other Spa', ?, ?, ?, 0, 'approved')", `${TAG}-other`, city, users['other owner'].id);
+});
+
+test.afterAll(() => {
+  write('delete from bookings where email like ?', `${TAG}-%`);
+  write('delete from leads where email like ?', `${TAG}-%`);
+  write('delete from spas where slug like ?', `${TAG}-%`);
+});
+
+for (const route of ROUTES) {
+  test(`${route.name}: ${route.needsStripe ? 'no Stripe keys here, so 503 for everyone signed in' : `only ${route.allowed.join(' and ')}`}`, async ({ request }) => {
+    for (const role of ROLES) {
+      const f = makeFixture();
+      const before = route.state?.(f);
+      const response = await ask(request, route, f, role);
+      const status = response.status();
+      const body = await response.text();
+      const allowed = route.allowed.includes(role) && !route.needsStripe;
+      if (allowed) {
+        expect(route.okStatus, `${role}: ${status} ${body.slice(0, 300)}`).toContain(status);
+        if (route.shows) expect(body, role).toContain(route.shows(f));
+        if (route.changed) route.changed(route.state!(f), f);
+      } else {
+        const refusals = route.needsStripe && role !== 'signed out' ? [503] : route.ownView && role !== 'signed out' ? [200] : [401, 403, 404];
+        expect(refusals, `${role} got ${status}`).toContain(status);
+        if (route.shows) expect(body, role).not.toContain(route.shows(f));
+        if (route.state) expect(route.state(f), `${role} changed nothing`).toEqual(before);
+      }
+    }
+  });
+}
