@@ -38,6 +38,14 @@ export default defineConfig({
     schema: {
       DATABASE_PATH: envField.string({ context: 'server', access: 'secret', default: envDefaults.DATABASE_PATH }),
       SITE_DIR: envField.string({ context: 'server', access: 'secret', default: envDefaults.SITE_DIR }),
+      // Uploaded photos and social thumbnails (src/lib/server/uploads.ts), served by /uploads/[...path].
+      UPLOAD_DIR: envField.string({ context: 'server', access: 'secret', default: envDefaults.UPLOAD_DIR }),
+      // oEmbed endpoints per platform ("youtube=https://...,tiktok=https://..."); empty: the platforms' own.
+      OEMBED_ENDPOINTS: envField.string({ context: 'server', access: 'secret', default: envDefaults.OEMBED_ENDPOINTS }),
+      // Only for tests: let the oEmbed fetcher reach 127.0.0.1 (a local stand-in). Private addresses stay refused.
+      OEMBED_ALLOW_LOOPBACK: envField.string({ context: 'server', access: 'secret', default: envDefaults.OEMBED_ALLOW_LOOPBACK }),
+      // Instagram's oEmbed needs a Meta app token; without one Instagram feeds show as a plain link.
+      INSTAGRAM_OEMBED_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
       MAIL_OUTBOX: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_OUTBOX }),
       MAIL_FROM: envField.string({ context: 'server', access: 'secret', default: envDefaults.MAIL_FROM }),
       SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),

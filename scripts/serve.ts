@@ -61,6 +61,7 @@ export async function startServer() {
   // The built server reads these through astro:env at run time.
   process.env.DATABASE_PATH = envPath('DATABASE_PATH');
   process.env.SITE_DIR = siteDir;
+  process.env.UPLOAD_DIR = envPath('UPLOAD_DIR');
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const db = migrateDatabase(process.env.DATABASE_PATH);
   // With several processes on one database, one runs the jobs (the mail
@@ -133,7 +134,7 @@ export async function startServer() {
     }
     if (isHealthRequest(req)) return answerHealth(req, res);
 
-    const limit = bodyLimitFor(req.method);
+    const limit = bodyLimitFor(req.method, req.url);
     if (limit > 0) {
       const body = await readCappedBody(req, res, limit);
       if (!body) return;

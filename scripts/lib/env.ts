@@ -13,6 +13,9 @@ export const envDefaults = {
   SITE_DIR: 'data/site',
   MAIL_OUTBOX: 'data/outbox',
   BACKUP_DIR: 'data/backups',
+  UPLOAD_DIR: 'data/uploads',
+  OEMBED_ENDPOINTS: '',
+  OEMBED_ALLOW_LOOPBACK: 'off',
   MAIL_FROM: 'Orange County Med Spa Directory <hello@ocmedspadirectory.com>',
   TRUST_PROXY: '0',
   REQUEST_LOG: 'on',
@@ -25,6 +28,7 @@ type Name = keyof typeof envDefaults;
 const validators: Partial<Record<Name, (value: string) => string | null>> = {
   PORT: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? null : 'must be a port number (1-65535)'),
   BACKGROUND_JOBS: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
+  OEMBED_ALLOW_LOOPBACK: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
   REQUEST_LOG: (v) => (v === 'on' || v === 'off' ? null : 'must be on or off'),
   MAX_CONNECTIONS: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? null : 'must be a positive whole number'),
   TRUST_PROXY: (v) => (/^(?:[0-9]|true|false)$/.test(v) ? null : 'must be the number of proxies in front of the server (0-9)'),
@@ -48,6 +52,6 @@ export function env(name: Name): string {
   return value;
 }
 
-export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'BACKUP_DIR'): string {
+export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'BACKUP_DIR' | 'UPLOAD_DIR'): string {
   return resolve(env(name));
 }
