@@ -228,7 +228,7 @@ function scheduleNightly() {
     spawn(process.execPath, ['scripts/publish.ts'], { stdio: 'inherit', env: process.env }).on('exit', (code) => {
       logEvent('job', { job: 'nightly-rebuild', ok: code === 0 });
       const started = performance.now();
-      backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'))
+      backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'), new Date(), { uploadDir: envPath('UPLOAD_DIR') })
         .then((result) => logEvent('job', { job: 'nightly-backup', ok: true, bytes: result.bytes, removed: result.removed.length, ms: Math.round(performance.now() - started) }))
         .catch((error: unknown) => {
           logEvent('job', { job: 'nightly-backup', ok: false });

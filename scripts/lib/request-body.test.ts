@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UPLOAD_FORM_LIMIT } from '../../src/lib/server/photo-actions.ts';
 import { bodyLimitFor, DEFAULT_BODY_LIMIT, PHOTO_UPLOAD_BODY_LIMIT } from './request-body.ts';
 
 describe('bodyLimitFor', () => {
@@ -10,6 +11,8 @@ describe('bodyLimitFor', () => {
 
   it('makes one exception: POST to a listing photo page may carry a 10 MB picture', () => {
     expect(PHOTO_UPLOAD_BODY_LIMIT).toBeGreaterThan(10 * 1024 * 1024);
+    // The server's cap and the page's own reading limit are the same number.
+    expect(PHOTO_UPLOAD_BODY_LIMIT).toBe(UPLOAD_FORM_LIMIT);
     expect(bodyLimitFor('POST', '/owner/spas/7/photos')).toBe(PHOTO_UPLOAD_BODY_LIMIT);
     expect(bodyLimitFor('POST', '/owner/spas/7/photos?x=1')).toBe(PHOTO_UPLOAD_BODY_LIMIT);
   });
