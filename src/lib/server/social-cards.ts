@@ -82,7 +82,12 @@ const oembedSchema = z.object({
 
 export type RefreshResult = { ok: true; title: string | null; thumbnail: boolean } | { ok: false; reason: 'not-allowed' | 'no-platform' | 'unavailable' };
 
-const fetchPolicy = () => ({ allowLoopback: OEMBED_ALLOW_LOOPBACK === 'on' });
+/** Where to ask and whom to reach: the environment's, unless a test passes its own stand-in. */
+export interface SocialCardSettings {
+  endpoints?: string;
+  allowLoopback?: boolean;
+  instagramToken?: string;
+}
 
 function ttlFrom(cacheAge: string | number | null | undefined): number {
   const seconds = Number(cacheAge);
@@ -90,10 +95,10 @@ function ttlFrom(cacheAge: string | number | null | undefined): number {
   return Math.min(MAX_TTL_MS, Math.max(MIN_TTL_MS, seconds * 1000));
 }
 
-async function fetchThumbnail(url: string | null): Promise<{ url: string; width: number; height: number } | null> {
+async function fetchThumbnail(url: string | null, allowLoopback: boolean): Promise<{ url: string; width: number; height: number } | null> {
   if (!url) return null;
   try {
-    const response = await safeFetch(url, { ...fetchPolicy(), maxBytes: THUMBNAIL_MAX_BYTES, timeoutMs: TIMEOUT_MS, accept: 'image/*' });
+    const response = await safeFetch(url, { allowLoopback, maxBytes: THUMBNAIL_MAX_BYTES, timeoutMs: TIMEOUT_MS, accept: 'image/*' });
     if (response.status !== 200) return null;
     const image = await processImage(response.body, { maxWidth: 800 });
     return { url: storePicture('social', image), width: image.width, height: image.height };
@@ -110,23 +115,26 @@ async function fetchThumbnail(url: string | null): Promise<{ url: string; width:
  * nothing when the platform does not answer (an older card stays until it
  * expires), and does nothing for a tier without social feeds.
  */
-export async function refreshSocialCard(spaId: number, now = new Date()): Promise<RefreshResult> {
+export async function refreshSocialCard(spaId: number, now = new Date(), settings: SocialCardSettings = {}): Promise<RefreshResult> {
+  const endpoints = settings.endpoints ?? OEMBED_ENDPOINTS;
+  const allowLoopback = settings.allowLoopback ?? OEMBED_ALLOW_LOOPBACK === 'on';
+  const instagramToken = settings.instagramToken ?? INSTAGRAM_OEMBED_TOKEN;
   try {
     const spa = db.select({ tier: spas.tier, socialFeedUrl: spas.socialFeedUrl, socialPlatform: spas.socialPlatform }).from(spas).where(eq(spas.id, spaId)).get();
     const feedUrl = spa ? allowedSocialFeed(spa) : null;
     if (!spa || !feedUrl) return { ok: false, reason: 'not-allowed' };
     const platform = platformOf(feedUrl, spa.socialPlatform);
     if (!platform) return { ok: false, reason: 'no-platform' };
-    if (platform === 'instagram' && !INSTAGRAM_OEMBED_TOKEN && !OEMBED_ENDPOINTS.includes('instagram=')) return { ok: false, reason: 'unavailable' };
+    if (platform === 'instagram' && !instagramToken && !endpoints.includes('instagram=')) return { ok: false, reason: 'unavailable' };
 
-    const endpoint = new URL(parseEndpoints(OEMBED_ENDPOINTS)[platform]);
+    const endpoint = new URL(parseEndpoints(endpoints)[platform]);
     endpoint.searchParams.set('url', feedUrl);
     endpoint.searchParams.set('format', 'json');
-    if (platform === 'instagram' && INSTAGRAM_OEMBED_TOKEN) endpoint.searchParams.set('access_token', INSTAGRAM_OEMBED_TOKEN);
+    if (platform === 'instagram' && instagramToken) endpoint.searchParams.set('access_token', instagramToken);
 
     let data: z.infer<typeof oembedSchema>;
     try {
-      const response = await safeFetch(endpoint.href, { ...fetchPolicy(), maxBytes: OEMBED_MAX_BYTES, timeoutMs: TIMEOUT_MS, accept: 'application/json' });
+      const response = await safeFetch(endpoint.href, { allowLoopback, maxBytes: OEMBED_MAX_BYTES, timeoutMs: TIMEOUT_MS, accept: 'application/json' });
       if (response.status !== 200) return { ok: false, reason: 'unavailable' };
       const parsed = oembedSchema.safeParse(JSON.parse(response.body.toString('utf8')));
       if (!parsed.success) return { ok: false, reason: 'unavailable' };
@@ -136,7 +144,7 @@ export async function refreshSocialCard(spaId: number, now = new Date()): Promis
       return { ok: false, reason: 'unavailable' };
     }
 
-    const thumbnail = await fetchThumbnail(data.thumbnail_url);
+    const thumbnail = await fetchThumbnail(data.thumbnail_url, allowLoopback);
     const fetchedAt = now;
     const expiresAt = new Date(now.getTime() + ttlFrom(data.cache_age));
     const values = {
