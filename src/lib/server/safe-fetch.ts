@@ -8,7 +8,10 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-const blocked = new BlockList();
+// Two lists: a BlockList with IPv6 rules also matches IPv4 addresses against
+// their mapped form, so ::ffff:0:0/96 would block every IPv4 address.
+const blocked4 = new BlockList();
+const blocked6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -25,7 +28,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
+  blocked4.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
   ['::', 128],
@@ -38,7 +41,7 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+  blocked6.addSubnet(net, prefix, 'ipv6');
 }
 
 const loopback = new BlockList();
@@ -56,10 +59,8 @@ export function isPublicAddress(address: string, policy: FetchPolicy = {}): bool
   if (family === 0) return false;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (policy.allowLoopback && loopback.check(address, type)) return true;
-  // IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!, policy);
-  return !blocked.check(address, type);
+  // IPv4-mapped and NAT64 IPv6 addresses are refused outright (in blocked6).
+  return family === 4 ? !blocked4.check(address, 'ipv4') : !blocked6.check(address, 'ipv6');
 }
 
 export class FetchRefused extends Error {
