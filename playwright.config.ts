@@ -29,5 +29,8 @@ export default defineConfig({
   webServer: siteWebServer('node tests/e2e/server.ts', process.env.E2E_DIR!, port, {
     // Known to the tests (tests/e2e/env.ts), which clear the limits of 127.0.0.1 between tests.
     ANALYTICS_SALT: 'e2e-analytics-salt',
+    // Social cards ask a local oEmbed stand-in (tests/e2e/photos.spec.ts starts it on the next port).
+    OEMBED_ENDPOINTS: `youtube=http://127.0.0.1:${port + 1}/oembed,tiktok=http://127.0.0.1:${port + 1}/oembed`,
+    OEMBED_ALLOW_LOOPBACK: 'on',
   }),
 });

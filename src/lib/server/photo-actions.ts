@@ -11,7 +11,7 @@ import { refreshSocialCard } from './social-cards.ts';
 export const UPLOAD_FORM_LIMIT = MAX_UPLOAD_BYTES + MAX_BODY_BYTES;
 
 export const PHOTO_NOTICES = {
-  uploaded: 'Photo uploaded. It appears on your listing with the next publish, usually within seconds.',
+  uploaded: 'Photo uploaded. It appears on your public page with the next publish.',
   moved: 'Order saved.',
   cover: 'Cover photo set.',
   alt: 'Description saved.',
