@@ -135,6 +135,7 @@ const sharpOptions = {
 } as const;
 
 const ENCODE_SECONDS = 20;
+const HEIC_MESSAGE = 'HEIC photos cannot be read here. On an iPhone choose Settings › Camera › Formats › Most Compatible, or export the photo as JPEG.';
 const ANIMATED_MESSAGE = 'Animated pictures and multi-page files are not accepted. Upload a single still photo.';
 const METADATA_MESSAGE = 'This photo carries more than 1 MB of camera data (EXIF and the like). Save or export it again and upload that copy.';
 
@@ -146,13 +147,16 @@ async function readHeader(bytes: Uint8Array, sniffed: Sniffed): Promise<Metadata
   try {
     meta = await sharp(bytes, sharpOptions).metadata();
   } catch {
+    // An HEVC-coded HEIF (an iPhone's HEIC) says so in its brand, readable or not.
+    const brand = Buffer.from(bytes.subarray(8, 12)).toString('latin1');
+    if (sniffed === 'heif' && ['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].includes(brand)) throw new ImageRejected(415, HEIC_MESSAGE);
     throw new ImageRejected(422, 'This file could not be read as a photo. It may be damaged or incomplete.');
   }
   if (meta.format !== sniffed && !(sniffed === 'heif' && meta.format === 'heif')) {
     throw new ImageRejected(415, `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`);
   }
   if (meta.format === 'heif' && meta.compression !== 'av1') {
-    throw new ImageRejected(415, 'HEIC photos cannot be read here. On an iPhone choose Settings › Camera › Formats › Most Compatible, or export the photo as JPEG.');
+    throw new ImageRejected(415, HEIC_MESSAGE);
   }
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
@@ -191,6 +195,8 @@ export function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)
   if (bytes.byteLength === 0) return Promise.reject(new ImageRejected(422, 'The file is empty. Choose a photo to upload.'));
   if (bytes.byteLength > MAX_UPLOAD_BYTES) return Promise.reject(new ImageRejected(413, 'This photo is larger than 10 MB. Make it smaller and try again.'));
   const sniffed = sniffImageType(bytes);
+  // HEIF/AVIF only when this libvips can decode it at all (sharp.format says; the prebuilt one can).
+  if (sniffed === 'heif' && !sharp.format.heif?.input.buffer) return Promise.reject(new ImageRejected(415, HEIC_MESSAGE));
   if (!sniffed) return Promise.reject(new ImageRejected(415, `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`));
   if (carriesActiveContent(bytes)) return Promise.reject(new ImageRejected(422, 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.'));
   return oneAtATime(async () => {
