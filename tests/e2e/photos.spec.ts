@@ -283,6 +283,13 @@ test.describe('published pages', () => {
     await expect(card).toContainText('Hydrafacial, start to glow');
     await expect(card.locator('img')).toHaveAttribute('src', /^\/uploads\/social\//);
     await expect(page.locator('iframe')).toHaveCount(0);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`spa-page-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Demo listings keep their photos.
     await page.goto('/sitemap');
