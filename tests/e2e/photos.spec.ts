@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { hostileUploads, photo } from '../support/test-images.ts';
-import { query, write } from './db.ts';
-import { baseURL, e2eDir, siteEnv } from './env.ts';
-import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL, e2eDir, siteEnv } from '../support/env.ts';
+import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
 const uploadDir = join(e2eDir, 'uploads');
 const uploadedFiles = () => (existsSync(join(uploadDir, 'photos')) ? readdirSync(join(uploadDir, 'photos')).sort() : []);
@@ -267,7 +267,7 @@ test.describe('published pages', () => {
 
     // Publish, as the rebuild queue would.
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['scripts/publish.ts'], { env: siteEnv, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['server/rebuild.ts'], { env: siteEnv, stdio: 'ignore' });
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`publish exited ${code}`))));
     });
     await page.goto(`/spas/${spa.slug}`);

@@ -1,11 +1,11 @@
 // Uploaded pictures (listing photos, social-card thumbnails) from UPLOAD_DIR.
 // Names are content hashes, so an answer never changes: cached for a year.
-// Only names the image pipeline writes are looked up (src/lib/server/uploads.ts).
+// Only names the image pipeline writes are looked up (src/lib/server/photos/uploads.ts).
 import type { APIRoute } from 'astro';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { uploadContentType } from '../../lib/photos.ts';
-import { uploadedFilePath } from '../../lib/server/uploads.ts';
+import { uploadContentType } from '#lib/photos.ts';
+import { uploadedFilePath } from '#lib/server/photos/uploads.ts';
 
 export const prerender = false;
 
