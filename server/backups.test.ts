@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,5 +62,40 @@ describe('backUp and restore', () => {
     writeFileSync(broken, 'SQLite format 3\0'.padEnd(4096, 'x'));
     expect(() => restore(broken, live)).toThrow();
     expect(readdirSync(dir).sort()).toEqual(['site-20261123-110000.db', 'site.db']);
+  });
+
+  it('keeps uploaded pictures with the backups, restores them, and forgets only what no kept backup names', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'medspa-backup-'));
+    const live = join(dir, 'site.db');
+    const uploads = join(dir, 'uploads');
+    const backups = join(dir, 'backups');
+    const kept = 'a'.repeat(24);
+    const dropped = 'b'.repeat(24);
+    const files = (hash: string) => [`photos/${hash}-400.avif`, `photos/${hash}-400.webp`, `photos/${hash}-800x600.avif`, `photos/${hash}-800x600.webp`];
+    mkdirSync(join(uploads, 'photos'), { recursive: true });
+    for (const hash of [kept, dropped]) for (const file of files(hash)) writeFileSync(join(uploads, file), `bytes of ${file}`);
+    const db = new Database(live);
+    db.exec('create table spa_photos (id integer primary key, url text)');
+    db.prepare('insert into spa_photos (url) values (?)').run(`/uploads/photos/${kept}-800x600.webp`);
+    db.close();
+
+    const first = await backUp(live, backups, new Date('2026-11-20T11:00:00Z'), { uploadDir: uploads });
+    expect(first.uploads).toEqual({ copied: 8, removed: 0 });
+    // Nothing new: nothing copied again.
+    const again = await backUp(live, backups, new Date('2026-11-21T11:00:00Z'), { uploadDir: uploads });
+    expect(again.uploads).toEqual({ copied: 0, removed: 0 });
+
+    // The unnamed picture is deleted from the site: the mirror keeps it while
+    // it is in the live folder, and drops it once neither needs it.
+    for (const file of files(dropped)) rmSync(join(uploads, file));
+    const third = await backUp(live, backups, new Date('2026-11-22T11:00:00Z'), { uploadDir: uploads });
+    expect(third.uploads).toEqual({ copied: 0, removed: 4 });
+    for (const file of files(kept)) expect(existsSync(join(backups, 'uploads', file)), file).toBe(true);
+
+    // The machine loses its uploads; the restore brings back what the database names.
+    rmSync(uploads, { recursive: true });
+    const { uploadsRestored } = restore(third.file, live, { uploadDir: uploads });
+    expect(uploadsRestored).toBe(4);
+    for (const file of files(kept)) expect(readFileSync(join(uploads, file), 'utf8')).toBe(`bytes of ${file}`);
   });
 });

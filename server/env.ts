@@ -66,6 +66,11 @@ export const settings = {
     default: 'data/backups',
     doc: 'Database backups (npm run db:backup, and the server every night): the newest\nof each of the last 7 days and 4 weeks are kept. Copy them off the machine.',
   },
+  UPLOAD_DIR: {
+    default: 'data/uploads',
+    astro: secret,
+    doc: 'Uploaded listing photos and social-card thumbnails (AVIF and WebP variants,\nnamed by content hash). Part of every backup: BACKUP_DIR/uploads mirrors it.',
+  },
   SITE_DIR: { default: 'data/site', astro: secret, doc: 'Where published builds live (builds/<id>/ and the `current` link).' },
   SMTP_URL: {
     default: '',
@@ -88,6 +93,17 @@ export const settings = {
     default: '',
     astro: { context: 'client', access: 'public' },
     doc: 'A page-analytics tag id (Google tag, e.g. G-XXXXXXX). Empty: no tag is loaded\nand no page-analytics events are sent. Read at build time.',
+  },
+  OEMBED_ENDPOINTS: {
+    default: '',
+    astro: secret,
+    doc: "Social feed cards (Premium and Elite): the server asks the platform's oEmbed\nendpoint for a post's title, author and thumbnail, and stores the thumbnail\nin UPLOAD_DIR. Empty uses the platforms' own endpoints; tests name a local\nstand-in, e.g. youtube=http://127.0.0.1:9999/oembed,tiktok=http://127.0.0.1:9999/oembed",
+  },
+  OEMBED_ALLOW_LOOPBACK: { default: 'off', check: onOff, astro: secret, doc: 'on only for tests: lets the fetcher reach 127.0.0.1. Never in production.' },
+  INSTAGRAM_OEMBED_TOKEN: {
+    default: '',
+    astro: secret,
+    doc: "Instagram's oEmbed needs a Meta app access token; empty shows Instagram feeds as a plain link.",
   },
   GOOGLE_CLIENT_ID: {
     default: '',
@@ -137,7 +153,7 @@ export function env(name: SettingName): string {
   return value;
 }
 
-export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'BACKUP_DIR'): string {
+export function envPath(name: 'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'BACKUP_DIR' | 'UPLOAD_DIR'): string {
   return resolve(env(name));
 }
 

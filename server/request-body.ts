@@ -7,9 +7,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Forms and JSON: the largest real one (a booking request) is under 4 KB. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
+/**
+ * The one exception: a listing's photo upload (src/pages/owner/spas/[id]/photos.astro)
+ * takes a 10 MB picture, plus the form around it. Only that path, only POST;
+ * the page itself refuses files over 10 MB with its own message.
+ */
+export const PHOTO_UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + DEFAULT_BODY_LIMIT;
+const PHOTO_UPLOAD_PATH = /^\/owner\/spas\/[1-9]\d{0,9}\/photos(?:\?|$)/;
+
 /** The cap for a request's body, in bytes; 0 for methods that carry none. */
-export function bodyLimitFor(method: string | undefined): number {
-  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 0 : DEFAULT_BODY_LIMIT;
+export function bodyLimitFor(method: string | undefined, url = ''): number {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 0;
+  return method === 'POST' && PHOTO_UPLOAD_PATH.test(url) ? PHOTO_UPLOAD_BODY_LIMIT : DEFAULT_BODY_LIMIT;
 }
 
 /**

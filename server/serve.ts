@@ -62,6 +62,7 @@ export async function startServer() {
   // The built server reads these through astro:env at run time.
   process.env.DATABASE_PATH = envPath('DATABASE_PATH');
   process.env.SITE_DIR = siteDir;
+  process.env.UPLOAD_DIR = envPath('UPLOAD_DIR');
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const db = migrateDatabase(process.env.DATABASE_PATH);
   // With several processes on one database, one runs the jobs (the mail
@@ -136,7 +137,7 @@ export async function startServer() {
     }
     if (isHealthRequest(req)) return answerHealth(req, res);
 
-    const limit = bodyLimitFor(req.method);
+    const limit = bodyLimitFor(req.method, req.url);
     if (limit > 0) {
       const body = await readCappedBody(req, res, limit);
       if (!body) return;
@@ -230,7 +231,7 @@ function scheduleNightly() {
     spawn(process.execPath, ['server/rebuild.ts'], { stdio: 'inherit', env: process.env }).on('exit', (code) => {
       logEvent('job', { job: 'nightly-rebuild', ok: code === 0 });
       const started = performance.now();
-      backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'))
+      backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'), new Date(), { uploadDir: envPath('UPLOAD_DIR') })
         .then((result) => logEvent('job', { job: 'nightly-backup', ok: true, bytes: result.bytes, removed: result.removed.length, ms: Math.round(performance.now() - started) }))
         .catch((error: unknown) => {
           logEvent('job', { job: 'nightly-backup', ok: false });

@@ -11,6 +11,7 @@ export default function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'medspa-unit-'));
   const path = join(dir, 'site.db');
   process.env.DATABASE_PATH = path;
+  process.env.UPLOAD_DIR = join(dir, 'uploads');
   seedDemo(migrateDatabase(path));
   closeDatabase(path);
   return () => rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,7 @@ export function siteWebServer(command: string, dir: string, port: number, extraE
       DATABASE_PATH: join(dir, 'site.db'),
       SITE_DIR: join(dir, 'site'),
       MAIL_OUTBOX: join(dir, 'outbox'),
+      UPLOAD_DIR: join(dir, 'uploads'),
       REBUILD_LOG_LEVEL: 'warn',
       // One line per request would bury the test output; tests that read the log start their own server.
       REQUEST_LOG: 'off',

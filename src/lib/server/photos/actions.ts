@@ -1,0 +1,81 @@
+// The photo page's forms (src/pages/owner/spas/[id]/photos.astro): plain HTML
+// posts, so they work without JavaScript. Upload is the one multipart form and
+// the one route allowed a body larger than 64 KiB (server/request-body.ts).
+import { parseId } from '#lib/ids.ts';
+import { MAX_UPLOAD_BYTES } from './image-pipeline.ts';
+import { MAX_BODY_BYTES, readBodyBytes, readForm } from '../http.ts';
+import { addPhoto, deletePhoto, movePhoto, setPhotoAlt, type PhotoResult } from './photos.ts';
+import { refreshSocialCard } from './social-cards.ts';
+
+/** A 10 MB photo and the form around it; matches PHOTO_UPLOAD_BODY_LIMIT in server/request-body.ts. */
+export const UPLOAD_FORM_LIMIT = MAX_UPLOAD_BYTES + MAX_BODY_BYTES;
+
+export const PHOTO_NOTICES = {
+  uploaded: 'Photo uploaded. It appears on your public page with the next publish.',
+  moved: 'Order saved.',
+  cover: 'Cover photo set.',
+  alt: 'Description saved.',
+  deleted: 'Photo deleted.',
+  'social-refreshed': 'Social card refreshed.',
+} as const;
+export type PhotoNotice = keyof typeof PHOTO_NOTICES;
+
+export type PhotoActionResult = { ok: true; notice: PhotoNotice } | { ok: false; status: number; message: string; field?: 'photo' | 'alt'; photoId?: number };
+
+const SOCIAL_UNAVAILABLE = {
+  'not-allowed': 'Social feed cards are part of Premium and Elite listings with a social feed URL.',
+  'no-platform': 'Cards are made for Instagram, TikTok and YouTube links.',
+  unavailable: 'The platform did not answer with a card just now. Your listing shows a plain link to the feed; try again later.',
+} as const;
+
+function fromPhotoResult(result: PhotoResult, notice: PhotoNotice, field?: 'photo' | 'alt', photoId?: number): PhotoActionResult {
+  return result.ok ? { ok: true, notice } : { ok: false, status: result.status, message: result.message, field, photoId };
+}
+
+async function readUpload(request: Request): Promise<{ form: FormData } | { error: PhotoActionResult }> {
+  const bytes = await readBodyBytes(request, UPLOAD_FORM_LIMIT).catch(() => null);
+  if (!bytes) return { error: { ok: false, status: 413, message: 'This photo is larger than 10 MB. Make it smaller and try again.', field: 'photo' } };
+  const type = request.headers.get('content-type') ?? '';
+  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
+  if (!form) return { error: { ok: false, status: 400, message: 'The upload did not arrive whole. Try again.', field: 'photo' } };
+  return { form };
+}
+
+export async function handlePhotoAction(request: Request, spa: { id: number; name: string }): Promise<PhotoActionResult> {
+  const type = request.headers.get('content-type') ?? '';
+  if (/^multipart\/form-data\b/i.test(type)) {
+    const read = await readUpload(request);
+    if ('error' in read) return read.error;
+    const { form } = read;
+    if (form.get('intent') !== 'upload') return { ok: false, status: 400, message: 'Unknown action.' };
+    const file = form.get('photo');
+    if (!(file instanceof File) || (file.size === 0 && file.name === '')) return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
+    const alt = form.get('alt');
+    const result = await addPhoto(spa, new Uint8Array(await file.arrayBuffer()), typeof alt === 'string' ? alt : null);
+    return fromPhotoResult(result, 'uploaded', 'photo');
+  }
+  const form = await readForm(request, MAX_BODY_BYTES);
+  if (!form) return { ok: false, status: 400, message: 'That form did not arrive. Reload the page and try again.' };
+  const intent = form.get('intent');
+  const photoId = parseId(form.get('photo'));
+  switch (intent) {
+    case 'up':
+    case 'down':
+      return fromPhotoResult(movePhoto(spa.id, photoId, intent), 'moved');
+    case 'cover':
+      return fromPhotoResult(movePhoto(spa.id, photoId, 'first'), 'cover');
+    case 'alt':
+      return fromPhotoResult(setPhotoAlt(spa.id, photoId, form.get('alt') ?? ''), 'alt', 'alt', photoId ?? undefined);
+    case 'delete':
+      return fromPhotoResult(deletePhoto(spa.id, photoId), 'deleted');
+    case 'refresh-social': {
+      const result = await refreshSocialCard(spa.id);
+      return result.ok ? { ok: true, notice: 'social-refreshed' } : { ok: false, status: 422, message: SOCIAL_UNAVAILABLE[result.reason] };
+    }
+    case 'upload':
+      // An upload form that arrived url-encoded carries no file (a browser without multipart? a script).
+      return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
+    default:
+      return { ok: false, status: 400, message: 'Unknown action.' };
+  }
+}

@@ -1,0 +1,73 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { oddButHonestUploads, photo, photoWithGps } from '#tests/support/test-images.ts';
+import { ImageRejected, processImage, sniffImageType } from './image-pipeline.ts';
+
+describe('processImage', () => {
+  it('stores AVIF and WebP in the widths the pages use, named by the content hash', async () => {
+    const image = await processImage(await photo(1600, 1067));
+    expect(image.hash).toMatch(/^[a-f0-9]{24}$/);
+    expect([image.width, image.height]).toEqual([1200, 800]);
+    expect(image.files.map((f) => f.name)).toEqual([
+      `${image.hash}-400.avif`,
+      `${image.hash}-400.webp`,
+      `${image.hash}-800.avif`,
+      `${image.hash}-800.webp`,
+      `${image.hash}-1200x800.avif`,
+      `${image.hash}-1200x800.webp`,
+    ]);
+    for (const file of image.files) {
+      const meta = await sharp(file.bytes).metadata();
+      expect(meta.format).toBe(file.name.endsWith('.avif') ? 'heif' : 'webp');
+      expect(meta.width).toBe(Number(/-(\d+)/.exec(file.name)![1]));
+    }
+  });
+
+  it('removes EXIF and GPS: nothing of the camera data survives', async () => {
+    const original = await photoWithGps();
+    expect((await sharp(original).metadata()).exif?.toString('latin1')).toContain('secret-owner-name');
+    const image = await processImage(original);
+    for (const file of image.files) {
+      const meta = await sharp(file.bytes).metadata();
+      expect(meta.exif, file.name).toBeUndefined();
+      expect(file.bytes.toString('latin1')).not.toContain('secret-owner-name');
+      expect(file.bytes.toString('latin1')).not.toContain('GPS');
+    }
+  });
+
+  it('turns a photo upright by its EXIF orientation', async () => {
+    const sideways = await sharp(await photo(900, 600)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const image = await processImage(sideways);
+    expect([image.width, image.height]).toEqual([600, 900]);
+  });
+
+  it('accepts what owners really upload (CMYK, 16-bit, grey, alpha, WebP, AVIF, a PNG named .jpg) as 8-bit sRGB', async () => {
+    for (const upload of await oddButHonestUploads()) {
+      const image = await processImage(upload.bytes);
+      const meta = await sharp(image.files.at(-1)!.bytes).metadata();
+      expect(meta.space, upload.label).toBe('srgb');
+      expect(meta.depth, upload.label).toBe('uchar');
+    }
+  }, 120_000);
+
+  it('refuses by content, with the status a person can act on', async () => {
+    const cases: [Buffer, number, RegExp][] = [
+      [Buffer.alloc(0), 422, /empty/],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 415, /JPEG, PNG, WebP or AVIF/],
+      [(await photo(800, 600)).subarray(0, 5000), 422, /damaged or incomplete/],
+      [Buffer.alloc(10 * 1024 * 1024 + 1, 0xff), 413, /10 MB/],
+    ];
+    for (const [bytes, status, message] of cases) {
+      const error = await processImage(bytes).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ImageRejected);
+      expect((error as ImageRejected).status).toBe(status);
+      expect((error as ImageRejected).message).toMatch(message);
+    }
+  });
+
+  it('knows the formats by their first bytes, not their names', async () => {
+    expect(sniffImageType(await photo(300, 300, 'png'))).toBe('png');
+    expect(sniffImageType(await photo(300, 300, 'avif'))).toBe('heif');
+    expect(sniffImageType(Buffer.from('GIF89a'))).toBeNull();
+  });
+});

@@ -1,0 +1,125 @@
+// A listing's photos: upload, order, cover, alt text, delete. The first photo
+// is the cover (spas.image_url follows it after every change), so "Set as
+// cover" is "move to the front", and a downgraded listing, which shows only
+// its first N photos, always shows its cover.
+import { and, asc, count, eq } from 'drizzle-orm';
+import { spaPhotos, spas } from '#db/schema.ts';
+import { featuresOf } from '#lib/tiers.ts';
+import { db } from '../db.ts';
+import { ImageRejected, processImage } from './image-pipeline.ts';
+import { removePictureIfUnused, storePicture } from './uploads.ts';
+
+export const MAX_ALT_LENGTH = 200;
+
+export type PhotoRow = typeof spaPhotos.$inferSelect;
+
+export function listPhotos(spaId: number): PhotoRow[] {
+  return db.select().from(spaPhotos).where(eq(spaPhotos.spaId, spaId)).orderBy(asc(spaPhotos.position), asc(spaPhotos.id)).all();
+}
+
+const TIER_NAMES: Record<string, string> = { FREE: 'Free', PREMIUM: 'Premium', ELITE: 'Elite' };
+
+/** The refusal when a listing already has as many photos as its tier allows. */
+export function photoLimitMessage(tier: string): string {
+  const limit = featuresOf(tier).photos;
+  const upgrade = tier === 'ELITE' ? 'Delete a photo to add another.' : 'Delete a photo, or upgrade your plan to show more.';
+  return `Your ${TIER_NAMES[tier] ?? 'Free'} listing can have ${limit} photos. ${upgrade}`;
+}
+
+export type PhotoResult = { ok: true; photoId: number } | { ok: false; status: 400 | 404 | 413 | 415 | 422; message: string };
+
+const refuse = (status: 400 | 404 | 413 | 415 | 422, message: string): PhotoResult => ({ ok: false, status, message });
+
+/** Positions 0..n-1 in the given order, and the cover set to the first. */
+function renumber(spaId: number, ordered: { id: number; url: string }[]) {
+  ordered.forEach((photo, position) => db.update(spaPhotos).set({ position }).where(eq(spaPhotos.id, photo.id)).run());
+  const cover = ordered[0]?.url ?? null;
+  const current = db.select({ imageUrl: spas.imageUrl }).from(spas).where(eq(spas.id, spaId)).get();
+  if (current && current.imageUrl !== cover) db.update(spas).set({ imageUrl: cover, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
+}
+
+export function cleanAlt(alt: string | null | undefined, fallback: string): string {
+  const text = (alt ?? '').replace(/\s+/g, ' ').trim();
+  return (text || fallback).slice(0, MAX_ALT_LENGTH);
+}
+
+/**
+ * Adds an uploaded photo at the end of the listing's gallery, unless the tier
+ * is full or the file is not a usable photo; then nothing is stored.
+ */
+export async function addPhoto(spa: { id: number; name: string }, bytes: Uint8Array, alt?: string | null): Promise<PhotoResult> {
+  const tierNow = () => db.select({ tier: spas.tier }).from(spas).where(eq(spas.id, spa.id)).get()?.tier;
+  const isFull = (tier: string) => (db.select({ n: count() }).from(spaPhotos).where(eq(spaPhotos.spaId, spa.id)).get()?.n ?? 0) >= featuresOf(tier).photos;
+  const before = tierNow();
+  if (!before) return refuse(404, 'Listing not found.');
+  // Refused before the (slow) decoding when already full.
+  if (isFull(before)) return refuse(422, photoLimitMessage(before));
+  let image;
+  try {
+    image = await processImage(bytes);
+  } catch (error) {
+    if (error instanceof ImageRejected) return refuse(error.status, error.message);
+    throw error;
+  }
+  const url = storePicture('photos', image);
+  // Checked again in the same transaction as the insert: two uploads at once
+  // (two tabs) must not both take the last place.
+  const result = db.transaction((): PhotoResult => {
+    const tier = tierNow();
+    if (!tier) return refuse(404, 'Listing not found.');
+    if (isFull(tier)) return refuse(422, photoLimitMessage(tier));
+    const existing = listPhotos(spa.id);
+    const row = db
+      .insert(spaPhotos)
+      .values({ spaId: spa.id, url, alt: cleanAlt(alt, `Photo of ${spa.name}`), position: existing.length })
+      .returning({ id: spaPhotos.id })
+      .get();
+    renumber(spa.id, [...existing, { id: row.id, url }]);
+    return { ok: true, photoId: row.id };
+  });
+  if (!result.ok) removePictureIfUnused(url);
+  return result;
+}
+
+function photoOf(spaId: number, photoId: number | null) {
+  if (photoId === null) return null;
+  return db.select().from(spaPhotos).where(and(eq(spaPhotos.id, photoId), eq(spaPhotos.spaId, spaId))).get() ?? null;
+}
+
+/** Moves a photo one place earlier or later (to the front for "cover"). */
+export function movePhoto(spaId: number, photoId: number | null, direction: 'up' | 'down' | 'first'): PhotoResult {
+  return db.transaction((): PhotoResult => {
+    const photo = photoOf(spaId, photoId);
+    if (!photo) return refuse(404, 'That photo is no longer there.');
+    const ordered = listPhotos(spaId);
+    const from = ordered.findIndex((p) => p.id === photo.id);
+    const to = direction === 'first' ? 0 : direction === 'up' ? Math.max(0, from - 1) : Math.min(ordered.length - 1, from + 1);
+    const [moved] = ordered.splice(from, 1);
+    ordered.splice(to, 0, moved!);
+    renumber(spaId, ordered);
+    return { ok: true, photoId: photo.id };
+  });
+}
+
+export function setPhotoAlt(spaId: number, photoId: number | null, alt: string): PhotoResult {
+  const text = alt.replace(/\s+/g, ' ').trim();
+  if (!text) return refuse(422, 'Describe the photo for people who cannot see it.');
+  if (text.length > MAX_ALT_LENGTH) return refuse(422, `Keep the description under ${MAX_ALT_LENGTH} characters.`);
+  const photo = photoOf(spaId, photoId);
+  if (!photo) return refuse(404, 'That photo is no longer there.');
+  db.update(spaPhotos).set({ alt: text }).where(eq(spaPhotos.id, photo.id)).run();
+  return { ok: true, photoId: photo.id };
+}
+
+/** Deletes a photo, and its files when no other listing shows the same picture. */
+export function deletePhoto(spaId: number, photoId: number | null): PhotoResult {
+  const result = db.transaction((): PhotoResult & { url?: string } => {
+    const photo = photoOf(spaId, photoId);
+    if (!photo) return refuse(404, 'That photo is no longer there.');
+    db.delete(spaPhotos).where(eq(spaPhotos.id, photo.id)).run();
+    renumber(spaId, listPhotos(spaId));
+    return { ok: true, photoId: photo.id, url: photo.url };
+  });
+  if (result.ok && result.url) removePictureIfUnused(result.url);
+  return result;
+}

@@ -1,0 +1,163 @@
+// Fetching a URL that a user gave us (a social feed's oEmbed, its thumbnail)
+// without letting them aim the server at itself or its network (SSRF): only
+// http(s), only public addresses (checked on the address actually connected
+// to, so a DNS answer cannot change between check and use), redirects
+// followed by hand and checked again, a deadline and a size cap.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+// Two lists: a BlockList with IPv6 rules also matches IPv4 addresses against
+// their mapped form, so ::ffff:0:0/96 would block every IPv4 address.
+const blocked4 = new BlockList();
+const blocked6 = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked4.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  blocked6.addSubnet(net, prefix, 'ipv6');
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+export interface FetchPolicy {
+  /** Tests only: let 127.0.0.1 / ::1 through (a local stand-in). Private networks stay refused. */
+  allowLoopback?: boolean;
+}
+
+/** Whether the server may connect to this address. */
+export function isPublicAddress(address: string, policy: FetchPolicy = {}): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (policy.allowLoopback && loopback.check(address, type)) return true;
+  // IPv4-mapped and NAT64 IPv6 addresses are refused outright (in blocked6).
+  return family === 4 ? !blocked4.check(address, 'ipv4') : !blocked6.check(address, 'ipv6');
+}
+
+export class FetchRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FetchRefused';
+  }
+}
+
+function guardedLookup(policy: FetchPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses ?? [];
+      const refused = list.find((entry) => !isPublicAddress(entry.address, policy));
+      if (refused || list.length === 0) return callback(new FetchRefused(`${hostname} resolves to an address we do not fetch from`), '', 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+export interface SafeFetchOptions extends FetchPolicy {
+  maxBytes: number;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  accept?: string;
+}
+
+export interface SafeResponse {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  url: string;
+}
+
+function parseHttpUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new FetchRefused('not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused('only http(s) URLs are fetched');
+  if (url.username || url.password) throw new FetchRefused('URLs with credentials are not fetched');
+  return url;
+}
+
+function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ response: IncomingMessage; body: Buffer }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !isPublicAddress(host, options)) return Promise.reject(new FetchRefused(`${host} is not an address we fetch from`));
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const remaining = Math.max(1, deadline - Date.now());
+    const req = request(
+      url,
+      {
+        method: 'GET',
+        lookup: guardedLookup(options),
+        headers: { accept: options.accept ?? '*/*', 'user-agent': 'OCMedSpaDirectory/1.0 (+oEmbed)' },
+        timeout: remaining,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            req.destroy(new FetchRefused(`the answer is larger than ${options.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => resolve({ response, body: Buffer.concat(chunks, size) }));
+        response.on('error', reject);
+      },
+    );
+    const timer = setTimeout(() => req.destroy(new FetchRefused('no answer in time')), remaining);
+    req.on('timeout', () => req.destroy(new FetchRefused('no answer in time')));
+    req.on('error', reject);
+    req.on('close', () => clearTimeout(timer));
+    req.end();
+  });
+}
+
+/** GET `raw` under the policy; throws FetchRefused (or a network error) rather than reaching anything it should not. */
+export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<SafeResponse> {
+  const deadline = Date.now() + (options.timeoutMs ?? 5_000);
+  let url = parseHttpUrl(raw);
+  for (let hops = 0; ; hops++) {
+    const { response, body } = await once(url, options, deadline);
+    const status = response.statusCode ?? 0;
+    if (status >= 300 && status < 400 && response.headers.location) {
+      if (hops >= (options.maxRedirects ?? 3)) throw new FetchRefused('too many redirects');
+      url = parseHttpUrl(new URL(response.headers.location, url).href);
+      continue;
+    }
+    return { status, contentType: String(response.headers['content-type'] ?? ''), body, url: url.href };
+  }
+}

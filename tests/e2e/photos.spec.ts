@@ -1,0 +1,318 @@
+// Listing photos (issue 13): the owner's photo page with and without
+// JavaScript, the tier limit, 100 hostile uploads through the real server,
+// the pictures on the published spa page, the social card, and axe.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { hostileUploads, photo } from '../support/test-images.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL, e2eDir, siteEnv } from '../support/env.ts';
+import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
+
+const uploadDir = join(e2eDir, 'uploads');
+const uploadedFiles = () => (existsSync(join(uploadDir, 'photos')) ? readdirSync(join(uploadDir, 'photos')).sort() : []);
+
+let spaCount = 0;
+function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { socialFeedUrl?: string; active?: boolean } = {}) {
+  const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!;
+  const slug = `photo-e2e-${Date.now()}-${spaCount++}`;
+  const row = write<{ id: number }>(
+    'insert into spas (name, slug, tier, city_id, owner_id, active, description, social_feed_url, social_platform) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id',
+    `Photo Test Spa ${spaCount}`,
+    slug,
+    tier,
+    city.id,
+    owner.id,
+    extra.active === false ? 0 : 1,
+    'A listing made by the photo tests.',
+    extra.socialFeedUrl ?? null,
+    extra.socialFeedUrl ? 'youtube' : null,
+  )!;
+  return { id: row.id, slug, path: `/owner/spas/${row.id}/photos` };
+}
+const photosOf = (spaId: number) => query<{ id: number; url: string; alt: string; position: number }>('select id, url, alt, position from spa_photos where spa_id = ? order by position', spaId);
+const coverOf = (spaId: number) => query<{ image_url: string | null }>('select image_url from spas where id = ?', spaId)[0]!.image_url;
+
+async function upload(page: Page, file: Buffer, name = 'photo.jpg', alt = '') {
+  await page.getByLabel('Photo', { exact: true }).setInputFiles({ name, mimeType: 'image/jpeg', buffer: file });
+  if (alt) await page.getByLabel(/^Description \(for people/).fill(alt);
+  await page.getByRole('button', { name: 'Upload photo' }).click();
+}
+
+for (const javaScriptEnabled of [false, true]) {
+  test.describe(`the photo page ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, () => {
+    test.use({ javaScriptEnabled });
+
+    test('upload, describe, reorder, set the cover and delete', async ({ page, context }) => {
+      test.setTimeout(120_000);
+      const owner = createSignedInUser({ role: 'owner' });
+      const spa = makeSpa(owner, 'PREMIUM');
+      await signIn(context, owner);
+      await page.goto(spa.path);
+      await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
+      await expect(page.locator('[data-no-photos]')).toBeVisible();
+
+      // Pictures of their own (a picture another listing shows keeps its files when deleted here).
+      const seed = javaScriptEnabled ? 100 : 200;
+      await upload(page, await photo(1600, 1067, 'jpeg', seed), 'front.jpg', 'Front desk with orchids');
+      await expect(page.getByRole('status')).toContainText('Photo uploaded');
+      await upload(page, await photo(1200, 900, 'png', seed + 1), 'room.png');
+      await expect(page.getByRole('status')).toContainText('Photo uploaded');
+      await expect(page.locator('[data-photo-count]')).toHaveText('2 of 10 photos');
+      let rows = photosOf(spa.id);
+      const name = query<{ name: string }>('select name from spas where id = ?', spa.id)[0]!.name;
+      expect(rows.map((r) => r.alt)).toEqual(['Front desk with orchids', `Photo of ${name}`]);
+      expect(coverOf(spa.id)).toBe(rows[0]!.url);
+
+      // Served from /uploads: our name, our type, cached for a year.
+      const served = await page.request.get(rows[0]!.url);
+      expect(served.status()).toBe(200);
+      expect(served.headers()['content-type']).toBe('image/webp');
+      expect(served.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+      const avif = await page.request.get(rows[0]!.url.replace('.webp', '.avif'));
+      expect(avif.headers()['content-type']).toBe('image/avif');
+      // The page shows them as <picture> with AVIF first and the true size.
+      const first = page.locator('[data-photo-list] li').first();
+      await expect(first.locator('source').first()).toHaveAttribute('type', 'image/avif');
+      await expect(first.locator('img')).toHaveAttribute('width', '1200');
+      await expect(first.locator('img')).toHaveAttribute('height', '800');
+
+      // Describe the second photo.
+      await page.getByLabel('Description of photo 2').fill('Treatment room');
+      await page.getByRole('button', { name: 'Save description of photo 2' }).click();
+      await expect(page.getByRole('status')).toContainText('Description saved');
+      expect(photosOf(spa.id)[1]!.alt).toBe('Treatment room');
+
+      // Move the second photo up: it becomes the cover.
+      await page.getByRole('button', { name: 'Move up photo 2' }).click();
+      await expect(page.getByRole('status')).toContainText('Order saved');
+      rows = photosOf(spa.id);
+      expect(rows.map((r) => r.alt)).toEqual(['Treatment room', 'Front desk with orchids']);
+      expect(coverOf(spa.id)).toBe(rows[0]!.url);
+      // And back with "Set as cover".
+      await page.getByRole('button', { name: 'Set as cover (photo 2)' }).click();
+      await expect(page.getByRole('status')).toContainText('Cover photo set');
+      rows = photosOf(spa.id);
+      expect(rows[0]!.alt).toBe('Front desk with orchids');
+      expect(coverOf(spa.id)).toBe(rows[0]!.url);
+
+      // Delete: the row and its files go.
+      const goneUrl = rows[1]!.url;
+      await page.getByRole('button', { name: 'Delete photo 2' }).click();
+      await expect(page.getByRole('status')).toContainText('Photo deleted');
+      expect(photosOf(spa.id)).toHaveLength(1);
+      expect((await page.request.get(goneUrl)).status()).toBe(404);
+    });
+
+    test('a file that is not a photo is refused in place, with the reason', async ({ page, context }) => {
+      const owner = createSignedInUser({ role: 'owner' });
+      const spa = makeSpa(owner, 'FREE');
+      await signIn(context, owner);
+      await page.goto(spa.path);
+      const response = page.waitForResponse((r) => r.request().method() === 'POST');
+      await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'evil.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+      await page.getByRole('button', { name: 'Upload photo' }).click();
+      expect((await response).status()).toBe(415);
+      await expect(page.locator('[data-upload-error]')).toHaveText('This file is not a photo we can use. Upload a JPEG, PNG, WebP or AVIF picture.');
+      await expect(page.getByLabel('Photo', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+      expect(photosOf(spa.id)).toEqual([]);
+    });
+  });
+}
+
+test('the tier limit: the form says so, and the raw endpoint refuses and stores nothing', async ({ page, context }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  const spa = makeSpa(owner, 'FREE');
+  for (let i = 0; i < 3; i++) write('insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, `/images/spas/spa-0${i + 1}.svg`, `Demo ${i}`, i);
+  await signIn(context, owner);
+  await page.goto(spa.path);
+  await expect(page.locator('[data-photo-limit]')).toContainText('Your Free listing can have 3 photos. Delete a photo, or upgrade your plan to show more.');
+  await expect(page.getByRole('button', { name: 'Upload photo' })).toHaveCount(0);
+  const before = uploadedFiles();
+  const response = await page.request.post(spa.path, { multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(800, 600) } }, maxRedirects: 0 });
+  expect(response.status()).toBe(422);
+  expect(await response.text()).toContain('Your Free listing can have 3 photos.');
+  expect(photosOf(spa.id)).toHaveLength(3);
+  expect(uploadedFiles()).toEqual(before);
+
+  // Downgraded with more photos than the tier shows: kept, and the page says so.
+  write('insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, '/images/spas/spa-04.svg', 'Demo 4', 3);
+  await page.reload();
+  await expect(page.locator('[data-over-limit]')).toContainText('Your listing shows its first 3 photos on your current plan. The other 1 are kept');
+});
+
+test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  const spa = makeSpa(owner, 'PREMIUM');
+  const anonymous = await browser.newContext();
+  const signedOut = await anonymous.request.get(`${baseURL}${spa.path}`);
+  expect(signedOut.status()).toBe(401);
+  expect(await signedOut.text()).toContain('Sign in to manage your listing');
+  const post = await anonymous.request.post(`${baseURL}${spa.path}`, { form: { intent: 'delete', photo: '1' } });
+  expect(post.status()).toBe(401);
+  for (const role of ['client', 'owner'] as const) {
+    const context = await browser.newContext();
+    await signIn(context, createSignedInUser({ role }));
+    expect((await context.request.get(`${baseURL}${spa.path}`)).status(), role).toBe(404);
+    const upload = await context.request.post(`${baseURL}${spa.path}`, { multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(600, 400) } } });
+    expect(upload.status(), role).toBe(404);
+    await context.close();
+  }
+  const admin = await browser.newContext();
+  await signIn(admin, createSignedInUser({ role: 'admin' }));
+  expect((await admin.request.get(`${baseURL}${spa.path}`)).status()).toBe(200);
+  await admin.close();
+  expect(photosOf(spa.id)).toEqual([]);
+  for (const path of ['/owner/spas/abc/photos', '/owner/spas/0/photos', '/owner/spas/99999999/photos']) {
+    const context = await browser.newContext();
+    await signIn(context, owner);
+    expect((await context.request.get(`${baseURL}${path}`)).status(), path).toBe(404);
+    await context.close();
+  }
+  await anonymous.close();
+});
+
+/** The server's process id, from the port it listens on (for its memory figures). */
+function serverPid(): number | null {
+  try {
+    const out = execFileSync('ss', ['-ltnpH', `sport = :${new URL(baseURL).port}`], { encoding: 'utf8' });
+    const match = /pid=(\d+)/.exec(out);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+const memoryOf = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+};
+
+test('100 hostile uploads through the server: no 5xx, nothing stored; bodies past the cap get 413', async ({ playwright }) => {
+  test.setTimeout(240_000);
+  const owner = createSignedInUser({ role: 'owner' });
+  // Inactive: the city's three active Elite places are not ours to take.
+  const spa = makeSpa(owner, 'ELITE', { active: false });
+  const request: APIRequestContext = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `session=${owner.token}` } });
+  const uploads = await hostileUploads();
+  const before = uploadedFiles();
+  const pid = serverPid();
+  const memoryBefore = pid ? memoryOf(pid) : null;
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    if (pid) peakRss = Math.max(peakRss, memoryOf(pid).rss);
+  }, 20);
+  const statuses: Record<number, number> = {};
+  try {
+    for (const upload of uploads) {
+      const response = await request.post(spa.path, { multipart: { intent: 'upload', photo: { name: upload.name, mimeType: upload.type, buffer: upload.bytes } }, maxRedirects: 0 });
+      statuses[response.status()] = (statuses[response.status()] ?? 0) + 1;
+      expect([400, 413, 415, 422], `${upload.label}: ${response.status()}`).toContain(response.status());
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  expect(photosOf(spa.id)).toEqual([]);
+  expect(uploadedFiles()).toEqual(before);
+  if (pid && memoryBefore) {
+    const after = memoryOf(pid);
+    console.log(`hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`);
+    expect(peakRss - memoryBefore.rss).toBeLessThan(400e6);
+  }
+
+  // The 10 MB exception is this route's alone: 12 MB here, and 1 MB anywhere else, are refused before the app.
+  const tooBig = await request.post(spa.path, { multipart: { intent: 'upload', photo: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(12 * 1024 * 1024, 1) } } });
+  expect(tooBig.status()).toBe(413);
+  const elsewhere = await request.post('/owner/dashboard', { multipart: { intent: 'upload', photo: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(1024 * 1024, 1) } } });
+  expect(elsewhere.status()).toBe(413);
+  expect(uploadedFiles()).toEqual(before);
+  await request.dispose();
+});
+
+test.describe('published pages', () => {
+  test.describe.configure({ mode: 'serial' });
+  let standIn: Server;
+  let thumbnail: Buffer;
+  test.beforeAll(async () => {
+    thumbnail = await photo(1280, 720, 'jpeg', 9);
+    standIn = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      if (url.pathname === '/oembed') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ title: 'Hydrafacial, start to glow', author_name: 'Photo Test Spa', provider_name: 'YouTube', thumbnail_url: `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}/thumb.jpg` }));
+      }
+      if (url.pathname === '/thumb.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(thumbnail);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => standIn.listen(Number(new URL(baseURL).port) + 1, '127.0.0.1', resolve));
+  });
+  test.afterAll(() => standIn?.close());
+
+  test('the spa page and its card show the uploads as <picture>, the social card from our cache; demo photos still work', async ({ page, context }) => {
+    test.setTimeout(300_000);
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = makeSpa(owner, 'PREMIUM', { socialFeedUrl: 'https://www.youtube.com/watch?v=e2e-card' });
+    await signIn(context, owner);
+    await page.goto(spa.path);
+    await upload(page, await photo(1600, 1067, 'jpeg', 11), 'a.jpg', 'Reception');
+    await expect(page.getByRole('status')).toContainText('Photo uploaded');
+    await upload(page, await photo(1600, 1067, 'jpeg', 12), 'b.jpg', 'Laser suite');
+    await expect(page.getByRole('status')).toContainText('Photo uploaded');
+    await page.getByRole('button', { name: 'Refresh the card' }).click();
+    await expect(page.getByRole('status')).toContainText('Social card refreshed');
+    await expect(page.locator('[data-social-status]')).toContainText('Hydrafacial, start to glow');
+
+    // Publish, as the rebuild queue would.
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['server/rebuild.ts'], { env: siteEnv, stdio: 'ignore' });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`publish exited ${code}`))));
+    });
+    await page.goto(`/spas/${spa.slug}`);
+    const hero = page.locator('header picture img');
+    await expect(hero).toHaveAttribute('src', coverOf(spa.id)!);
+    await expect(hero).toHaveAttribute('width', '1200');
+    await expect(page.locator('header picture source[type="image/avif"]')).toHaveAttribute('srcset', /-400\.avif 400w, .*-800\.avif 800w, .*-1200x800\.avif 1200w/);
+    await expect(page.locator('[data-gallery] img')).toHaveCount(2);
+    await expect(page.locator('[data-gallery] img').nth(1)).toHaveAttribute('alt', 'Laser suite');
+    expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The social card: our title and our thumbnail, no foreign frame or script.
+    const card = page.locator('[data-social-card]');
+    await expect(card).toContainText('Hydrafacial, start to glow');
+    await expect(card.locator('img')).toHaveAttribute('src', /^\/uploads\/social\//);
+    await expect(page.locator('iframe')).toHaveCount(0);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`spa-page-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Demo listings keep their photos.
+    await page.goto('/sitemap');
+    await page.getByRole('main').locator('a[href^="/spas/"]').first().click();
+    const demoHero = page.locator('header img').first();
+    await expect(demoHero).toHaveAttribute('src', /^\/images\//);
+    expect(await demoHero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  });
+});
+
+for (const width of [375, 1280]) {
+  test(`the photo page at ${width}px: no axe violations, screenshot`, async ({ page, context }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 900 });
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = makeSpa(owner, 'PREMIUM', { socialFeedUrl: 'https://www.youtube.com/watch?v=axe' });
+    await signIn(context, owner);
+    await page.goto(spa.path);
+    await upload(page, await photo(1600, 1067, 'jpeg', 21), 'a.jpg', 'Reception with a harbor view');
+    await upload(page, await photo(900, 1200, 'jpeg', 22), 'b.jpg', 'Laser suite');
+    await expect(page.locator('[data-photo-list] li')).toHaveCount(2);
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`photos-${width}.png`), fullPage: true });
+  });
+}
