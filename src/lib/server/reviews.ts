@@ -222,6 +222,16 @@ export function allowReport(reviewId: number, clientAddress: string | null, now 
   );
 }
 
+/** A published review and its spa, for the report form. */
+export function findPublishedReview(reviewId: number) {
+  return db
+    .select({ id: reviews.id, spaName: spas.name, spaSlug: spas.slug })
+    .from(reviews)
+    .innerJoin(spas, eq(reviews.spaId, spas.id))
+    .where(and(eq(reviews.id, reviewId), eq(reviews.state, 'published')))
+    .get();
+}
+
 /** A report on a published review; null when there is no such review to report. */
 export function reportReview(reviewId: number, reason: string, now = new Date()): number | null {
   const review = db.select({ id: reviews.id }).from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.state, 'published'))).get();
