@@ -3,11 +3,15 @@
 // without JavaScript, and the bars as raw requests (each refused, 0 rows).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { query, write } from './db.ts';
 import { baseURL } from './env.ts';
 import { linkIn, messageInOutbox } from './outbox.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
 
 const base32 = (bytes: Buffer) => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -300,4 +304,43 @@ test.describe('owner and editor pages', () => {
     expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).not.toBeNull();
     await editor.close();
   });
+});
+
+test('the new pages are valid HTML (Nu HTML checker)', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const owner = createSignedInUser({ role: 'owner' });
+  const editor = createSignedInUser({ role: 'admin' });
+  const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
+  const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Valid Spa', ?, ?, ?) returning id", `valid-spa-${Date.now()}`, city, owner.id)!;
+  write("insert into clinicians (spa_id, name, role, license_number, is_medical_director) values (?, 'Dr. Val', 'MD', 'A777777', 1)", spa.id);
+  const { token } = completedVisit();
+  const reviewId = query<{ id: number }>("select id from reviews where state = 'published' order by id limit 1")[0]!.id;
+  write("insert into review_reports (review_id, reason) values (?, 'other: checking the page')", reviewId);
+  const pages: [string, TestUser][] = [
+    [`/reviews/write/${token}`, owner],
+    [`/reviews/report/${reviewId}`, owner],
+    [`/owner/spas/${spa.id}/clinicians`, owner],
+    [`/owner/spas/${spa.id}/reviews`, owner],
+    ['/admin/clinicians', editor],
+    ['/admin/reviews', editor],
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'vnu-trust-'));
+  const files: string[] = [];
+  for (const [path, user] of pages) {
+    const context = await browser.newContext();
+    await signIn(context, user);
+    const response = await context.request.get(path);
+    expect(response.status(), path).toBe(200);
+    const file = join(dir, `${path.replace(/[^a-z0-9]+/gi, '-')}.html`);
+    writeFileSync(file, await response.text());
+    files.push(file);
+    await context.close();
+  }
+  let messages: { message: string; url: string }[] = [];
+  try {
+    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
+  } catch (error) {
+    messages = (JSON.parse(String((error as { stderr: Buffer }).stderr)) as { messages: { message: string; url: string }[] }).messages;
+  }
+  expect(messages.map((m) => `${m.url.split('/').pop()}: ${m.message}`)).toEqual([]);
 });
