@@ -86,7 +86,7 @@ export const rateLimits = sqliteTable('rate_limits', {
 });
 
 // Mail that must not be lost: written in the same moment as the change it
-// announces, sent by src/lib/server/mail-queue.ts, retried with back-off, and
+// announces, sent by src/lib/server/mail/queue.ts, retried with back-off, and
 // picked up again after a crash or restart.
 export const mailQueue = sqliteTable(
   'mail_queue',
@@ -180,7 +180,7 @@ export const spas = sqliteTable(
     uniqueIndex('spas_slug_unique').on(t.slug),
     // The directory's listing order (tier weight, newest, id), county-wide and
     // per city, so a page of results is read in order instead of sorted. The
-    // expression must match tierOrder in src/lib/server/directory.ts exactly.
+    // expression must match tierOrder in src/lib/server/directory/directory.ts exactly.
     index('spas_rank_idx').on(t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_city_rank_idx').on(t.cityId, t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_owner_idx').on(t.ownerId),
@@ -521,7 +521,7 @@ export const socialMediaCache = sqliteTable(
 // medical director is the clinician flagged as such (an MD or DO, at most one
 // per spa), so a director who also treats is listed once. A licence check is
 // an editor's statement that the number matched the state's public record on
-// that day; changing the number clears it (src/lib/server/clinicians.ts).
+// that day; changing the number clears it (src/lib/server/trust/clinicians.ts).
 export const CLINICIAN_ROLES = ['MD', 'DO', 'NP', 'PA', 'RN'] as const;
 export type ClinicianRole = (typeof CLINICIAN_ROLES)[number];
 export const clinicians = sqliteTable(

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../src/lib/dates.ts';
+import { addDays } from '#lib/dates.ts';
 import type { Db } from './client.ts';
 import { bookings, cities, clinicians, offerServices, offers, reviews, SERVICE_CATEGORIES, services, spaPhotos, spas } from './schema.ts';
-import { clinicianSchema } from '../src/lib/licences.ts';
+import { clinicianSchema } from '#lib/licences.ts';
 import { isEmpty, seedDemo } from './seed.ts';
 import { createTestDb } from './test-db.ts';
 

@@ -9,8 +9,8 @@
 // digit counts are deliberately loose (4-8) so that an older or newer number
 // is not refused; a prefix from another board is.
 import { z } from 'zod';
-import { CLINICIAN_ROLES, type ClinicianRole } from '../../db/schema.ts';
-import { treatments } from '../content/site.ts';
+import { CLINICIAN_ROLES, type ClinicianRole } from '#db/schema.ts';
+import { treatments } from '#content/site.ts';
 
 export { CLINICIAN_ROLES, type ClinicianRole };
 

@@ -2,7 +2,7 @@
 // Text is kept as typed (trimmed) and shown as plain text: never HTML, never
 // links made clickable (docs/decisions/0017).
 import { z } from 'zod';
-import { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT } from '../../db/schema.ts';
+import { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT } from '#db/schema.ts';
 
 export { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT };
 export const REVIEW_MIN_TEXT = 20;

@@ -8,10 +8,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { linkIn, messageInOutbox } from './outbox.ts';
-import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { linkIn, messageInOutbox } from '../support/outbox.ts';
+import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
 const base32 = (bytes: Buffer) => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
