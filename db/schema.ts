@@ -562,6 +562,124 @@ export const socialMediaCache = sqliteTable(
   (t) => [uniqueIndex('social_media_cache_url_unique').on(t.url)],
 );
 
+// Who treats clients at a spa (issue 14, docs/decisions/0017). One table: the
+// medical director is the clinician flagged as such (an MD or DO, at most one
+// per spa), so a director who also treats is listed once. A licence check is
+// an editor's statement that the number matched the state's public record on
+// that day; changing the number clears it (src/lib/server/trust/clinicians.ts).
+export const CLINICIAN_ROLES = ['MD', 'DO', 'NP', 'PA', 'RN'] as const;
+export type ClinicianRole = (typeof CLINICIAN_ROLES)[number];
+export const clinicians = sqliteTable(
+  'clinicians',
+  {
+    id: id(),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    role: text('role', { enum: CLINICIAN_ROLES }).notNull(),
+    /** Stored normalised: upper case, no spaces or hyphens (src/lib/licences.ts). */
+    licenseNumber: text('license_number').notNull(),
+    isMedicalDirector: bool('is_medical_director').notNull().default(false),
+    /** The directory's treatment keys (src/content/site.ts treatments) this clinician performs. */
+    treatments: text('treatments', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    licenseCheckedAt: integer('license_checked_at', { mode: 'timestamp_ms' }),
+    licenseCheckedBy: integer('license_checked_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('clinicians_spa_idx').on(t.spaId),
+    uniqueIndex('clinicians_spa_license_unique').on(t.spaId, t.role, t.licenseNumber),
+    uniqueIndex('clinicians_one_director').on(t.spaId).where(sql`is_medical_director = 1`),
+    check('clinicians_role_check', inList('role', CLINICIAN_ROLES)),
+    check('clinicians_director_role_check', sql`is_medical_director = 0 or role in ('MD', 'DO')`),
+    check('clinicians_name_length_check', sql`length(name) between 1 and 120`),
+  ],
+);
+
+// A completed booking's invitation to review it: the e-mailed link's secret,
+// hashed. One per booking; spent when the review is written.
+export const reviewInvitations = sqliteTable(
+  'review_invitations',
+  {
+    bookingId: integer('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('review_invitations_token_unique').on(t.tokenHash)],
+);
+
+/** A review is public unless an editor removed it after a report (never on the owner's word). */
+export const REVIEW_STATES = ['published', 'removed'] as const;
+export const REVIEW_MAX_TEXT = 2000;
+export const REVIEW_MAX_REPLY = 1000;
+
+// Verified reviews: only from a completed booking, one per booking, as written.
+// The owner may reply once; nobody edits the text (the FTC's 2024 rule on fake
+// and suppressed reviews, docs/decisions/0017).
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: id(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    spaId: integer('spa_id')
+      .notNull()
+      .references(() => spas.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    body: text('body').notNull(),
+    /** The treatment the client names, or null. */
+    treatment: text('treatment'),
+    /** The first name (or initial) shown with the review, as the client chose it. */
+    authorName: text('author_name').notNull(),
+    /** 'YYYY-MM' of the visit in Pacific time: what the page shows, nothing more precise. */
+    visitMonth: text('visit_month').notNull(),
+    state: text('state', { enum: REVIEW_STATES }).notNull().default('published'),
+    removedReason: text('removed_reason'),
+    reply: text('reply'),
+    repliedAt: integer('replied_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reviews_booking_unique').on(t.bookingId),
+    index('reviews_spa_idx').on(t.spaId, t.state, t.createdAt),
+    check('reviews_rating_check', sql`rating between 1 and 5`),
+    check('reviews_body_length_check', sql`length(body) between 1 and ${sql.raw(String(REVIEW_MAX_TEXT))}`),
+    check('reviews_reply_length_check', sql`reply is null or length(reply) between 1 and ${sql.raw(String(REVIEW_MAX_REPLY))}`),
+    check('reviews_state_check', inList('state', REVIEW_STATES)),
+  ],
+);
+
+export const REVIEW_REPORT_DECISIONS = ['kept', 'removed'] as const;
+
+// Anyone may report a review; an editor decides, and the reason is kept.
+export const reviewReports = sqliteTable(
+  'review_reports',
+  {
+    id: id(),
+    reviewId: integer('review_id')
+      .notNull()
+      .references(() => reviews.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    decision: text('decision', { enum: REVIEW_REPORT_DECISIONS }),
+    decisionReason: text('decision_reason'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('review_reports_open_idx').on(t.decidedAt, t.createdAt),
+    check('review_reports_reason_length_check', sql`length(reason) between 1 and 500`),
+    check('review_reports_decision_check', sql`decision is null or decision in ('kept', 'removed')`),
+  ],
+);
+
 // One row (id = 1). content_version is bumped by triggers (see the custom
 // migration) whenever anything a pre-rendered page shows changes, so a build
 // can tell whether it is older than the data.

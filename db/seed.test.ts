@@ -3,7 +3,8 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '#lib/dates.ts';
 import type { Db } from './client.ts';
-import { cities, offerServices, offers, SERVICE_CATEGORIES, services, spaPhotos, spas } from './schema.ts';
+import { bookings, cities, clinicians, offerServices, offers, reviews, SERVICE_CATEGORIES, services, spaPhotos, spas } from './schema.ts';
+import { clinicianSchema } from '#lib/licences.ts';
 import { isEmpty, seedDemo } from './seed.ts';
 import { createTestDb } from './test-db.ts';
 
@@ -94,6 +95,21 @@ describe('the demo directory', () => {
     }
   });
 
+  it('lists clinicians with well-formed licences, and reviews only behind completed bookings', () => {
+    const listed = db.select().from(clinicians).all();
+    expect(listed.length).toBeGreaterThanOrEqual(5);
+    for (const c of listed) expect(clinicianSchema.safeParse(c).success, c.name).toBe(true);
+    expect(listed.some((c) => c.licenseCheckedAt)).toBe(true);
+    expect(listed.some((c) => !c.licenseCheckedAt)).toBe(true);
+    const rows = db.select({ rating: reviews.rating, status: bookings.status, reviewSpa: reviews.spaId, bookingSpa: bookings.spaId, month: reviews.visitMonth }).from(reviews).innerJoin(bookings, sql`${bookings.id} = ${reviews.bookingId}`).all();
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    for (const row of rows) {
+      expect(row.status).toBe('completed');
+      expect(row.reviewSpa).toBe(row.bookingSpa);
+      expect(row.month).toMatch(/^2026-(09|10|11)$/);
+    }
+  });
+
   it('uses only images that ship in the repository', async () => {
     const { existsSync } = await import('node:fs');
     const urls = [
@@ -115,6 +131,9 @@ describe('the demo directory', () => {
       offers: db.select().from(offers).all(),
       cities: db.select().from(cities).all(),
       photos: db.select({ spaId: spaPhotos.spaId, url: spaPhotos.url, position: spaPhotos.position }).from(spaPhotos).all(),
+      clinicians: db.select().from(clinicians).all(),
+      reviews: db.select().from(reviews).all(),
+      bookings: db.select().from(bookings).all(),
     });
     const before = snapshot();
     seedDemo(db, TODAY);
@@ -124,5 +143,8 @@ describe('the demo directory', () => {
     expect(after.offers).toEqual(before.offers);
     expect(after.cities).toEqual(before.cities);
     expect(after.photos).toEqual(before.photos);
+    expect(after.clinicians.map(({ updatedAt: _, ...c }) => c)).toEqual(before.clinicians.map(({ updatedAt: _, ...c }) => c));
+    expect(after.reviews).toEqual(before.reviews);
+    expect(after.bookings).toEqual(before.bookings);
   });
 });

@@ -4,8 +4,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import type { Db } from './client.ts';
-import { demoAnsweredRequests, demoCities, demoOffers, demoOwner, demoSpas } from './demo-data.ts';
-import { bookings, cities, offerServices, offers, services, spaPhotos, spas, users } from './schema.ts';
+import { demoAnsweredRequests, demoCities, demoClinicians, demoOffers, demoOwner, demoReviews, demoSpas } from './demo-data.ts';
+import { bookings, cities, clinicians, offerServices, offers, reviews, services, spaPhotos, spas, users } from './schema.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -14,6 +14,8 @@ export interface SeedResult {
   spas: number;
   services: number;
   offers: number;
+  clinicians: number;
+  reviews: number;
 }
 
 export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
@@ -130,6 +132,51 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
       else tx.insert(bookings).values(values).run();
     });
 
+    // Who treats you: upserted on (spa, role, licence number).
+    for (const clinician of demoClinicians) {
+      const { spaSlug, checkedDaysAgo, ...fields } = clinician;
+      const spaId = spaIds.get(spaSlug);
+      if (spaId === undefined) throw new Error(`Clinician ${clinician.name} names unknown spa ${spaSlug}`);
+      const values = { ...fields, spaId, licenseCheckedAt: checkedDaysAgo === null ? null : new Date(todayMs - checkedDaysAgo * DAY_MS) };
+      tx.insert(clinicians)
+        .values(values)
+        .onConflictDoUpdate({ target: [clinicians.spaId, clinicians.role, clinicians.licenseNumber], set: values })
+        .run();
+    }
+
+    // Verified reviews, each behind a completed booking (keyed by the client's
+    // address and the spa). A review is never rewritten (reviews are kept as
+    // written, db/migrations), so a second seed leaves it as it is.
+    for (const review of demoReviews) {
+      const spaId = spaIds.get(review.spaSlug);
+      const serviceId = serviceIds.get(`${review.spaSlug}/${review.serviceName}`);
+      if (spaId === undefined || serviceId === undefined) throw new Error(`Review by ${review.clientEmail} names an unknown spa or service`);
+      const visit = new Date(todayMs - review.visitDaysAgo * DAY_MS);
+      const existing = tx.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, review.clientEmail), eq(bookings.spaId, spaId))).get();
+      const bookingId =
+        existing?.id ??
+        tx
+          .insert(bookings)
+          .values({ spaId, serviceId, name: review.clientName, email: review.clientEmail, status: 'completed', scheduledAt: visit, createdAt: visit, updatedAt: visit })
+          .returning({ id: bookings.id })
+          .get().id;
+      tx.insert(reviews)
+        .values({
+          bookingId,
+          spaId,
+          rating: review.rating,
+          body: review.body,
+          treatment: review.treatment,
+          authorName: review.clientName,
+          visitMonth: addDays(today, -review.visitDaysAgo).slice(0, 7),
+          reply: review.reply,
+          repliedAt: review.reply ? new Date(visit.getTime() + 3 * DAY_MS) : null,
+          createdAt: new Date(visit.getTime() + 2 * DAY_MS),
+        })
+        .onConflictDoNothing({ target: reviews.bookingId })
+        .run();
+    }
+
     // The demo owner gets their listing only while nobody else owns it.
     const { spaSlug, ...owner } = demoOwner;
     const [ownerRow] = tx
@@ -146,6 +193,8 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
     spas: demoSpas.length,
     services: serviceCount,
     offers: demoOffers.length,
+    clinicians: demoClinicians.length,
+    reviews: demoReviews.length,
   };
 }
 

@@ -16,6 +16,35 @@ describe('structured data', () => {
     expect(splitAddress('Somewhere odd', 'Irvine')).toMatchObject({ streetAddress: 'Somewhere odd', addressLocality: 'Irvine' });
   });
 
+  it('lists clinicians as employees with their licence, and reviews with their aggregate', () => {
+    const base = { name: 'Glow', slug: 'glow', description: null, address: null, phone: null, website: null, imageUrl: null, cityName: 'Irvine', prices: [] };
+    const data = spaJsonLd(
+      {
+        ...base,
+        clinicians: [{ name: 'Dr. Ana Ruiz', role: 'MD', isMedicalDirector: true, licenseNumber: 'A12345', board: 'Medical Board of California', treatments: ['Botox'] }],
+        reviews: { count: 2, average: 4.5, items: [{ authorName: 'Kim', rating: 4, body: 'Good.', createdAt: new Date('2026-10-05T20:00:00Z') }] },
+      },
+      origin,
+    );
+    expect(data).toMatchObject({
+      employee: [
+        {
+          '@type': 'Person',
+          name: 'Dr. Ana Ruiz',
+          jobTitle: 'Medical Director (MD)',
+          hasCredential: { '@type': 'EducationalOccupationalCredential', credentialCategory: 'license', identifier: 'A12345', recognizedBy: { name: 'Medical Board of California' } },
+          knowsAbout: ['Botox'],
+        },
+      ],
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2, bestRating: 5, worstRating: 1 },
+      review: [{ '@type': 'Review', author: { name: 'Kim' }, reviewRating: { ratingValue: 4 }, reviewBody: 'Good.', datePublished: '2026-10-05' }],
+    });
+    // No rating at all rather than an empty one, which search engines reject.
+    const none = spaJsonLd({ ...base, clinicians: [], reviews: { count: 0, average: null, items: [] } }, origin);
+    expect(none).not.toHaveProperty('aggregateRating');
+    expect(none).not.toHaveProperty('employee');
+  });
+
   it('describes a spa as MedicalBusiness and DaySpa with address and price range', () => {
     const data = spaJsonLd(
       {

@@ -1,6 +1,6 @@
 // Structured data for search engines, typed with schema-dts so a wrong property
 // or type fails `astro check`. Each builder takes plain data and an origin.
-import type { BreadcrumbList, DaySpa, ItemList, MedicalBusiness, Offer, WithContext } from 'schema-dts';
+import type { AggregateRating, BreadcrumbList, DaySpa, ItemList, MedicalBusiness, Offer, Person, Review, WithContext } from 'schema-dts';
 import { brand } from '#content/site.ts';
 import { centsToDecimal } from './money.ts';
 import { httpUrl } from './urls.ts';
@@ -15,6 +15,71 @@ export interface SpaLdInput {
   imageUrl: string | null;
   cityName: string;
   prices: number[]; // cents of its services, for priceRange
+  /** Who treats clients (issue 14), published as the business's employees. */
+  clinicians?: ClinicianLdInput[];
+  /** Published reviews, newest first, and their summary. */
+  reviews?: { count: number; average: number | null; items: ReviewLdInput[] };
+}
+
+export interface ClinicianLdInput {
+  name: string;
+  role: 'MD' | 'DO' | 'NP' | 'PA' | 'RN';
+  isMedicalDirector: boolean;
+  licenseNumber: string;
+  board: string;
+  treatments: string[]; // display names
+}
+
+export interface ReviewLdInput {
+  authorName: string;
+  rating: number;
+  body: string;
+  createdAt: Date;
+}
+
+/** How many reviews are written out in full; the rating covers them all. */
+const REVIEWS_IN_LD = 10;
+
+/**
+ * Clinicians as schema.org `employee` (Person). schema.org has no
+ * medicalSpecialty on Person or on MedicalBusiness/DaySpa (only on
+ * MedicalOrganization and Physician), so the treatments a person performs go
+ * in `knowsAbout` and the state licence in `hasCredential`.
+ */
+export function employeesLd(clinicians: ClinicianLdInput[]): Person[] {
+  return clinicians.map(
+    (c) =>
+      ({
+        '@type': 'Person',
+        name: c.name,
+        jobTitle: c.isMedicalDirector ? `Medical Director (${c.role})` : c.role,
+        hasCredential: {
+          '@type': 'EducationalOccupationalCredential',
+          credentialCategory: 'license',
+          identifier: c.licenseNumber,
+          recognizedBy: { '@type': 'Organization', name: c.board },
+        },
+        ...(c.treatments.length ? { knowsAbout: c.treatments } : {}),
+      }) satisfies Person,
+  );
+}
+
+/** AggregateRating and the newest reviews; nothing when there are none (an empty rating is invalid). */
+export function reviewsLd(summary: { count: number; average: number | null; items: ReviewLdInput[] }): { aggregateRating?: AggregateRating; review?: Review[] } {
+  if (summary.count === 0 || summary.average === null) return {};
+  return {
+    aggregateRating: { '@type': 'AggregateRating', ratingValue: summary.average, reviewCount: summary.count, bestRating: 5, worstRating: 1 },
+    review: summary.items.slice(0, REVIEWS_IN_LD).map(
+      (r) =>
+        ({
+          '@type': 'Review',
+          author: { '@type': 'Person', name: r.authorName },
+          reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+          reviewBody: r.body,
+          datePublished: r.createdAt.toISOString().slice(0, 10),
+        }) satisfies Review,
+    ),
+  };
 }
 
 /** "123 Main St, Suite 4, Irvine, CA 92618" -> PostalAddress parts. */
@@ -57,6 +122,8 @@ export function spaJsonLd(spa: SpaLdInput, origin: string) {
     ...(spa.address ? { address: splitAddress(spa.address, spa.cityName) } : {}),
     ...(range ? { priceRange: range } : {}),
     areaServed: { '@type': 'City' as const, name: spa.cityName },
+    ...(spa.clinicians?.length ? { employee: employeesLd(spa.clinicians) } : {}),
+    ...(spa.reviews ? reviewsLd(spa.reviews) : {}),
   };
   const medical = { '@context': 'https://schema.org', '@type': 'MedicalBusiness', ...properties } satisfies WithContext<MedicalBusiness>;
   ({ '@type': 'DaySpa', ...properties }) satisfies DaySpa;

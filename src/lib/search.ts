@@ -34,6 +34,8 @@ export const searchQuerySchema = z.object({
     .enum(['true', 'false'], { message: 'Must be true or false' })
     .optional()
     .transform((value) => (value === undefined ? undefined : value === 'true')),
+  // Who treats you (issue 14): a medical director listed, or every licence checked.
+  trust: z.enum(['director', 'checked'], { message: 'Must be director or checked' }).optional(),
   page: z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1).max(10_000).default(1),
 });
 
@@ -41,7 +43,7 @@ export type SearchQuery = z.output<typeof searchQuerySchema>;
 
 export function parseSearchParams(params: URLSearchParams) {
   const raw: Record<string, string> = {};
-  for (const key of ['city', 'service', 'tier', 'featured', 'page']) {
+  for (const key of ['city', 'service', 'tier', 'featured', 'trust', 'page']) {
     const value = params.get(key);
     if (value !== null && value !== '') raw[key] = value;
   }

@@ -11,6 +11,8 @@ interface Props {
   cities: Option[];
   service?: string;
   city?: string;
+  /** Who treats you: 'director' (a medical director listed) or 'checked' (licences checked). */
+  trust?: string;
   /** The page path the results live on (/search-results or /client/...). */
   path: string;
 }
@@ -21,11 +23,12 @@ interface Props {
 // cards are rendered by one component (SpaCard.astro) either way.
 // The selects are uncontrolled: a choice made before hydration stays, and
 // Update Results reads the form as it is (docs/decisions/0016).
-export default function SearchFilters({ treatments, cities, service, city, path }: Props) {
+export default function SearchFilters({ treatments, cities, service, city, trust, path }: Props) {
   const [loading, setLoading] = useState(false);
   const request = useRef<AbortController | null>(null);
   const serviceRef = useRef<HTMLSelectElement>(null);
   const cityRef = useRef<HTMLSelectElement>(null);
+  const trustRef = useRef<HTMLSelectElement>(null);
 
   async function showResults(url: string) {
     const region = document.getElementById('search-results');
@@ -61,6 +64,7 @@ export default function SearchFilters({ treatments, cities, service, city, path 
       const params = new URLSearchParams(window.location.search);
       if (serviceRef.current) serviceRef.current.value = params.get('service') || ALL_SERVICES;
       if (cityRef.current) cityRef.current.value = params.get('city') || ALL_CITIES;
+      if (trustRef.current) trustRef.current.value = params.get('trust') || '';
       void showResults(window.location.pathname + window.location.search);
     };
     window.addEventListener('popstate', onPopState);
@@ -70,13 +74,16 @@ export default function SearchFilters({ treatments, cities, service, city, path 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const url = searchUrl({ service: String(data.get('service') ?? ALL_SERVICES), city: String(data.get('city') ?? ALL_CITIES) }, path);
+    const url = searchUrl(
+      { service: String(data.get('service') ?? ALL_SERVICES), city: String(data.get('city') ?? ALL_CITIES), trust: String(data.get('trust') ?? '') || undefined },
+      path,
+    );
     window.history.pushState(null, '', url);
     void showResults(url);
   }
 
   return (
-    <form method="get" action={path} onSubmit={onSubmit} className="card grid gap-4 p-5 sm:grid-cols-[1fr_1fr_auto] sm:items-end" role="search" aria-label="Filter providers">
+    <form method="get" action={path} onSubmit={onSubmit} className="card grid gap-4 p-5 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-end" role="search" aria-label="Filter providers">
       <div className="field">
         <label htmlFor="filter-service" className="label">
           Treatment
@@ -99,6 +106,16 @@ export default function SearchFilters({ treatments, cities, service, city, path 
               {option.label}
             </option>
           ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-trust" className="label">
+          Who treats you
+        </label>
+        <select ref={trustRef} id="filter-trust" name="trust" className="input" defaultValue={trust ?? ''}>
+          <option value="">Any listing</option>
+          <option value="director">Medical director listed</option>
+          <option value="checked">Licences checked</option>
         </select>
       </div>
       <button type="submit" className="btn-primary btn-lg" disabled={loading}>

@@ -12,6 +12,7 @@ import type { BookingDetails } from './bookings.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
+import { issueReviewInvitation } from '../trust/reviews.ts';
 
 /** Where a new request for this spa is announced: its owner, else its listed address, else the directory. */
 function spaInbox(details: BookingDetails): string {
@@ -186,8 +187,42 @@ export function announceBookingChange(before: BookingDetails, after: BookingDeta
   const wasScheduled = before.booking.status === 'confirmed';
   const event: BookingEvent =
     after.booking.status === 'confirmed' ? (before.booking.status === 'confirmed' ? 'rescheduled' : 'confirmed') : after.booking.status === 'completed' ? 'completed' : 'cancelled';
+  if (event === 'completed') return announceCompletedVisit(after, origin);
   sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
   if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));
   // The reminders follow the booking: a new time moves them, a cancellation drops them.
   syncBookingReminders(after, origin);
+}
+
+// --- verified reviews (issue 14) ----------------------------------------------
+
+/**
+ * The client's thank-you for a completed visit, with the single-use link to
+ * review it. Like every client mail it carries nothing the client typed, and
+ * it offers nothing for a review (no incentives: the FTC's 2024 rule).
+ */
+export function reviewInvitationMail(details: BookingDetails, reviewUrl: string): MailMessage {
+  const provider = providerName(details);
+  return {
+    to: details.booking.email,
+    subject: `How was your visit to ${provider}?`,
+    ...renderEmail({
+      preheader: `Review your ${what(details)} at ${provider}.`,
+      heading: 'Thank you for your visit',
+      paragraphs: [
+        `${provider} marked your ${what(details)} as completed.`,
+        'Would you tell others how it went? Only clients with a completed booking can review a spa, so every review on our pages is from a real visit. We publish what you write, good or bad; the spa cannot change or hide it.',
+        'The link below works once, for this visit only.',
+      ],
+      action: { label: 'Review your visit', url: reviewUrl },
+    }),
+  };
+}
+
+/** A visit completed: the review invitation, or the plain thank-you when the booking cannot be reviewed. */
+export function announceCompletedVisit(details: BookingDetails, origin: string): void {
+  const token = issueReviewInvitation(details.booking.id);
+  sendMailInBackground(
+    token ? reviewInvitationMail(details, new URL(`/reviews/write/${token}`, origin).href) : statusChangeMail(details, 'completed', origin, false),
+  );
 }

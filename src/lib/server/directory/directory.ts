@@ -1,7 +1,7 @@
 // Read queries for the public directory, used at build time by pre-rendered
 // pages and at request time by /search-results and the JSON API.
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { cities, offerServices, offers, services, siteMeta, spaPhotos, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
+import { cities, clinicians, offerServices, offers, reviews, services, siteMeta, spaPhotos, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
 import { RESULTS_PER_PAGE, type SearchQuery } from '#lib/search.ts';
 import { db } from '../db.ts';
 
@@ -16,6 +16,13 @@ export const tierOrder = [desc(TIER_WEIGHT_SQL), desc(spas.createdAt), desc(spas
 const PAID_TIER = sql`${spas.tier} in ('PREMIUM', 'ELITE')`;
 const spaFeatured = sql<boolean>`(${spas.featured} = 1 and ${PAID_TIER})`.mapWith(Boolean);
 const offerFeatured = sql<boolean>`(${offers.featured} = 1 and ${PAID_TIER})`.mapWith(Boolean);
+
+// Who treats you (issue 14): a medical director is listed; every listed
+// licence, the director's included, has been checked by an editor.
+const hasMedicalDirector = sql<number>`exists (select 1 from ${clinicians} where ${clinicians.spaId} = ${spas.id} and ${clinicians.isMedicalDirector} = 1)`;
+const licencesChecked = sql<number>`(exists (select 1 from ${clinicians} where ${clinicians.spaId} = ${spas.id} and ${clinicians.isMedicalDirector} = 1 and ${clinicians.licenseCheckedAt} is not null)
+  and not exists (select 1 from ${clinicians} where ${clinicians.spaId} = ${spas.id} and ${clinicians.licenseCheckedAt} is null))`;
+const publishedReviews = sql`from ${reviews} where ${reviews.spaId} = ${spas.id} and ${reviews.state} = 'published'`;
 
 /** Everything a spa card shows (spec 2, Spa card), with its city. */
 const spaCardColumns = {
@@ -39,6 +46,10 @@ const spaCardColumns = {
   cityId: spas.cityId,
   cityName: cities.name,
   citySlug: cities.slug,
+  hasMedicalDirector: sql<boolean>`${hasMedicalDirector}`.mapWith(Boolean),
+  licencesChecked: sql<boolean>`${licencesChecked}`.mapWith(Boolean),
+  reviewCount: sql<number>`(select count(*) ${publishedReviews})`.mapWith(Number),
+  ratingAverage: sql<number | null>`(select round(avg(${reviews.rating}), 1) ${publishedReviews})`,
 };
 
 const spaCards = () => db.select(spaCardColumns).from(spas).innerJoin(cities, eq(spas.cityId, cities.id));
@@ -100,6 +111,7 @@ export function searchSpas(query: SearchQuery) {
     query.service ? offersService(query.service) : undefined,
     query.tier ? eq(spas.tier, query.tier) : undefined,
     query.featured !== undefined ? (query.featured ? spaFeatured : sql`not ${spaFeatured}`) : undefined,
+    query.trust === 'director' ? hasMedicalDirector : query.trust === 'checked' ? licencesChecked : undefined,
   );
   const total = db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0;
   const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
@@ -111,6 +123,11 @@ export function searchSpas(query: SearchQuery) {
     .offset((page - 1) * RESULTS_PER_PAGE)
     .all();
   return { spas: rows, total, page, pages };
+}
+
+/** Every active spa as a card, tier then newest (the JSON API's list). */
+export function listActiveSpaCardRows() {
+  return spaCards().where(eq(spas.active, true)).orderBy(...tierOrder).all();
 }
 
 const inCity = (cityId: number, treatment?: string) =>

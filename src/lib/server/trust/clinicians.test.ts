@@ -1,0 +1,87 @@
+import { eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cities, clinicians, spas, users } from '#db/schema.ts';
+import { clinicianSchema, type ClinicianInput } from '#lib/licences.ts';
+import { addClinician, listClinicians, removeClinician, setLicenceChecked, updateClinician } from './clinicians.ts';
+import { db } from '../db.ts';
+import { listActiveSpaCardRows, searchSpas } from '../directory/directory.ts';
+
+const TAG = `clinicians-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+let spaA = 0;
+let spaB = 0;
+let admin = { id: 0, role: 'admin' as const };
+let owner = { id: 0, role: 'owner' as const };
+
+const clinician = (overrides: Partial<Record<keyof ClinicianInput, unknown>> = {}): ClinicianInput =>
+  clinicianSchema.parse({ name: 'Dr. Test Person', role: 'MD', licenseNumber: 'A54321', isMedicalDirector: false, treatments: ['botox'], ...overrides });
+const rowOf = (id: number) => db.select().from(clinicians).where(eq(clinicians.id, id)).get()!;
+
+beforeAll(() => {
+  const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
+  admin = { id: db.insert(users).values({ email: `${TAG}-admin@example.com`, role: 'admin' }).returning().get().id, role: 'admin' };
+  owner = { id: db.insert(users).values({ email: `${TAG}-owner@example.com`, role: 'owner' }).returning().get().id, role: 'owner' };
+  spaA = db.insert(spas).values({ name: 'Clinician Spa A', slug: `${TAG}-a`, cityId: city.id }).returning({ id: spas.id }).get().id;
+  spaB = db.insert(spas).values({ name: 'Clinician Spa B', slug: `${TAG}-b`, cityId: city.id }).returning({ id: spas.id }).get().id;
+});
+
+afterAll(() => {
+  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
+  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+});
+
+describe('the owner’s list', () => {
+  it('keeps one medical director per spa', () => {
+    const first = addClinician(spaA, clinician({ isMedicalDirector: true }));
+    expect(first.ok).toBe(true);
+    const second = addClinician(spaA, clinician({ name: 'Dr. Second', licenseNumber: 'G11111', isMedicalDirector: true }));
+    expect(second).toMatchObject({ ok: false, status: 422, fields: { isMedicalDirector: expect.stringContaining('already lists a medical director') } });
+    expect(addClinician(spaA, clinician())).toMatchObject({ ok: false, fields: { licenseNumber: 'This licence number is already listed for this spa' } });
+    // The database refuses a nurse as director, whatever the caller.
+    expect(() => db.insert(clinicians).values({ spaId: spaB, name: 'RN', role: 'RN', licenseNumber: '95000001', isMedicalDirector: true }).run()).toThrow(/CHECK/);
+    expect(listClinicians(spaA)[0]).toMatchObject({ isMedicalDirector: true });
+  });
+
+  it('clears an editor’s check when the licence number or role changes, not for a name', () => {
+    const added = addClinician(spaA, clinician({ name: 'Jordan', role: 'RN', licenseNumber: '95012399' }));
+    if (!added.ok) throw new Error('refused');
+    expect(setLicenceChecked(admin, added.id, '95012399', true)).toEqual({ ok: true });
+    expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);
+    expect(rowOf(added.id).licenseCheckedBy).toBe(admin.id);
+
+    expect(updateClinician(spaA, added.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012399' })).ok).toBe(true);
+    expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);
+
+    expect(updateClinician(spaA, added.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012400' })).ok).toBe(true);
+    expect(rowOf(added.id)).toMatchObject({ licenseNumber: '95012400', licenseCheckedAt: null, licenseCheckedBy: null });
+  });
+
+  it('cannot touch another spa’s clinician', () => {
+    const other = addClinician(spaB, clinician({ name: 'Other', role: 'PA', licenseNumber: 'PA77777' }));
+    if (!other.ok) throw new Error('refused');
+    const before = rowOf(other.id);
+    expect(updateClinician(spaA, other.id, clinician({ name: 'Hijacked', role: 'PA', licenseNumber: 'PA77777' }))).toMatchObject({ ok: false, status: 404 });
+    expect(removeClinician(spaA, other.id)).toBe(false);
+    expect(rowOf(other.id)).toEqual(before);
+  });
+});
+
+describe('licence checks', () => {
+  it('are for editors only, and only for the number they saw', () => {
+    const added = addClinician(spaB, clinician({ name: 'Dr. Dee', role: 'DO', licenseNumber: '20A55555', isMedicalDirector: true }));
+    if (!added.ok) throw new Error('refused');
+    expect(setLicenceChecked(owner, added.id, '20A55555', true)).toMatchObject({ ok: false, status: 403 });
+    expect(setLicenceChecked(admin, added.id, '20A99999', true)).toMatchObject({ ok: false, status: 409 });
+    expect(rowOf(added.id).licenseCheckedAt).toBeNull();
+  });
+
+  it('decide the spa card’s mark and the search filter', () => {
+    const card = () => listActiveSpaCardRows().find((s) => s.id === spaB)!;
+    const found = (trust: 'director' | 'checked') => searchSpas({ page: 1, trust, city: undefined, service: undefined, tier: undefined, featured: undefined }).total;
+    expect(card()).toMatchObject({ hasMedicalDirector: true, licencesChecked: false });
+    const checkedBefore = found('checked');
+    for (const c of listClinicians(spaB)) expect(setLicenceChecked(admin, c.id, c.licenseNumber, true).ok).toBe(true);
+    expect(card()).toMatchObject({ hasMedicalDirector: true, licencesChecked: true });
+    expect(found('checked')).toBe(checkedBefore + 1);
+    expect(found('director')).toBeGreaterThanOrEqual(found('checked'));
+  });
+});

@@ -1,0 +1,310 @@
+// Verified reviews (docs/decisions/0017). Only the client of a completed
+// booking can review it, through the single-use link the completion mail
+// carries; one review per booking (a unique index); the text is published as
+// written (a trigger refuses edits, whoever asks); the spa may reply once;
+// anyone may report a review and only an editor removes one, with a reason
+// that is logged. Pages and endpoints stay thin and call these.
+import { and, desc, eq, isNull, sql, TransactionRollbackError } from 'drizzle-orm';
+import { bookings, reviewInvitations, reviewReports, reviews, services, spas, users } from '#db/schema.ts';
+import { pacificDate } from '#lib/dates.ts';
+import { summarise, type ReviewInput } from '#lib/review-schema.ts';
+import { logger } from '#lib/log.ts';
+import { db } from '../db.ts';
+import { hashClientAddress } from '../client-address.ts';
+import { hitAll, type RateLimitResult } from '../rate-limit.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import { hashToken, randomToken } from '../auth/tokens.ts';
+
+// No audit_log table yet: decisions are logged as lines (the lead connects
+// them to the admin's audit log at merge).
+const log = logger('reviews');
+
+/** 32 base32 characters, as randomToken(20) makes them. */
+export const REVIEW_TOKEN_PATTERN = /^[a-z2-7]{32}$/;
+/** How long the link in the completion mail works. */
+export const REVIEW_LINK_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+// --- the invitation -----------------------------------------------------------
+
+/**
+ * The link's secret for a completed booking, or null when the booking is not
+ * completed or already reviewed. Only the hash is stored; asking again (a mail
+ * resent) replaces the secret, so only the newest link works.
+ */
+export function issueReviewInvitation(bookingId: number, now = new Date()): string | null {
+  const booking = db.select({ status: bookings.status, spaId: bookings.spaId }).from(bookings).where(eq(bookings.id, bookingId)).get();
+  if (!booking || booking.status !== 'completed' || booking.spaId === null) return null;
+  const token = randomToken(20);
+  const values = { bookingId, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + REVIEW_LINK_DAYS * DAY_MS), createdAt: now };
+  const row = db
+    .insert(reviewInvitations)
+    .values(values)
+    .onConflictDoUpdate({ target: reviewInvitations.bookingId, set: { tokenHash: values.tokenHash, expiresAt: values.expiresAt }, where: isNull(reviewInvitations.usedAt) })
+    .returning({ bookingId: reviewInvitations.bookingId })
+    .get();
+  return row ? token : null;
+}
+
+export type ReviewLinkState =
+  | { state: 'open'; bookingId: number; spa: { id: number; name: string; slug: string }; serviceName: string | null; firstName: string; visitMonth: string }
+  | { state: 'used'; spa: { name: string; slug: string } | null }
+  | { state: 'expired' }
+  | { state: 'unknown' };
+
+/** The visit a review link is for, when it still works. */
+export function reviewLink(token: string, now = new Date()): ReviewLinkState {
+  if (!REVIEW_TOKEN_PATTERN.test(token)) return { state: 'unknown' };
+  const row = db
+    .select({
+      invitation: reviewInvitations,
+      status: bookings.status,
+      name: bookings.name,
+      scheduledAt: bookings.scheduledAt,
+      updatedAt: bookings.updatedAt,
+      spa: { id: spas.id, name: spas.name, slug: spas.slug },
+      serviceName: services.name,
+    })
+    .from(reviewInvitations)
+    .innerJoin(bookings, eq(reviewInvitations.bookingId, bookings.id))
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
+    .leftJoin(services, eq(bookings.serviceId, services.id))
+    .where(eq(reviewInvitations.tokenHash, hashToken(token)))
+    .get();
+  if (!row || row.status !== 'completed' || !row.spa) return { state: 'unknown' };
+  if (row.invitation.usedAt) return { state: 'used', spa: row.spa };
+  if (row.invitation.expiresAt.getTime() <= now.getTime()) return { state: 'expired' };
+  return {
+    state: 'open',
+    bookingId: row.invitation.bookingId,
+    spa: row.spa,
+    serviceName: row.serviceName,
+    firstName: row.name.trim().split(/\s+/)[0]!.slice(0, 40),
+    // The appointment's month; a visit completed without a time is dated by its completion.
+    visitMonth: pacificDate(row.scheduledAt ?? row.updatedAt).slice(0, 7),
+  };
+}
+
+// --- writing a review ---------------------------------------------------------
+
+export type SubmitResult =
+  | { ok: true; reviewId: number; spaSlug: string }
+  | { ok: false; status: 404 | 409 | 410; message: string };
+
+/**
+ * Publishes the review the link's visit allows. Everything is decided inside
+ * one transaction, and the link is spent in it: a second post with the same
+ * link (or a second link for the same booking) changes nothing.
+ */
+function writeReview(token: string, input: ReviewInput, now: Date): SubmitResult {
+  return db.transaction((tx): SubmitResult => {
+    const link = reviewLink(token, now);
+    if (link.state === 'unknown') return { ok: false, status: 404, message: 'This review link is not valid. Use the link in your e-mail.' };
+    if (link.state === 'expired') return { ok: false, status: 410, message: 'This review link has expired.' };
+    if (link.state === 'used') return { ok: false, status: 409, message: 'You have already reviewed this visit. Thank you!' };
+    const spent = tx
+      .update(reviewInvitations)
+      .set({ usedAt: now })
+      .where(and(eq(reviewInvitations.bookingId, link.bookingId), isNull(reviewInvitations.usedAt)))
+      .run();
+    const already = tx.select({ id: reviews.id }).from(reviews).where(eq(reviews.bookingId, link.bookingId)).get();
+    if (spent.changes !== 1 || already) {
+      tx.rollback();
+    }
+    const row = tx
+      .insert(reviews)
+      .values({
+        bookingId: link.bookingId,
+        spaId: link.spa.id,
+        rating: input.rating,
+        body: input.body,
+        treatment: input.treatment ?? null,
+        authorName: input.authorName,
+        visitMonth: link.visitMonth,
+        createdAt: now,
+      })
+      .returning({ id: reviews.id })
+      .get();
+    log.info('review published', { reviewId: row.id, spaId: link.spa.id });
+    return { ok: true, reviewId: row.id, spaSlug: link.spa.slug };
+  });
+}
+
+/** Publishes a review (writeReview), a lost race answered like a used link. */
+export function submitReview(token: string, input: ReviewInput, now = new Date()): SubmitResult {
+  try {
+    return writeReview(token, input, now);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (error instanceof TransactionRollbackError || message.includes('reviews.booking_id')) {
+      return { ok: false, status: 409, message: 'You have already reviewed this visit. Thank you!' };
+    }
+    throw error;
+  }
+}
+
+// --- reading ------------------------------------------------------------------
+
+const publicColumns = {
+  id: reviews.id,
+  rating: reviews.rating,
+  body: reviews.body,
+  treatment: reviews.treatment,
+  authorName: reviews.authorName,
+  visitMonth: reviews.visitMonth,
+  reply: reviews.reply,
+  repliedAt: reviews.repliedAt,
+  createdAt: reviews.createdAt,
+};
+
+/** A spa's published reviews, newest first. */
+export function listPublishedReviews(spaId: number) {
+  return db
+    .select(publicColumns)
+    .from(reviews)
+    .where(and(eq(reviews.spaId, spaId), eq(reviews.state, 'published')))
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .all();
+}
+
+export type PublicReview = ReturnType<typeof listPublishedReviews>[number];
+
+export function reviewSummary(spaId: number) {
+  const ratings = db
+    .select({ rating: reviews.rating })
+    .from(reviews)
+    .where(and(eq(reviews.spaId, spaId), eq(reviews.state, 'published')))
+    .all()
+    .map((row) => row.rating);
+  return summarise(ratings);
+}
+
+/** Every review of the spa for its owner, removed ones included (with the editor's reason). */
+export function listReviewsForOwner(spaId: number) {
+  return db
+    .select({ ...publicColumns, state: reviews.state, removedReason: reviews.removedReason })
+    .from(reviews)
+    .where(eq(reviews.spaId, spaId))
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .all();
+}
+
+// --- the spa's reply ----------------------------------------------------------
+
+export type ReplyResult = { ok: true } | { ok: false; status: 404 | 409; message: string };
+
+/** The spa's one public reply; the caller has checked that the user may manage `spaId`. */
+export function replyToReview(spaId: number, reviewId: number, reply: string, now = new Date()): ReplyResult {
+  const review = db.select({ reply: reviews.reply }).from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.spaId, spaId))).get();
+  if (!review) return { ok: false, status: 404, message: 'That review is not on this listing.' };
+  if (review.reply !== null) return { ok: false, status: 409, message: 'You have already replied to this review.' };
+  const result = db
+    .update(reviews)
+    .set({ reply, repliedAt: now })
+    .where(and(eq(reviews.id, reviewId), eq(reviews.spaId, spaId), isNull(reviews.reply)))
+    .run();
+  if (result.changes !== 1) return { ok: false, status: 409, message: 'You have already replied to this review.' };
+  return { ok: true };
+}
+
+// --- reports and decisions ----------------------------------------------------
+
+/** Reports per client address per hour, and per review per day: enough for people, too few to flood the editors. */
+export const REPORT_LIMITS = { perClient: 5, perReview: 20 } as const;
+
+export function allowReport(reviewId: number, clientAddress: string | null, now = Date.now()): RateLimitResult {
+  return hitAll(
+    [
+      ...(clientAddress ? [{ key: `review-report:client:${hashClientAddress(clientAddress)}`, limit: REPORT_LIMITS.perClient, windowMs: 3_600_000 }] : []),
+      { key: `review-report:review:${reviewId}`, limit: REPORT_LIMITS.perReview, windowMs: DAY_MS },
+    ],
+    now,
+  );
+}
+
+/** A published review and its spa, for the report form. */
+export function findPublishedReview(reviewId: number) {
+  return db
+    .select({ id: reviews.id, spaName: spas.name, spaSlug: spas.slug })
+    .from(reviews)
+    .innerJoin(spas, eq(reviews.spaId, spas.id))
+    .where(and(eq(reviews.id, reviewId), eq(reviews.state, 'published')))
+    .get();
+}
+
+/** A report on a published review; null when there is no such review to report. */
+export function reportReview(reviewId: number, reason: string, now = new Date()): number | null {
+  const review = db.select({ id: reviews.id }).from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.state, 'published'))).get();
+  if (!review) return null;
+  return db.insert(reviewReports).values({ reviewId, reason: reason.slice(0, 500), createdAt: now }).returning({ id: reviewReports.id }).get().id;
+}
+
+export function listOpenReports() {
+  return db
+    .select({
+      id: reviewReports.id,
+      reason: reviewReports.reason,
+      createdAt: reviewReports.createdAt,
+      review: { id: reviews.id, rating: reviews.rating, body: reviews.body, authorName: reviews.authorName, visitMonth: reviews.visitMonth, state: reviews.state, reply: reviews.reply },
+      spa: { name: spas.name, slug: spas.slug },
+    })
+    .from(reviewReports)
+    .innerJoin(reviews, eq(reviewReports.reviewId, reviews.id))
+    .innerJoin(spas, eq(reviews.spaId, spas.id))
+    .where(isNull(reviewReports.decidedAt))
+    .orderBy(reviewReports.createdAt, reviewReports.id)
+    .all();
+}
+
+export function listDecidedReports(limit = 50) {
+  return db
+    .select({
+      id: reviewReports.id,
+      reason: reviewReports.reason,
+      decision: reviewReports.decision,
+      decisionReason: reviewReports.decisionReason,
+      decidedAt: reviewReports.decidedAt,
+      decidedBy: users.email,
+      reviewId: reviewReports.reviewId,
+      spaName: spas.name,
+    })
+    .from(reviewReports)
+    .innerJoin(reviews, eq(reviewReports.reviewId, reviews.id))
+    .innerJoin(spas, eq(reviews.spaId, spas.id))
+    .leftJoin(users, eq(reviewReports.decidedBy, users.id))
+    .where(sql`${reviewReports.decidedAt} is not null`)
+    .orderBy(desc(reviewReports.decidedAt))
+    .limit(limit)
+    .all();
+}
+
+export type DecisionResult = { ok: true } | { ok: false; status: 403 | 404 | 409; message: string };
+
+/**
+ * An editor's decision on a report: keep the review, or remove it from the
+ * spa's page. Either way the reason is stored and logged. Removing a review
+ * decides every open report on it.
+ */
+export function decideReport(
+  user: Pick<SessionUser, 'id' | 'role'>,
+  reportId: number,
+  decision: 'kept' | 'removed',
+  reason: string,
+  now = new Date(),
+): DecisionResult {
+  if (user.role !== 'admin') return { ok: false, status: 403, message: 'Only editors may decide reports.' };
+  return db.transaction((tx): DecisionResult => {
+    const report = tx.select({ reviewId: reviewReports.reviewId, decidedAt: reviewReports.decidedAt }).from(reviewReports).where(eq(reviewReports.id, reportId)).get();
+    if (!report) return { ok: false, status: 404, message: 'That report does not exist.' };
+    if (report.decidedAt) return { ok: false, status: 409, message: 'Another editor has already decided this report.' };
+    const decided = { decision, decisionReason: reason, decidedBy: user.id, decidedAt: now };
+    if (decision === 'removed') {
+      tx.update(reviews).set({ state: 'removed', removedReason: reason }).where(eq(reviews.id, report.reviewId)).run();
+      tx.update(reviewReports).set(decided).where(and(eq(reviewReports.reviewId, report.reviewId), isNull(reviewReports.decidedAt))).run();
+    } else {
+      tx.update(reviewReports).set(decided).where(and(eq(reviewReports.id, reportId), isNull(reviewReports.decidedAt))).run();
+    }
+    log.info(`report ${decision}`, { reportId, reviewId: report.reviewId, by: user.id, reason, at: now.toISOString() });
+    return { ok: true };
+  });
+}

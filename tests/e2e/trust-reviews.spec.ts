@@ -1,0 +1,346 @@
+// Who treats you and verified reviews (issue 14): the spa page's trust
+// sections, the marks and the filter in search, the review form with and
+// without JavaScript, and the bars as raw requests (each refused, 0 rows).
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { linkIn, messageInOutbox } from '../support/outbox.ts';
+import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
+
+const base32 = (bytes: Buffer) => {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out;
+};
+const uniqueEmail = (who: string) => `trust-${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const spaId = (slug: string) => query<{ id: number }>('select id from spas where slug = ?', slug)[0]!.id;
+const reviewsSnapshot = () => query('select * from reviews order by id');
+
+/** A completed booking of the spa and its review link (as the completion mail would carry it). */
+function completedVisit(slug = 'bayfront-glow-studio'): { bookingId: number; token: string } {
+  const visit = Date.now() - 3 * 86_400_000;
+  const booking = write<{ id: number }>(
+    "insert into bookings (spa_id, name, email, status, scheduled_at, updated_at) values (?, 'Lena Park', ?, 'completed', ?, ?) returning id",
+    spaId(slug),
+    uniqueEmail('client'),
+    visit,
+    visit,
+  )!;
+  const token = base32(randomBytes(20));
+  write('insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)', booking.id, createHash('sha256').update(token).digest('hex'), Date.now() + 30 * 86_400_000);
+  return { bookingId: booking.id, token };
+}
+
+const post = (request: APIRequestContext, path: string, form: Record<string, string>) => request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
+const goodReview = { rating: '5', body: 'A careful exam first, then a gentle treatment. I would come back.', authorName: 'Lena', treatment: 'HydraFacial' };
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+test.describe('the spa page', () => {
+  for (const width of [375, 1280]) {
+    test(`shows who treats you and verified reviews at ${width}px, axe clean`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/spas/harborlight-aesthetics');
+      const who = page.getByRole('region', { name: 'Who treats you' });
+      await expect(who.getByRole('heading', { name: 'Dr. Elena Marsh' })).toBeVisible();
+      await expect(who.locator('[data-clinician]').first()).toContainText('Medical director');
+      await expect(who.locator('[data-clinician]').first()).toContainText('Licence checked');
+      await expect(who.locator('[data-supervision-note]')).toContainText('a physician, NP or PA examines you before your first treatment');
+      const reviews = page.getByRole('region', { name: 'Verified reviews' });
+      const count = query<{ n: number }>("select count(*) as n from reviews r join spas s on s.id = r.spa_id where s.slug = 'harborlight-aesthetics' and r.state = 'published'")[0]!.n;
+      await expect(reviews.locator('[data-review-count]')).toHaveText(`${count} verified reviews`);
+      await expect(reviews.locator('[data-review]').first()).toContainText('Verified visit');
+      await expect(reviews.locator('[data-review-reply]')).toContainText('Reply from Harborlight Aesthetics');
+      await who.screenshot({ path: test.info().outputPath(`who-treats-you-${width}.png`) });
+      await reviews.screenshot({ path: test.info().outputPath(`reviews-${width}.png`) });
+      const results = await new AxeBuilder({ page }).include('#who-treats-you').include('#reviews').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    });
+  }
+
+  test('publishes employees, the aggregate rating and reviews as JSON-LD', async ({ page }) => {
+    await page.goto('/spas/harborlight-aesthetics');
+    const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+    const spa = blocks.map((text) => JSON.parse(text) as Record<string, unknown>).find((data) => Array.isArray(data['@type']));
+    expect(spa).toMatchObject({
+      employee: expect.arrayContaining([expect.objectContaining({ '@type': 'Person', name: 'Dr. Elena Marsh', jobTitle: 'Medical Director (MD)' })]),
+      aggregateRating: { '@type': 'AggregateRating', bestRating: 5, worstRating: 1 },
+      review: expect.arrayContaining([expect.objectContaining({ '@type': 'Review' })]),
+    });
+  });
+
+  test('a spa without clinicians says so and has no rating markup', async ({ page }) => {
+    await page.goto('/spas/tidewater-facial-bar');
+    await expect(page.getByRole('region', { name: 'Who treats you' })).toContainText('has not listed its medical director');
+    await expect(page.locator('[data-reviews-empty]')).toHaveText('No reviews yet.');
+    expect((await page.locator('script[type="application/ld+json"]').allTextContents()).join('')).not.toContain('AggregateRating');
+  });
+});
+
+test.describe('search', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('cards carry the mark and the rating; the plain form filters on licences checked', async ({ page }) => {
+    await page.goto('/search-results?city=newport-beach');
+    const harbor = page.locator('[data-spa-card]', { has: page.getByRole('link', { name: 'Harborlight Aesthetics', exact: true }) });
+    await expect(harbor.locator('[data-trust-mark]')).toHaveText('Licences checked');
+    await expect(harbor.locator('[data-card-rating]')).toContainText('verified reviews');
+    const saltwater = page.locator('[data-spa-card]', { has: page.getByRole('link', { name: 'Saltwater Skin Atelier', exact: true }) });
+    await expect(saltwater.locator('[data-trust-mark]')).toHaveText('Medical director listed');
+
+    await page.getByLabel('Who treats you').selectOption('checked');
+    await page.getByRole('button', { name: 'Update Results' }).click();
+    await expect(page).toHaveURL(/trust=checked/);
+    const expected = query<{ slug: string }>(
+      `select s.slug from spas s join cities c on c.id = s.city_id where s.active = 1 and c.slug = 'newport-beach'
+         and exists (select 1 from clinicians k where k.spa_id = s.id and k.is_medical_director = 1 and k.license_checked_at is not null)
+         and not exists (select 1 from clinicians k where k.spa_id = s.id and k.license_checked_at is null)`,
+    ).map((r) => r.slug);
+    expect(expected.length).toBeGreaterThan(0);
+    await expect(page.locator('[data-spa-card]')).toHaveCount(expected.length);
+    await expect(page.locator('[data-trust-mark]')).toHaveText(expected.map(() => 'Licences checked'));
+  });
+});
+
+for (const js of [false, true]) {
+  test.describe(`the review form ${js ? 'with' : 'without'} JavaScript`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test('explains what is missing, publishes once, then says it is done', async ({ page }) => {
+      test.setTimeout(60_000);
+      const { bookingId, token } = completedVisit();
+      const response = await page.goto(`/reviews/write/${token}`);
+      expect(response?.headers()['cache-control']).toContain('no-store');
+      expect(response?.headers()['referrer-policy']).toBe('same-origin');
+      await expect(page.getByRole('heading', { name: 'How was your visit to Bayfront Glow Studio?' })).toBeVisible();
+      await expect(page.getByLabel('Name shown with your review')).toHaveValue('Lena');
+      await screenshot(page, `review-form-${js ? 'js' : 'nojs'}`);
+      // axe runs in the page, so only where scripts run.
+      if (js) expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+
+      await page.getByLabel('Your review', { exact: true }).fill('Too short');
+      await page.getByRole('button', { name: 'Publish review' }).click();
+      await expect(page.locator('[data-review-error]')).toHaveText('Some fields need your attention.');
+      await expect(page.getByText('Choose a rating from 1 to 5 stars')).toBeVisible();
+      await expect(page.getByText('Tell others a little more: at least 20 characters')).toBeVisible();
+      await expect(page.getByLabel('Your review', { exact: true })).toHaveValue('Too short');
+      expect(query('select id from reviews where booking_id = ?', bookingId)).toEqual([]);
+
+      await page.getByLabel('4 stars').check();
+      await page.getByLabel('Your review', { exact: true }).fill('Kind staff. <a href="https://spam.example">click</a> https://spam.example stays text.');
+      await page.getByRole('button', { name: 'Publish review' }).click();
+      await expect(page.locator('[data-review-thanks]')).toContainText('Your review is published');
+      const rows = query<{ rating: number; body: string; author_name: string }>('select rating, body, author_name from reviews where booking_id = ?', bookingId);
+      expect(rows).toEqual([{ rating: 4, body: 'Kind staff. <a href="https://spam.example">click</a> https://spam.example stays text.', author_name: 'Lena' }]);
+
+      await page.goto(`/reviews/write/${token}`);
+      await expect(page.getByRole('heading', { name: 'You have already reviewed this visit' })).toBeVisible();
+    });
+  });
+}
+
+test.describe('the bars, as raw requests', () => {
+  test('a link that is not a completed visit’s is refused and changes nothing', async ({ request }) => {
+    const before = reviewsSnapshot();
+    const guessed = await post(request, `/reviews/write/${base32(randomBytes(20))}`, goodReview);
+    expect(guessed.status()).toBe(404);
+    // A booking that is not completed has no link; a link row for one does not open.
+    const pending = write<{ id: number }>("insert into bookings (spa_id, name, email, status) values (?, 'P', ?, 'pending') returning id", spaId('bayfront-glow-studio'), uniqueEmail('pending'))!;
+    const token = base32(randomBytes(20));
+    write('insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)', pending.id, createHash('sha256').update(token).digest('hex'), Date.now() + 86_400_000);
+    expect((await post(request, `/reviews/write/${token}`, goodReview)).status()).toBe(404);
+    expect(reviewsSnapshot()).toEqual(before);
+  });
+
+  test('a second review of the same booking, or naming another booking, is refused', async ({ request }) => {
+    const mine = completedVisit();
+    const other = completedVisit();
+    // Fields naming another booking or spa are not read: the link alone decides.
+    const first = await post(request, `/reviews/write/${mine.token}`, { ...goodReview, bookingId: String(other.bookingId), spaId: String(spaId('harborlight-aesthetics')) });
+    expect(first.status()).toBe(303);
+    expect(query<{ booking_id: number }>('select booking_id from reviews where booking_id in (?, ?)', mine.bookingId, other.bookingId)).toEqual([{ booking_id: mine.bookingId }]);
+    const before = reviewsSnapshot();
+    const second = await post(request, `/reviews/write/${mine.token}`, { ...goodReview, rating: '1' });
+    expect(second.status()).toBe(409);
+    expect(reviewsSnapshot()).toEqual(before);
+  });
+
+  test('an owner can reply once and cannot edit, hide or delete', async ({ browser }) => {
+    const owner = createSignedInUser({ role: 'owner' });
+    const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
+    const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Reply Spa', ?, ?, ?) returning id", `reply-spa-${Date.now()}`, city, owner.id)!;
+    const visit = Date.now() - 86_400_000;
+    const booking = write<{ id: number }>("insert into bookings (spa_id, name, email, status, scheduled_at) values (?, 'R', ?, 'completed', ?) returning id", spa.id, uniqueEmail('reply'), visit)!;
+    const review = write<{ id: number }>("insert into reviews (booking_id, spa_id, rating, body, author_name, visit_month) values (?, ?, 2, 'Waited forty minutes past my time.', 'R', '2026-11') returning id", booking.id, spa.id)!;
+    const context = await browser.newContext();
+    await signIn(context, owner);
+    const path = `/owner/spas/${spa.id}/reviews`;
+    const before = reviewsSnapshot();
+    for (const intent of ['edit', 'hide', 'delete']) {
+      const refused = await post(context.request, path, { intent, reviewId: String(review.id), body: 'Great!', rating: '5' });
+      expect(refused.status()).toBe(400);
+    }
+    expect(reviewsSnapshot()).toEqual(before);
+    expect((await post(context.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'We are sorry; we have changed our schedule.' })).status()).toBe(303);
+    const replied = reviewsSnapshot();
+    expect((await post(context.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'Second try' })).status()).toBe(409);
+    expect(reviewsSnapshot()).toEqual(replied);
+    // Another owner's spa: nothing to see or do.
+    const stranger = createSignedInUser({ role: 'owner' });
+    const other = await browser.newContext();
+    await signIn(other, stranger);
+    expect((await other.request.get(path)).status()).toBe(404);
+    expect((await post(other.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'Hijack' })).status()).toBe(404);
+    expect(reviewsSnapshot()).toEqual(replied);
+    await context.close();
+    await other.close();
+  });
+});
+
+test('a completed booking mails the review link, which opens the form', async ({ browser }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
+  const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Mail Spa', ?, ?, ?) returning id", `mail-spa-${Date.now()}`, city, owner.id)!;
+  const email = uniqueEmail('mail');
+  const booking = write<{ id: number }>(
+    "insert into bookings (spa_id, name, email, status, scheduled_at, manage_token) values (?, 'Mia Stone', ?, 'confirmed', ?, ?) returning id",
+    spa.id,
+    email,
+    Date.now() - 3_600_000,
+    base32(randomBytes(20)),
+  )!;
+  const context = await browser.newContext();
+  await signIn(context, owner);
+  const done = await post(context.request, '/owner/dashboard', { intent: 'booking', id: String(booking.id), status: 'completed' });
+  expect(done.status()).toBe(303);
+  const link = linkIn(await messageInOutbox(email, 'How was your visit to Mail Spa?'), '/reviews/write/');
+  const page = await context.newPage();
+  await page.goto(link.pathname);
+  await expect(page.getByRole('heading', { name: 'How was your visit to Mail Spa?' })).toBeVisible();
+  await context.close();
+});
+
+test.describe('owner and editor pages', () => {
+  test('the owner lists a clinician; a wrong licence format is explained in place', async ({ browser }) => {
+    test.setTimeout(90_000);
+    const owner = createSignedInUser({ role: 'owner' });
+    const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
+    const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Clinician Spa', ?, ?, ?) returning id", `clinician-spa-${Date.now()}`, city, owner.id)!;
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await signIn(context, owner);
+    const page = await context.newPage();
+    await page.goto(`/owner/spas/${spa.id}/clinicians`);
+    const add = page.locator('[data-add-clinician]');
+    await add.getByLabel('Full name').fill('Dr. Ivy Lane');
+    await add.getByLabel('Role').selectOption('MD');
+    await add.getByLabel('California licence number').fill('123456');
+    await add.getByLabel('Medical director (MD or DO)').check();
+    await add.getByLabel('Botox').check();
+    await add.getByRole('button', { name: 'Add clinician' }).click();
+    await expect(page.getByText('Enter the Medical Board of California licence number, for example A123456')).toBeVisible();
+    expect(query('select id from clinicians where spa_id = ?', spa.id)).toEqual([]);
+    await page.locator('[data-add-clinician]').getByLabel('California licence number').fill('a 123-456');
+    await page.locator('[data-add-clinician]').getByRole('button', { name: 'Add clinician' }).click();
+    await expect(page.locator('[data-notice]')).toContainText('Clinician added');
+    expect(query('select name, role, license_number, is_medical_director, treatments from clinicians where spa_id = ?', spa.id)).toEqual([
+      { name: 'Dr. Ivy Lane', role: 'MD', license_number: 'A123456', is_medical_director: 1, treatments: '["botox"]' },
+    ]);
+    await screenshot(page, 'owner-clinicians');
+    await context.close();
+    // axe runs in the page, so in a browser with scripts.
+    const withScripts = await browser.newContext();
+    await signIn(withScripts, owner);
+    const checked = await withScripts.newPage();
+    await checked.goto(`/owner/spas/${spa.id}/clinicians`);
+    expect((await new AxeBuilder({ page: checked }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    await withScripts.close();
+
+    const signedOut = await browser.newContext();
+    expect((await signedOut.request.get(`/owner/spas/${spa.id}/clinicians`)).status()).toBe(401);
+    await signedOut.close();
+  });
+
+  test('only editors check licences; the check is dated and shown', async ({ browser }) => {
+    const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
+    const spa = write<{ id: number }>("insert into spas (name, slug, city_id) values ('Check Spa', ?, ?) returning id", `check-spa-${Date.now()}`, city)!;
+    const clinician = write<{ id: number; license_number: string }>(
+      "insert into clinicians (spa_id, name, role, license_number) values (?, 'Noa Check', 'RN', '95000123') returning id, license_number",
+      spa.id,
+    )!;
+    const owner = await browser.newContext();
+    await signIn(owner, createSignedInUser({ role: 'owner' }));
+    expect((await owner.request.get('/admin/clinicians')).status()).toBe(404);
+    expect((await post(owner.request, '/admin/clinicians', { id: String(clinician.id), licence: clinician.license_number, intent: 'check' })).status()).toBe(404);
+    expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).toBeNull();
+    await owner.close();
+
+    const editor = await browser.newContext();
+    await signIn(editor, createSignedInUser({ role: 'admin' }));
+    const page = await editor.newPage();
+    await page.goto('/admin/clinicians');
+    await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('link', { name: /Look it up/ })).toHaveAttribute('href', 'https://search.dca.ca.gov/');
+    await page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('button', { name: /Mark checked today/ }).click();
+    await expect(page.locator('[data-notice]')).toHaveText('Licence marked checked today.');
+    await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`)).toContainText('Checked');
+    expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).not.toBeNull();
+    await editor.close();
+  });
+});
+
+test('the new pages are valid HTML (Nu HTML checker)', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const owner = createSignedInUser({ role: 'owner' });
+  const editor = createSignedInUser({ role: 'admin' });
+  const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
+  const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Valid Spa', ?, ?, ?) returning id", `valid-spa-${Date.now()}`, city, owner.id)!;
+  write("insert into clinicians (spa_id, name, role, license_number, is_medical_director) values (?, 'Dr. Val', 'MD', 'A777777', 1)", spa.id);
+  const { token } = completedVisit();
+  const reviewId = query<{ id: number }>("select id from reviews where state = 'published' order by id limit 1")[0]!.id;
+  write("insert into review_reports (review_id, reason) values (?, 'other: checking the page')", reviewId);
+  const pages: [string, TestUser][] = [
+    [`/reviews/write/${token}`, owner],
+    [`/reviews/report/${reviewId}`, owner],
+    [`/owner/spas/${spa.id}/clinicians`, owner],
+    [`/owner/spas/${spa.id}/reviews`, owner],
+    ['/admin/clinicians', editor],
+    ['/admin/reviews', editor],
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'vnu-trust-'));
+  const files: string[] = [];
+  for (const [path, user] of pages) {
+    const context = await browser.newContext();
+    await signIn(context, user);
+    const response = await context.request.get(path);
+    expect(response.status(), path).toBe(200);
+    const file = join(dir, `${path.replace(/[^a-z0-9]+/gi, '-')}.html`);
+    writeFileSync(file, await response.text());
+    files.push(file);
+    await context.close();
+  }
+  let messages: { message: string; url: string }[] = [];
+  try {
+    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
+  } catch (error) {
+    messages = (JSON.parse(String((error as { stderr: Buffer }).stderr)) as { messages: { message: string; url: string }[] }).messages;
+  }
+  expect(messages.map((m) => `${m.url.split('/').pop()}: ${m.message}`)).toEqual([]);
+});
