@@ -16,8 +16,8 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const LEAD_STATUSES = ['new', 'contacted', 'converted', 'lost'] as const;
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'unpaid'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-/** A booking's card payment, as Stripe last told us (webhooks only; never the browser). */
-export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed'] as const;
+/** A booking's card payment, as Stripe last told us (webhooks only; never the browser). `refunded`: the whole charge was refunded. */
+export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
@@ -158,7 +158,13 @@ export const spas = sqliteTable(
     active: bool('active').notNull().default(true),
     featured: bool('featured').notNull().default(false),
     verified: bool('verified').notNull().default(false),
+    // A new listing from /owner/signup: not public (active false) until an
+    // editor approves it or its first paid plan starts (docs/decisions/0017).
+    awaitingReview: bool('awaiting_review').notNull().default(false),
     ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    // The address a signup named as owner, until someone proves it with a
+    // sign-in link: the listing then becomes theirs (owner_id) and this is cleared.
+    claimEmail: text('claim_email'),
     cityId: integer('city_id')
       .notNull()
       .references(() => cities.id),
@@ -176,6 +182,7 @@ export const spas = sqliteTable(
     index('spas_rank_idx').on(t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_city_rank_idx').on(t.cityId, t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_owner_idx').on(t.ownerId),
+    index('spas_claim_email_idx').on(t.claimEmail),
     check('spas_tier_check', inList('tier', TIERS)),
   ],
 );

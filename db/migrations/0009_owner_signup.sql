@@ -1,0 +1,3 @@
+ALTER TABLE `spas` ADD `awaiting_review` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `spas` ADD `claim_email` text;--> statement-breakpoint
+CREATE INDEX `spas_claim_email_idx` ON `spas` (`claim_email`);
