@@ -10,6 +10,7 @@
 // hydration is what is sent.
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { toast } from '../../lib/client/toasts.ts';
+import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
 
 export interface SignupCity {
   id: number;
@@ -48,11 +49,6 @@ const loadSchemas = () =>
 
 const FAILED = { title: 'Error', description: 'Failed to create spa listing. Please try again.', variant: 'destructive' } as const;
 const MISSING = { title: 'Missing Information', description: 'Please fill in all required fields.', variant: 'destructive' } as const;
-const ELITE_UNAVAILABLE = {
-  title: 'Elite Tier Unavailable',
-  description: 'The maximum of 3 Elite spas per city has been reached. Please try Premium instead.',
-  variant: 'destructive',
-} as const;
 
 interface ErrorBody {
   url?: string;
@@ -152,7 +148,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         return;
       }
       if (response.status === 429) toast({ title: 'Too many requests', description: body.error?.message ?? 'Please try again later.', variant: 'destructive' });
-      else if (body.error?.message?.includes('Elite tier is at capacity')) toast(ELITE_UNAVAILABLE);
+      else if (body.error?.message?.includes('Elite tier is at capacity')) toast({ ...ELITE_UNAVAILABLE, variant: 'destructive' });
       else toast(FAILED);
     } catch {
       setProcessing(false);
@@ -242,7 +238,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         <label htmlFor={id('address')} className="label">
           Address <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('address')} name="address" type="text" maxLength={300} autoComplete="street-address" className="input" defaultValue={values.address} aria-invalid={invalid('address')} aria-describedby={describe('address')} />
+        <input id={id('address')} name="address" type="text" maxLength={300} className="input" defaultValue={values.address} aria-invalid={invalid('address')} aria-describedby={describe('address')} />
         {errorText('address')}
       </div>
       <div className="field">
