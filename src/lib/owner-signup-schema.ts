@@ -3,7 +3,7 @@
 // and the `spaData` of POST /api/stripe/checkout. Written with zod/mini,
 // because the form ships it to browsers.
 import * as z from 'zod/mini';
-import type { BillingPeriod, Tier } from '../../db/schema.ts';
+import type { BillingPeriod, Tier } from '#db/schema.ts';
 import { emailAddress } from './auth-schemas.ts';
 import { httpUrl } from './urls.ts';
 

@@ -5,11 +5,11 @@
 // tier only when the signed checkout.session.completed webhook arrives.
 import { expect, test } from '@playwright/test';
 import Stripe from 'stripe';
-import { query, write } from '../e2e/db.ts';
-import { baseURL } from '../e2e/env.ts';
-import { hydrated } from '../e2e/islands.ts';
-import { forgetLoopbackLimits } from '../e2e/limits.ts';
-import { createSignedInUser, signIn } from '../e2e/sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { hydrated } from '../support/islands.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
 

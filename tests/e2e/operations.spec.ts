@@ -3,7 +3,7 @@
 // request id sent back, and a stop that ends in time even with a slow client.
 import { expect, test } from '@playwright/test';
 import { connect } from 'node:net';
-import { copyPort, startServerCopy, type ServerCopy } from './server-copy.ts';
+import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 
 test.describe('health and readiness', () => {
   test('/healthz says the process answers; /readyz what an operator needs, nothing secret', async ({ request }) => {

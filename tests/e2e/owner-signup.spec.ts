@@ -5,10 +5,10 @@
 // accessibility at both widths. The paid path runs in tests/e2e-payments.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { query, write } from './db.ts';
-import { hydrated } from './islands.ts';
-import { forgetLoopbackLimits } from './limits.ts';
-import { linkIn, messageInOutbox } from './outbox.ts';
+import { query, write } from '../support/db.ts';
+import { hydrated } from '../support/islands.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
+import { linkIn, messageInOutbox } from '../support/outbox.ts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = (who = 'signup') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;

@@ -9,7 +9,7 @@
 // Fields are uncontrolled (docs/decisions/0016): what was typed before
 // hydration is what is sent.
 import { useId, useRef, useState, type SubmitEvent } from 'react';
-import { toast } from '../../lib/client/toasts.ts';
+import { toast } from '#lib/client/toasts.ts';
 import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
 
 export interface SignupCity {
@@ -38,11 +38,11 @@ interface Props {
 type Field = 'spaName' | 'description' | 'address' | 'phone' | 'email' | 'website' | 'cityId' | 'ownerEmail';
 const FIELD_ORDER: Field[] = ['spaName', 'ownerEmail', 'cityId', 'description', 'address', 'phone', 'email', 'website'];
 
-type Schemas = typeof import('../../lib/owner-signup-schema.ts');
+type Schemas = typeof import('#lib/owner-signup-schema.ts');
 let schemas: Promise<Schemas> | null = null;
 // zod loads when someone starts to fill the form in, not with the page.
 const loadSchemas = () =>
-  (schemas ??= import('../../lib/owner-signup-schema.ts').catch((error: unknown) => {
+  (schemas ??= import('#lib/owner-signup-schema.ts').catch((error: unknown) => {
     schemas = null;
     throw error;
   }));
