@@ -16,8 +16,8 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const LEAD_STATUSES = ['new', 'contacted', 'converted', 'lost'] as const;
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'unpaid'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-/** A booking's card payment, as Stripe last told us (webhooks only; never the browser). */
-export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed'] as const;
+/** A booking's card payment, as Stripe last told us (webhooks only; never the browser). `refunded`: the whole charge was refunded. */
+export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** A listing's editorial state: new listings wait for an editor; only approved ones can be public. */
 export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -182,12 +182,16 @@ export const spas = sqliteTable(
     active: bool('active').notNull().default(true),
     // The directory shows active listings, and only an approved listing may be
     // active: an owner's new listing starts 'pending' and inactive until an
-    // editor approves it; the editor's reason for a rejection is kept.
+    // editor approves it or its first paid plan starts (Stripe's completed
+    // checkout approves it: issue 12); the editor's reason for a rejection is kept.
     reviewStatus: text('review_status', { enum: REVIEW_STATUSES }).notNull().default('approved'),
     reviewNote: text('review_note'),
     featured: bool('featured').notNull().default(false),
     verified: bool('verified').notNull().default(false),
     ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    // The address a signup named as owner, until someone proves it with a
+    // sign-in link: the listing then becomes theirs (owner_id) and this is cleared.
+    claimEmail: text('claim_email'),
     cityId: integer('city_id')
       .notNull()
       .references(() => cities.id),
@@ -208,6 +212,7 @@ export const spas = sqliteTable(
     index('spas_rank_idx').on(t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_city_rank_idx').on(t.cityId, t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_owner_idx').on(t.ownerId),
+    index('spas_claim_email_idx').on(t.claimEmail),
     check('spas_tier_check', inList('tier', TIERS)),
     check('spas_review_status_check', inList('review_status', REVIEW_STATUSES)),
   ],
@@ -562,7 +567,7 @@ export const socialMediaCache = sqliteTable(
   (t) => [uniqueIndex('social_media_cache_url_unique').on(t.url)],
 );
 
-// Who treats clients at a spa (issue 14, docs/decisions/0017). One table: the
+// Who treats clients at a spa (issue 14, docs/decisions/0022). One table: the
 // medical director is the clinician flagged as such (an MD or DO, at most one
 // per spa), so a director who also treats is listed once. A licence check is
 // an editor's statement that the number matched the state's public record on
@@ -621,7 +626,7 @@ export const REVIEW_MAX_REPLY = 1000;
 
 // Verified reviews: only from a completed booking, one per booking, as written.
 // The owner may reply once; nobody edits the text (the FTC's 2024 rule on fake
-// and suppressed reviews, docs/decisions/0017).
+// and suppressed reviews, docs/decisions/0022).
 export const reviews = sqliteTable(
   'reviews',
   {

@@ -122,7 +122,7 @@ export const settings = {
   STRIPE_SECRET_KEY: {
     default: '',
     astro: secret,
-    doc: 'Stripe: card payments at /checkout and Premium/Elite subscriptions. All empty\n(the default): those pages say "payments are not configured" and everything\nelse works. To try it for real with a Stripe test account and the Stripe CLI:\n  1. STRIPE_SECRET_KEY=sk_test_... and PUBLIC_STRIPE_PUBLISHABLE_KEY=pk_test_...\n     (Dashboard > Developers > API keys, test mode)\n  2. npm run stripe:setup     (creates the four plan prices by lookup key, once)\n  3. stripe listen --forward-to localhost:4321/api/stripe/webhook\n     and put the whsec_... it prints into STRIPE_WEBHOOK_SECRET\n  4. npm start, pay with card 4242 4242 4242 4242',
+    doc: 'Stripe: card payments at /checkout and Premium/Elite subscriptions. All empty\n(the default): those pages say "payments are not configured" and everything\nelse works. To try it for real with a Stripe test account and the Stripe CLI:\n  1. STRIPE_SECRET_KEY=sk_test_... and PUBLIC_STRIPE_PUBLISHABLE_KEY=pk_test_...\n     (Dashboard > Developers > API keys, test mode)\n  2. npm run stripe:setup     (creates the four plan prices by lookup key, once)\n  3. stripe listen --forward-to localhost:4321/api/stripe/webhook\n     and put the whsec_... it prints into STRIPE_WEBHOOK_SECRET (events used:\n     checkout.session.*, customer.subscription.*, invoice.payment_failed,\n     payment_intent.*, charge.refunded)\n  4. npm start, pay with card 4242 4242 4242 4242',
   },
   PUBLIC_STRIPE_PUBLISHABLE_KEY: { default: '', astro: { context: 'client', access: 'public' } },
   STRIPE_WEBHOOK_SECRET: { default: '', astro: secret },

@@ -3,6 +3,7 @@ import {
   annualSavingsCents,
   decideCharge,
   eliteSlotsLeft,
+  isFullRefund,
   findPlan,
   parseBilling,
   parsePaidTier,
@@ -82,6 +83,18 @@ describe('payment events', () => {
     expect(shouldApplyPaymentEvent({ status: 'failed', eventCreated: 20 }, { status: 'paid', created: 10 })).toBe(true);
     expect(shouldApplyPaymentEvent({ status: 'processing', eventCreated: 20 }, { status: 'failed', created: 10 })).toBe(false);
     expect(shouldApplyPaymentEvent({ status: null, eventCreated: null }, { status: 'failed', created: 10 })).toBe(true);
+  });
+
+  it('keeps a refund final: a late "succeeded" cannot make it paid again', () => {
+    expect(shouldApplyPaymentEvent({ status: 'refunded', eventCreated: 30 }, { status: 'paid', created: 10 })).toBe(false);
+    expect(shouldApplyPaymentEvent({ status: 'refunded', eventCreated: 10 }, { status: 'paid', created: 30 })).toBe(false);
+  });
+
+  it('counts a refund as full only when the whole charge went back', () => {
+    expect(isFullRefund({ refunded: true, amount: 18_500, amount_refunded: 18_500 })).toBe(true);
+    expect(isFullRefund({ refunded: false, amount: 18_500, amount_refunded: 18_500 })).toBe(true);
+    expect(isFullRefund({ refunded: false, amount: 18_500, amount_refunded: 5_000 })).toBe(false);
+    expect(isFullRefund({ refunded: false, amount: 0, amount_refunded: 0 })).toBe(false);
   });
 });
 

@@ -116,9 +116,15 @@ export function paymentStatusFromIntent(status: string): PaymentStatus {
 
 /** Whether an event about a booking's payment may change what is stored. */
 export function shouldApplyPaymentEvent(current: { status: PaymentStatus | null; eventCreated: number | null }, incoming: { status: PaymentStatus; created: number }): boolean {
-  if (current.status === 'paid') return false;
+  // A refund comes after the payment whatever order the events arrive in: a late "succeeded" cannot undo it.
+  if (current.status === 'paid' || current.status === 'refunded') return false;
   if (incoming.status === 'paid') return true;
   return current.eventCreated === null || incoming.created >= current.eventCreated;
+}
+
+/** charge.refunded: a booking is refunded when its paid charge was refunded in full (a partial refund leaves it paid). */
+export function isFullRefund(charge: { refunded?: boolean | null; amount?: number | null; amount_refunded?: number | null }): boolean {
+  return charge.refunded === true || (typeof charge.amount === 'number' && charge.amount > 0 && charge.amount_refunded === charge.amount);
 }
 
 /** A payment intent that can still be confirmed, so a second click reuses it. */

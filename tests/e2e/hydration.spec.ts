@@ -159,3 +159,29 @@ test('the search filters: choices made before hydration are the ones Update Resu
   await expect(page).toHaveURL(new RegExp(`/search-results\\?service=botox&city=${city.slug}$`));
   await expect(page.locator('#search-results [data-results-heading]')).toHaveText(/^\d+ Distinguished Providers Found$/);
 });
+
+test('the spa signup form: what was typed before hydration is what create-spa receives', async ({ page }) => {
+  write("delete from rate_limits where key like 'signup:client:%' or key like 'magic:client:%'");
+  const ownerEmail = uniqueEmail('early-owner');
+  const spaName = `Early Spa ${Date.now()}`;
+  const city = query<{ id: number; name: string }>('select id, name from cities where active = 1 order by name limit 1')[0]!;
+  const slow = await slowPage(page);
+  await open(page, '/owner/signup');
+  await page.getByLabel('Spa name *').fill(spaName);
+  await page.getByLabel('Your e-mail (owner) *').fill(ownerEmail);
+  await page.getByLabel('City *').selectOption({ label: city.name });
+  await page.getByLabel('Website (optional)').fill('https://early.example');
+  await expect(island(page, 'OwnerSignupForm')).toHaveAttribute('ssr', '');
+
+  slow.release();
+  await expectHydrated(page, 'OwnerSignupForm');
+  await expect(page.getByLabel('Spa name *')).toHaveValue(spaName);
+  await expect(page.getByLabel('City *')).toHaveValue(String(city.id));
+  await slow.unthrottle();
+
+  const request = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/owner/create-spa');
+  await page.getByRole('button', { name: 'Submit Listing' }).click();
+  expect((await request).postDataJSON()).toMatchObject({ spaName, ownerEmail, cityId: city.id, website: 'https://early.example' });
+  await expect(page.getByText('Success!', { exact: true })).toBeVisible();
+  expect(query<{ n: number }>('select count(*) as n from spas where name = ? and review_status = 'pending'', spaName)[0]!.n).toBe(1);
+});

@@ -7,8 +7,9 @@
 // Calls: payment_intents create/retrieve/cancel, customers create,
 // checkout.sessions create/retrieve/expire, billing_portal.sessions create,
 // subscriptions retrieve, prices list (lookup_keys) / create.
-// Test controls: completeCheckout (what Stripe does when the customer pays),
-// setSubscription, setPaymentIntent, and the request log.
+// Test controls: completeCheckout (what Stripe does when the customer pays;
+// also POST /test/checkout/sessions/{id}/complete), setSubscription,
+// setPaymentIntent, and the request log.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -204,6 +205,12 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       };
       prices.set(id, price);
       return ok(price);
+    }
+    // Test control over HTTP, for a stand-in running in another process (the
+    // browser tests' site): the customer pays on the hosted Checkout page.
+    if ((m = /^\/test\/checkout\/sessions\/([^/]+)\/complete$/.exec(path)) && method === 'POST') {
+      if (!checkoutSessions.has(m[1]!)) return missing('checkout.session', m[1]!);
+      return ok(completeCheckout(m[1]!));
     }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } } };
   }

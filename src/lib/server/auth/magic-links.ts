@@ -11,6 +11,7 @@ import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { db } from '../db.ts';
 import { publicOrigin } from '../http.ts';
+import { claimListings } from '../listings/pending.ts';
 import { sendMail } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
 import { hit } from '../rate-limit.ts';
@@ -36,6 +37,12 @@ export interface MagicLinkRequest {
   purpose: MagicLinkPurpose;
   /** Where to go after signing in: a path on this site. */
   next?: string;
+  /**
+   * A first paragraph saying why the link was sent (a spa signup). Our own
+   * words only: the address is not proven yet, so nothing a visitor typed
+   * may reach its inbox through us.
+   */
+  intro?: string;
 }
 
 export type MagicLinkResult = { ok: true } | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
@@ -91,6 +98,7 @@ export async function requestMagicLink(request: MagicLinkRequest, now = Date.now
     preheader: 'Your sign-in link expires in 15 minutes.',
     heading: `Sign in to ${brand.name}`,
     paragraphs: [
+      ...(request.intro ? [request.intro] : []),
       'Use the button below to sign in. The link works once and expires in 15 minutes.',
       'If you did not ask for it, you can ignore this message: nobody can sign in without opening it.',
     ],
@@ -115,7 +123,7 @@ export function peekMagicLink(token: string, now = Date.now()): { email: string 
 
 /**
  * Spends a link and returns its user, creating a client account for a new
- * address. One UPDATE both checks and spends the token, so two confirmations
+ * address, and hands over the listings claimed with the address. One UPDATE both checks and spends the token, so two confirmations
  * racing each other cannot both succeed.
  */
 export function redeemMagicLink(token: string, now = Date.now()): { userId: number; email: string; created: boolean } | null {
@@ -129,9 +137,10 @@ export function redeemMagicLink(token: string, now = Date.now()): { userId: numb
       .get();
     if (!spent) return null;
     const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, spent.email)).get();
-    if (existing) return { userId: existing.id, email: spent.email, created: false };
-    const created = tx.insert(users).values({ email: spent.email }).returning({ id: users.id }).get();
-    return { userId: created.id, email: spent.email, created: true };
+    const user = existing ?? tx.insert(users).values({ email: spent.email }).returning({ id: users.id }).get();
+    // Listings signed up with this address are theirs now that they have proved it.
+    claimListings({ id: user.id, email: spent.email });
+    return { userId: user.id, email: spent.email, created: !existing };
   });
 }
 

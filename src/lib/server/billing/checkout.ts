@@ -8,7 +8,7 @@
 import { and, count, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import * as z from 'zod';
-import { checkoutHolds, cities, spas, subscriptions, users } from '#db/schema.ts';
+import { checkoutHolds, spas, subscriptions, users } from '#db/schema.ts';
 import {
   CHECKOUT_SESSION_MINUTES,
   ELITE_CAPACITY_MESSAGE,
@@ -20,35 +20,23 @@ import {
   type PaidTier,
   type Plan,
 } from '#lib/billing-rules.ts';
-import { uniqueSlug } from '#lib/slug.ts';
-import { httpUrl } from '#lib/urls.ts';
+import { listingDataSchema } from '#lib/owner-signup-schema.ts';
 import { requireOwnerOf } from '../auth/auth.ts';
 import { stripeUnavailable } from './billing.ts';
 import { db } from '../db.ts';
 import { apiError, invalid, json } from '../http.ts';
+import { allowSignup, createPendingListing } from '../listings/pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const id = z.union([z.number().int().positive().max(2 ** 31), z.string().regex(/^\d{1,9}$/).transform(Number)]);
-const text = (max: number) => z.string().trim().max(max).optional().nullable();
 
 export const checkoutRequestSchema = z.object({
   tier: z.unknown().transform((v, ctx) => parsePaidTier(v) ?? (ctx.addIssue({ code: 'custom', message: 'Choose PREMIUM or ELITE' }), z.NEVER)),
   billing: z.unknown().transform((v, ctx) => parseBilling(v ?? 'monthly') ?? (ctx.addIssue({ code: 'custom', message: 'Choose monthly or yearly billing' }), z.NEVER)),
   spaId: id.optional().nullable(),
   cityId: id.optional().nullable(),
-  // A new listing from the signup form: created FREE, upgraded when Stripe says it is paid.
-  spaData: z
-    .object({
-      name: z.string().trim().min(1, 'Spa name is required').max(200),
-      description: text(5_000),
-      address: text(300),
-      phone: text(40),
-      email: z.email('Valid email is required').optional().nullable().or(z.literal('')),
-      website: text(500),
-      cityId: id,
-    })
-    .optional()
-    .nullable(),
+  // A new listing from the signup form: created FREE and awaiting review, live at the plan's tier once Stripe says it is paid.
+  spaData: z.optional(z.nullable(listingDataSchema)),
 });
 
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
@@ -69,7 +57,7 @@ export async function priceFor(stripe: Stripe, plan: Plan): Promise<string | nul
 /** Forgets cached price ids (tests run several stand-ins). */
 export const forgetPrices = () => priceIds.clear();
 
-function spaForCheckout(user: SessionUser, request: CheckoutRequest): { ok: true; spaId: number } | { ok: false; response: Response } {
+function spaForCheckout(user: SessionUser, request: CheckoutRequest): { ok: true; spaId: number; created?: boolean } | { ok: false; response: Response } {
   const locals = { user, session: null } as unknown as App.Locals;
   if (request.spaId) {
     const allowed = requireOwnerOf({ locals }, request.spaId);
@@ -77,32 +65,13 @@ function spaForCheckout(user: SessionUser, request: CheckoutRequest): { ok: true
     return { ok: true, spaId: request.spaId };
   }
   if (request.spaData) {
-    const data = request.spaData;
-    if (!db.select({ id: cities.id }).from(cities).where(eq(cities.id, data.cityId)).get()) {
-      return { ok: false, response: apiError(422, 'invalid_request', 'Some fields are not valid.', { 'spaData.cityId': 'Choose a city' }) };
+    const limit = allowSignup({ userId: user.id });
+    if (!limit.allowed) {
+      return { ok: false, response: apiError(429, 'rate_limited', 'Too many listings created. Please try again later.', undefined, { 'Retry-After': String(limit.retryAfterSeconds) }) };
     }
-    const slug = uniqueSlug(data.name, (s) => Boolean(db.select({ id: spas.id }).from(spas).where(eq(spas.slug, s)).get()));
-    const created = db.transaction(() => {
-      const spa = db
-        .insert(spas)
-        .values({
-          name: data.name,
-          slug,
-          description: data.description || null,
-          address: data.address || null,
-          phone: data.phone || null,
-          email: data.email || null,
-          website: httpUrl(data.website ?? null),
-          cityId: data.cityId,
-          ownerId: user.id,
-          tier: 'FREE',
-        })
-        .returning({ id: spas.id })
-        .get();
-      if (user.role === 'client') db.update(users).set({ role: 'owner', updatedAt: new Date() }).where(eq(users.id, user.id)).run();
-      return spa.id;
-    });
-    return { ok: true, spaId: created };
+    const created = createPendingListing(request.spaData, { user });
+    if (!created.ok) return { ok: false, response: apiError(422, 'invalid_request', 'Some fields are not valid.', Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [`spaData.${k}`, v]))) };
+    return { ok: true, spaId: created.spaId, created: true };
   }
   const owned = db.select({ id: spas.id }).from(spas).where(eq(spas.ownerId, user.id)).limit(2).all();
   if (owned.length === 1) return { ok: true, spaId: owned[0]!.id };
@@ -187,7 +156,8 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
   if (!target.ok) return target.response;
   const spa = db.select().from(spas).where(eq(spas.id, target.spaId)).get();
   if (!spa) return apiError(404, 'not_found', 'Spa not found.');
-  if (!spa.active) return apiError(409, 'spa_inactive', 'This listing is not active. Contact us to reactivate it first.');
+  // A new listing awaiting review may be paid for: its plan puts it live (billing-subscriptions.ts).
+  if (!spa.active && spa.reviewStatus !== 'pending') return apiError(409, 'spa_inactive', 'This listing is not active. Contact us to reactivate it first.');
   const current = db
     .select({ id: subscriptions.id })
     .from(subscriptions)
@@ -195,13 +165,21 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
     .get();
   if (current) return apiError(409, 'already_subscribed', 'This spa already has a plan. Change or cancel it from Manage billing.');
 
+  // A listing made for this checkout goes again when no checkout could open for it: a failed signup leaves nothing behind.
+  const forget = () => {
+    if (target.created) db.delete(spas).where(eq(spas.id, spa.id)).run();
+  };
   const now = options.now ?? new Date();
   let holdId: number | null = null;
   if (tier === 'ELITE') {
     holdId = holdEliteSlot(spa, user.id, now);
-    if (holdId === null) return apiError(409, 'elite_capacity', ELITE_CAPACITY_MESSAGE);
+    if (holdId === null) {
+      forget();
+      return apiError(409, 'elite_capacity', ELITE_CAPACITY_MESSAGE);
+    }
   }
 
+  let opened = false;
   try {
     const customer = await customerFor(stripe, user, spa);
     const metadata = { spa_id: String(spa.id), tier, billing: request.billing, user_id: String(user.id), ...(holdId ? { hold_id: String(holdId) } : {}) };
@@ -220,12 +198,14 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
       // One session per hold (Elite) or per spa, plan and minute (a double click).
       { idempotencyKey: holdId ? `checkout-hold-${holdId}` : `checkout-spa-${spa.id}-${plan.lookupKey}-${Math.floor(now.getTime() / 60_000)}` },
     );
+    opened = true;
     if (holdId) db.update(checkoutHolds).set({ checkoutSessionId: session.id }).where(eq(checkoutHolds.id, holdId)).run();
     if (!session.url) throw new Error('Checkout session without a url');
     if (holdId) await expireOtherHolds(stripe, spa.id, holdId);
     return json({ url: session.url });
   } catch (error) {
     if (holdId) releaseHoldById(holdId);
+    if (!opened) forget();
     return stripeUnavailable(error, 'checkout session');
   }
 }

@@ -6,7 +6,7 @@ import { and, desc, eq, isNull, ne, or } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import * as z from 'zod';
 import { bookings, services, spas } from '#db/schema.ts';
-import { decideCharge, isReusableIntent, paymentStatusFromIntent, shouldApplyPaymentEvent } from '#lib/billing-rules.ts';
+import { decideCharge, isFullRefund, isReusableIntent, paymentStatusFromIntent, shouldApplyPaymentEvent } from '#lib/billing-rules.ts';
 import { stripeUnavailable } from './billing.ts';
 import { db } from '../db.ts';
 import { apiError, invalid, json, notFound } from '../http.ts';
@@ -141,4 +141,20 @@ export function applyPaymentIntentEvent(intent: Stripe.PaymentIntent, created: n
     .where(eq(bookings.id, booking.id))
     .run();
   return 'applied';
+}
+
+/**
+ * charge.refunded: a paid booking whose charge was refunded in full becomes
+ * `refunded` (final, even when it arrives before payment_intent.succeeded).
+ * A partial refund changes nothing.
+ */
+export function applyChargeRefunded(charge: Stripe.Charge, created: number): { result: 'applied' | 'ignored' | 'unknown'; bookingId?: number } {
+  const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+  if (!intentId) return { result: 'unknown' };
+  const booking = db.select({ id: bookings.id, paymentStatus: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, intentId)).get();
+  if (!booking) return { result: 'unknown' };
+  if (!isFullRefund(charge) || booking.paymentStatus === 'refunded') return { result: 'ignored', bookingId: booking.id };
+  // A refunded charge was paid first, whether or not "succeeded" has arrived yet: refunded is final either way.
+  db.update(bookings).set({ paymentStatus: 'refunded', paymentEventCreated: created, updatedAt: new Date() }).where(eq(bookings.id, booking.id)).run();
+  return { result: 'applied', bookingId: booking.id };
 }

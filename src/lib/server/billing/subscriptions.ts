@@ -81,7 +81,7 @@ export function markPastDue(subscriptionId: string, created: number): ApplyResul
 
 /**
  * The spa's tier is the best its subscriptions grant (FREE when none does);
- * the listing itself always stays. Only a real change writes the row, so only
+ * the listing itself always stays, and one awaiting review goes live with it. Only a real change writes the row, so only
  * a real change bumps the content version.
  */
 export function syncSpaTier(spaId: number): void {
@@ -95,13 +95,17 @@ export function syncSpaTier(spaId: number): void {
   const shown = best.sub ?? subs.sort((a, b) => b.lastEventCreated - a.lastEventCreated)[0] ?? null;
   const spa = db.select().from(spas).where(eq(spas.id, spaId)).get();
   if (!spa) return;
+  // A new listing awaiting review goes live with its first paid plan (pending-listings.ts).
+  const goesLive = spa.reviewStatus === 'pending' && best.tier !== 'FREE';
   const next = {
     tier: best.tier,
     stripeSubscriptionId: shown?.stripeSubscriptionId ?? null,
     stripeCustomerId: shown?.stripeCustomerId ?? spa.stripeCustomerId,
     subscriptionStatus: (shown?.status ?? null) as SubscriptionStatus | null,
+    ...(goesLive ? { active: true, reviewStatus: 'approved' as const } : {}),
   };
   if (
+    !goesLive &&
     spa.tier === next.tier &&
     spa.stripeSubscriptionId === next.stripeSubscriptionId &&
     spa.stripeCustomerId === next.stripeCustomerId &&
@@ -117,7 +121,7 @@ export function syncSpaTier(spaId: number): void {
     // and say loudly that a person must refund or move the spa.
     if (error instanceof Error && /Elite tier is at capacity/.test(error.message)) {
       console.error(`billing: spa ${spaId} paid for ELITE but its city is full; tier left at ${spa.tier}. Refund or resolve by hand.`);
-      db.update(spas).set({ ...next, tier: spa.tier, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
+      db.update(spas).set({ ...next, tier: spa.tier, active: spa.active, reviewStatus: spa.reviewStatus, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
       return;
     }
     throw error;

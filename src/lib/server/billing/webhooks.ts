@@ -7,9 +7,14 @@
 import type Stripe from 'stripe';
 import { stripeEvents } from '#db/schema.ts';
 import { parsePaidTier } from '#lib/billing-rules.ts';
-import { applyPaymentIntentEvent } from './payments.ts';
+import { applyChargeRefunded, applyPaymentIntentEvent } from './payments.ts';
+import { bookingPaidMail, bookingRefundedMail } from '../bookings/booking-mail.ts';
+import { bookingDetails } from '../bookings/bookings.ts';
+import { publicOrigin } from '../http.ts';
+import { sendMailInBackground } from '../mail/mail.ts';
 import { applySubscriptionState, markPastDue, releaseHold, type ApplyResult } from './subscriptions.ts';
 import { db } from '../db.ts';
+import { bookings } from '#db/schema.ts';
 import { eq } from 'drizzle-orm';
 
 export interface WebhookAnswer {
@@ -25,7 +30,7 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return idOf(invoice.parent?.subscription_details?.subscription ?? legacy ?? null);
 }
 
-export async function handleStripeWebhook(payload: string, signature: string | null, options: { secret: string | null; stripe: Stripe }): Promise<WebhookAnswer> {
+export async function handleStripeWebhook(payload: string, signature: string | null, options: { secret: string | null; stripe: Stripe; origin?: string }): Promise<WebhookAnswer> {
   const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, error: { code: 'invalid_signature', message } } });
   if (!options.secret) return refuse('Webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
   if (!signature) return refuse('Missing Stripe-Signature header.');
@@ -57,7 +62,27 @@ export async function handleStripeWebhook(payload: string, signature: string | n
     return apply(event, fetched);
   });
   if (outcome === 'duplicate') return { status: 200, body: { received: true, duplicate: true } };
+  if (outcome === 'applied') announce(event, options.origin ?? publicOrigin);
   return { status: 200, body: { received: true, result: outcome } };
+}
+
+/**
+ * Mail about a change that has just committed (never inside the transaction):
+ * the spa hears of a paid booking, the client of a refund. The event took
+ * effect once, so each mail is queued once.
+ */
+function announce(event: Stripe.Event, origin: string): void {
+  if (event.type === 'payment_intent.succeeded') {
+    const booking = db.select({ id: bookings.id, status: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, event.data.object.id)).get();
+    const details = booking?.status === 'paid' ? bookingDetails(booking.id) : null;
+    if (details) sendMailInBackground(bookingPaidMail(details, origin));
+  } else if (event.type === 'charge.refunded') {
+    const intent = event.data.object.payment_intent;
+    const intentId = typeof intent === 'string' ? intent : (intent?.id ?? null);
+    const booking = intentId ? db.select({ id: bookings.id, status: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, intentId)).get() : null;
+    const details = booking?.status === 'refunded' ? bookingDetails(booking.id) : null;
+    if (details) sendMailInBackground(bookingRefundedMail(details, origin));
+  }
 }
 
 function hasSubscription(stripeSubscriptionId: string): boolean {
@@ -71,6 +96,8 @@ function apply(event: Stripe.Event, fetched: Stripe.Subscription | null): ApplyR
     case 'payment_intent.processing':
     case 'payment_intent.canceled':
       return applyPaymentIntentEvent(event.data.object, event.created);
+    case 'charge.refunded':
+      return applyChargeRefunded(event.data.object, event.created).result;
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object;

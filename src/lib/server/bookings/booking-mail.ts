@@ -6,6 +6,7 @@ import { MAIL_FROM } from 'astro:env/server';
 import { brand, contact } from '#content/site.ts';
 import { buildCalendarEvent } from '#lib/calendar.ts';
 import { formatLongDate, formatPacificDateTime } from '#lib/dates.ts';
+import { formatDollars } from '#lib/money.ts';
 import { priceLabel } from '#lib/services.ts';
 import { syncBookingReminders } from './reminders.ts';
 import type { BookingDetails } from './bookings.ts';
@@ -174,6 +175,46 @@ export function clientCancelledMail(details: BookingDetails, origin: string): Ma
       heading: 'A client cancelled',
       paragraphs: [`${booking.name} cancelled their booking for ${what(details)}.`, summaryLines(details).join('\n')],
       action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+const paidAmount = (details: BookingDetails) => (details.booking.paymentAmountCents ? formatDollars(details.booking.paymentAmountCents) : null);
+
+/** Tells the spa that a booking was paid online (Stripe's payment_intent.succeeded, never the browser's word). */
+export function bookingPaidMail(details: BookingDetails, origin: string): MailMessage {
+  const { booking } = details;
+  const amount = paidAmount(details);
+  return {
+    to: spaInbox(details),
+    replyTo: booking.email,
+    subject: `Paid online: ${what(details)} for ${booking.name}`,
+    ...renderEmail({
+      preheader: `${booking.name} paid${amount ? ` ${amount}` : ''} for ${what(details)}.`,
+      heading: 'A booking was paid',
+      paragraphs: [
+        `${booking.name} paid${amount ? ` ${amount}` : ''} online for ${what(details)}. The payment is confirmed by our payment provider.`,
+        [`Name: ${booking.name}`, `E-mail: ${booking.email}`, ...(booking.phone ? [`Phone: ${booking.phone}`] : []), ...summaryLines(details)].join('\n'),
+        'Confirm a time with the client from your dashboard, or reply to this e-mail to write to them.',
+      ],
+      action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+/** Tells the client that their payment was refunded in full (Stripe's charge.refunded). */
+export function bookingRefundedMail(details: BookingDetails, origin: string): MailMessage {
+  const amount = paidAmount(details);
+  return {
+    to: details.booking.email,
+    subject: `Refunded: ${what(details)} at ${providerName(details)}`,
+    ...renderEmail({
+      heading: 'Your payment was refunded',
+      paragraphs: [
+        `Your payment${amount ? ` of ${amount}` : ''} for ${what(details)} at ${providerName(details)} was refunded in full. Depending on your bank, it shows on your statement within 5 to 10 business days.`,
+        `Questions? Call ${details.spa?.phone ?? contact.phone} or reply to this e-mail.`,
+      ],
+      action: { label: 'View your booking', url: manageUrl(details, origin) },
     }),
   };
 }

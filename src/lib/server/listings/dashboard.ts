@@ -9,13 +9,13 @@ import { z } from 'zod';
 import { analyticsEvents, bookings, BOOKING_STATUSES, cities, clicks, leads, offers, services, spaPhotos, spas, subscriptions, users, type BookingStatus } from '#db/schema.ts';
 import { pacificDate, addDays } from '#lib/dates.ts';
 import { idSchema } from '#lib/ids.ts';
-import { uniqueSlug } from '#lib/slug.ts';
 import { getStripe } from '../billing/billing.ts';
 import { openBillingPortal } from '../billing/checkout.ts';
 import { db } from '../db.ts';
 import { DASHBOARD_NOTICES, handleDashboardAction, type DashboardNotice } from '../bookings/owner-actions.ts';
 import { listingPublishState, publishingStatus, type ListingPublishState, type PublishingStatus } from '../admin/publishing.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { allowSignup, createPendingListing } from './pending.ts';
 
 export const VIEW_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -207,14 +207,13 @@ export function addSpa(user: SessionUser, form: URLSearchParams): OwnerPostResul
     const issue = parsed.error.issues[0]!;
     return { ok: false, status: 422, message: issue.message, field: String(issue.path[0] ?? 'name'), values };
   }
-  const city = db.select({ id: cities.id }).from(cities).where(and(eq(cities.id, parsed.data.cityId), eq(cities.active, true))).get();
-  if (!city) return { ok: false, status: 422, message: 'Choose a city', field: 'cityId', values };
-  db.transaction((tx) => {
-    const slug = uniqueSlug(parsed.data.name, (candidate) => tx.select({ id: spas.id }).from(spas).where(eq(spas.slug, candidate)).get() !== undefined);
-    tx.insert(spas).values({ name: parsed.data.name, slug, cityId: city.id, ownerId: user.id, tier: 'FREE', active: false, reviewStatus: 'pending' }).run();
-    // An owner is a user who owns a spa (rulings); editors keep their role.
-    if (user.role === 'client') tx.update(users).set({ role: 'owner', updatedAt: new Date() }).where(eq(users.id, user.id)).run();
-  });
+  // The same limits and the same write as /owner/signup: one way to add a listing.
+  if (!allowSignup({ userId: user.id }).allowed) return { ok: false, status: 429, message: 'You have added several listings today. Please try again tomorrow.', values };
+  const created = createPendingListing({ name: parsed.data.name, cityId: parsed.data.cityId }, { user });
+  if (!created.ok) {
+    const [field, message] = Object.entries(created.fields)[0]!;
+    return { ok: false, status: 422, message, field, values };
+  }
   return { ok: true, notice: 'spa-added' };
 }
 

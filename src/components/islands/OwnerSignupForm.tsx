@@ -1,0 +1,300 @@
+// The spa registration form (spec 2 Owner signup, 5, 8). A plain form first:
+// it posts to /owner/signup, which answers with a page (and 303s a signed-in
+// owner's paid plan to Stripe Checkout). Live, it checks the fields with the
+// endpoints' own schema, disables Submit while processing and asks:
+//   Essential, or anyone not signed in: POST /api/owner/create-spa, then
+//     "Success!" and /owner/login after 2 s;
+//   Premium or Elite, signed in: POST /api/stripe/checkout with spaData, then
+//     Stripe Checkout.
+// Fields are uncontrolled (docs/decisions/0016): what was typed before
+// hydration is what is sent.
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { toast } from '#lib/client/toasts.ts';
+import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
+
+export interface SignupCity {
+  id: number;
+  name: string;
+}
+
+export type SignupTier = 'FREE' | 'PREMIUM' | 'ELITE';
+
+interface Props {
+  cities: SignupCity[];
+  /** From ?tier= (unknown means FREE) or what was posted. */
+  tier: SignupTier;
+  billing: 'monthly' | 'annual';
+  /** Plan names with prices, as the landing shows them. */
+  planLabels: Record<SignupTier, string>;
+  /** False without Stripe keys: only Essential is offered. */
+  paymentsEnabled: boolean;
+  /** The signed-in visitor's address: the listing is theirs. */
+  signedInEmail?: string | null;
+  /** What the server got when the form was posted without JavaScript, to correct. */
+  values?: Record<string, string>;
+  errors?: Record<string, string>;
+}
+
+type Field = 'spaName' | 'description' | 'address' | 'phone' | 'email' | 'website' | 'cityId' | 'ownerEmail';
+const FIELD_ORDER: Field[] = ['spaName', 'ownerEmail', 'cityId', 'description', 'address', 'phone', 'email', 'website'];
+
+type Schemas = typeof import('#lib/owner-signup-schema.ts');
+let schemas: Promise<Schemas> | null = null;
+// zod loads when someone starts to fill the form in, not with the page.
+const loadSchemas = () =>
+  (schemas ??= import('#lib/owner-signup-schema.ts').catch((error: unknown) => {
+    schemas = null;
+    throw error;
+  }));
+
+const FAILED = { title: 'Error', description: 'Failed to create spa listing. Please try again.', variant: 'destructive' } as const;
+const MISSING = { title: 'Missing Information', description: 'Please fill in all required fields.', variant: 'destructive' } as const;
+
+interface ErrorBody {
+  url?: string;
+  magicLinkSent?: boolean;
+  continueToPayment?: boolean;
+  signedIn?: boolean;
+  error?: { code?: string; message?: string; fields?: Record<string, string> };
+}
+
+export default function OwnerSignupForm({ cities, tier, billing, planLabels, paymentsEnabled, signedInEmail, values = {}, errors: initialErrors = {} }: Props) {
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>(initialErrors);
+  const [processing, setProcessing] = useState(false);
+  const [done, setDone] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const base = useId();
+  const id = (field: string) => `${base}-${field}`;
+
+  function focusFirst(fields: Partial<Record<Field, string>>) {
+    const first = FIELD_ORDER.find((field) => fields[field]);
+    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
+  }
+
+  function showFieldErrors(fields: Record<string, string>) {
+    const known: Partial<Record<Field, string>> = {};
+    for (const [key, message] of Object.entries(fields)) {
+      const field = key.replace(/^spaData\./, '').replace(/^name$/, 'spaName') as Field;
+      if (FIELD_ORDER.includes(field)) known[field] ??= message;
+    }
+    setErrors(known);
+    focusFirst(known);
+    return Object.keys(known).length > 0;
+  }
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (processing || done) return;
+    const form = event.currentTarget;
+    const input = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    let schema: Schemas;
+    try {
+      schema = await loadSchemas();
+    } catch {
+      // The script could not be fetched: the server answers the plain form.
+      form.submit();
+      return;
+    }
+    const missing = schema.missingFields(input);
+    const parsed = schema.ownerSignupSchema.safeParse(input);
+    if (missing.length > 0 || !parsed.success) {
+      const fields: Record<string, string> = {};
+      if (!parsed.success) for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+      for (const field of missing) fields[field] = schema.SIGNUP_MESSAGES[field];
+      showFieldErrors(fields);
+      if (missing.length > 0) toast(MISSING);
+      return;
+    }
+    setErrors({});
+    setProcessing(true);
+    const signup = parsed.data;
+    const paid = signup.tier !== 'FREE' && paymentsEnabled;
+    try {
+      const response =
+        paid && signedInEmail
+          ? await fetch('/api/stripe/checkout', {
+              method: 'POST',
+              credentials: 'include',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ tier: signup.tier, billing: signup.billing === 'annual' ? 'yearly' : 'monthly', spaData: schema.listingDataOf(signup) }),
+            })
+          : await fetch('/api/owner/create-spa', {
+              method: 'POST',
+              credentials: 'include',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify(signup),
+            });
+      const body = (await response.json().catch(() => ({}))) as ErrorBody;
+      if (response.ok && body.url) {
+        window.location.assign(body.url);
+        return;
+      }
+      if (response.status === 201) {
+        setDone(true);
+        toast({
+          title: 'Success!',
+          description: body.magicLinkSent
+            ? `Your listing was submitted. Check your e-mail for a sign-in link${body.continueToPayment ? ' that continues to payment' : ''}.`
+            : body.signedIn
+              ? 'Your listing was submitted for review.'
+              : 'Your listing was submitted. Sign in with your e-mail to claim it.',
+        });
+        setTimeout(() => window.location.assign('/owner/login'), 2000);
+        return;
+      }
+      setProcessing(false);
+      if (response.status === 422 && body.error?.fields && showFieldErrors(body.error.fields)) {
+        if (body.error.code === 'missing_information') toast(MISSING);
+        return;
+      }
+      if (response.status === 429) toast({ title: 'Too many requests', description: body.error?.message ?? 'Please try again later.', variant: 'destructive' });
+      else if (body.error?.message?.includes('Elite tier is at capacity')) toast({ ...ELITE_UNAVAILABLE, variant: 'destructive' });
+      else toast(FAILED);
+    } catch {
+      setProcessing(false);
+      toast(FAILED);
+    }
+  }
+
+  const describe = (field: Field, hint?: string) => [errors[field] ? id(`${field}-error`) : null, hint ? id(`${field}-hint`) : null].filter(Boolean).join(' ') || undefined;
+  const errorText = (field: Field) =>
+    errors[field] ? (
+      <p id={id(`${field}-error`)} className="field-error" data-error-for={field}>
+        {errors[field]}
+      </p>
+    ) : null;
+  const invalid = (field: Field) => (errors[field] ? true : undefined);
+  const clearError = (field: Field) => {
+    if (errors[field]) setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
+
+  return (
+    <form
+      ref={formRef}
+      method="post"
+      action={`/owner/signup?tier=${tier}`}
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={() => void loadSchemas().catch(() => {})}
+      className="grid gap-5 sm:grid-cols-2"
+      aria-busy={processing}
+      data-owner-signup-form
+    >
+      <div className="field sm:col-span-2">
+        <label htmlFor={id('spaName')} className="label">
+          Spa name *
+        </label>
+        <input id={id('spaName')} name="spaName" type="text" required maxLength={200} autoComplete="organization" className="input" defaultValue={values.spaName} aria-invalid={invalid('spaName')} aria-describedby={describe('spaName')} onChange={() => clearError('spaName')} />
+        {errorText('spaName')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('ownerEmail')} className="label">
+          Your e-mail (owner) *
+        </label>
+        <input
+          id={id('ownerEmail')}
+          name="ownerEmail"
+          type="email"
+          required
+          maxLength={254}
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          className="input"
+          defaultValue={signedInEmail ?? values.ownerEmail}
+          readOnly={Boolean(signedInEmail)}
+          aria-invalid={invalid('ownerEmail')}
+          aria-describedby={describe('ownerEmail', 'hint')}
+          onChange={() => clearError('ownerEmail')}
+        />
+        <p id={id('ownerEmail-hint')} className="text-sm text-ink-muted">
+          {signedInEmail ? 'You are signed in: the listing will be yours.' : 'We e-mail you a sign-in link to confirm it is yours.'}
+        </p>
+        {errorText('ownerEmail')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('cityId')} className="label">
+          City *
+        </label>
+        <select id={id('cityId')} name="cityId" required className="input" defaultValue={values.cityId ?? ''} aria-invalid={invalid('cityId')} aria-describedby={describe('cityId')} onChange={() => clearError('cityId')}>
+          <option value="">Choose a city</option>
+          {cities.map((city) => (
+            <option key={city.id} value={city.id}>
+              {city.name}
+            </option>
+          ))}
+        </select>
+        {errorText('cityId')}
+      </div>
+      <div className="field sm:col-span-2">
+        <label htmlFor={id('description')} className="label">
+          Description <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <textarea id={id('description')} name="description" rows={4} maxLength={5000} className="input" defaultValue={values.description} aria-invalid={invalid('description')} aria-describedby={describe('description')} placeholder="Your treatments, team and what sets your spa apart." />
+        {errorText('description')}
+      </div>
+      <div className="field sm:col-span-2">
+        <label htmlFor={id('address')} className="label">
+          Address <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <input id={id('address')} name="address" type="text" maxLength={300} className="input" defaultValue={values.address} aria-invalid={invalid('address')} aria-describedby={describe('address')} />
+        {errorText('address')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('phone')} className="label">
+          Spa phone <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <input id={id('phone')} name="phone" type="tel" maxLength={40} autoComplete="tel" inputMode="tel" className="input" defaultValue={values.phone} aria-invalid={invalid('phone')} aria-describedby={describe('phone')} onChange={() => clearError('phone')} />
+        {errorText('phone')}
+      </div>
+      <div className="field">
+        <label htmlFor={id('email')} className="label">
+          Spa e-mail for clients <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <input id={id('email')} name="email" type="email" maxLength={254} autoComplete="off" inputMode="email" autoCapitalize="none" spellCheck={false} className="input" defaultValue={values.email} aria-invalid={invalid('email')} aria-describedby={describe('email')} onChange={() => clearError('email')} />
+        {errorText('email')}
+      </div>
+      <div className="field sm:col-span-2">
+        <label htmlFor={id('website')} className="label">
+          Website <span className="font-normal text-ink-muted">(optional)</span>
+        </label>
+        <input id={id('website')} name="website" type="url" maxLength={500} autoComplete="url" inputMode="url" autoCapitalize="none" spellCheck={false} placeholder="https://" className="input" defaultValue={values.website} aria-invalid={invalid('website')} aria-describedby={describe('website')} onChange={() => clearError('website')} />
+        {errorText('website')}
+      </div>
+      {paymentsEnabled ? (
+        <>
+          <div className="field">
+            <label htmlFor={id('tier')} className="label">
+              Plan
+            </label>
+            <select id={id('tier')} name="tier" className="input" defaultValue={tier}>
+              {(['FREE', 'PREMIUM', 'ELITE'] as const).map((value) => (
+                <option key={value} value={value}>
+                  {planLabels[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={id('billing')} className="label">
+              Billing for Premium and Elite
+            </label>
+            <select id={id('billing')} name="billing" className="input" defaultValue={billing}>
+              <option value="monthly">Monthly</option>
+              <option value="annual">Annual (Save 20%)</option>
+            </select>
+          </div>
+        </>
+      ) : (
+        <input type="hidden" name="tier" value="FREE" />
+      )}
+      <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-ink-muted">Fields marked * are required. New listings are reviewed before they appear.</p>
+        <button type="submit" className="btn-primary btn-lg shrink-0 whitespace-nowrap" disabled={processing || done}>
+          {processing || done ? 'Processing...' : 'Submit Listing'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,226 @@
+// Registering a spa (POST /api/owner/create-spa and the no-JS form): the
+// listing awaits review, the owner's address is proved by the sign-in link
+// before the listing is anyone's, bad input and floods create nothing, and a
+// paid plan goes live only when Stripe's webhook says the checkout completed.
+import { count, eq, like } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setUpPrices } from '#scripts/stripe-setup.ts';
+import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
+import { checkoutHolds, cities, magicTokens, rateLimits, spas, users } from '#db/schema.ts';
+import { findPlan } from '#lib/billing-rules.ts';
+import { forgetPrices, priceFor } from '../billing/checkout.ts';
+import { handleStripeWebhook } from '../billing/webhooks.ts';
+import { db } from '../db.ts';
+import { redeemMagicLink } from '../auth/magic-links.ts';
+import { CLAIM_INTRO, registerSpa, signupJson, type SignupContext } from './signup.ts';
+import { SIGNUP_LIMITS } from './pending.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+
+const sent = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
+vi.mock('../mail/mail.ts', () => ({ sendMail: async (message: { to: string; subject: string; text: string }) => void sent.push(message), sendMailInBackground: () => {} }));
+
+const TAG = `signup-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const ORIGIN = 'http://localhost:4321';
+const SECRET = 'whsec_test_signup';
+let cityId = 0;
+let standIn: StripeStandIn;
+let stripe: Stripe;
+let n = 0;
+
+const address = () => `10.${(n >> 8) & 255}.${n & 255}.${Math.floor(Math.random() * 250) + 1}`;
+const email = (who: string) => `${TAG}-${who}-${n++}@example.com`;
+const context = (overrides: Partial<SignupContext> = {}): SignupContext => ({ user: null, clientAddress: address(), origin: ORIGIN, stripe: null, ...overrides });
+const form = (overrides: Record<string, unknown> = {}) => ({ spaName: `Spa ${TAG} ${n++}`, ownerEmail: email('owner'), cityId: String(cityId), ...overrides });
+const spaCount = () => db.select({ n: count() }).from(spas).get()!.n;
+const spaById = (id: number) => db.select().from(spas).where(eq(spas.id, id)).get()!;
+const userByEmail = (address: string) => db.select().from(users).where(eq(users.email, address)).get();
+function makeUser(who: string, role: SessionUser['role']): SessionUser {
+  const row = db.insert(users).values({ email: email(who), role }).returning().get();
+  return { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
+}
+/** The token of the newest sign-in link mailed to an address. */
+function tokenMailedTo(address: string): string {
+  const message = sent.findLast((m) => m.to === address);
+  expect(message, `a sign-in link to ${address}`).toBeDefined();
+  return new URL(/https?:\/\/\S+\/auth\/confirm\S*/.exec(message!.text)![0]).searchParams.get('token')!;
+}
+
+beforeAll(async () => {
+  cityId = db.insert(cities).values({ name: `City ${TAG}`, slug: `${TAG}-city` }).returning().get().id;
+  forgetPrices();
+  standIn = await startStripeStandIn();
+  stripe = standIn.client();
+  await setUpPrices(stripe, () => {});
+});
+beforeEach(() => {
+  sent.length = 0;
+});
+afterAll(async () => {
+  await standIn.close();
+  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
+  db.delete(spas).where(eq(spas.cityId, cityId)).run();
+  db.delete(cities).where(eq(cities.id, cityId)).run();
+  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(rateLimits).where(like(rateLimits.key, 'signup:%')).run();
+});
+
+describe('a free signup by a visitor who is not signed in', () => {
+  it('stores a FREE listing awaiting review, claimed by the address, and mails that address a sign-in link', async () => {
+    const input = form({ description: 'Lasers and facials.', website: 'https://tidewater.example' });
+    const outcome = await registerSpa(input, context());
+    expect(outcome).toMatchObject({ kind: 'created', status: 201, tier: 'FREE', magicLinkSent: true, signedIn: false, continueToPayment: false });
+    if (outcome.kind !== 'created') return;
+    expect(spaById(outcome.spaId)).toMatchObject({ name: input.spaName, tier: 'FREE', active: false, reviewStatus: 'pending', ownerId: null, claimEmail: input.ownerEmail, website: 'https://tidewater.example' });
+    expect(signupJson(outcome)).toMatchObject({ status: 201, body: { spaId: outcome.spaId, status: 'awaiting_review', next: '/owner/login' } });
+    // Nobody's account yet: the address is not proven.
+    expect(userByEmail(input.ownerEmail)).toBeUndefined();
+    const mail = sent.find((m) => m.to === input.ownerEmail)!;
+    expect(mail.text).toContain(CLAIM_INTRO.free);
+    // Nothing the visitor typed reaches the (unproven) inbox.
+    expect(mail.text).not.toContain(input.spaName);
+    expect(db.select().from(magicTokens).where(eq(magicTokens.email, input.ownerEmail)).all()).toHaveLength(1);
+
+    // Whoever confirms the link owns it: the owner account is made then.
+    const redeemed = redeemMagicLink(tokenMailedTo(input.ownerEmail))!;
+    expect(userByEmail(input.ownerEmail)).toMatchObject({ id: redeemed.userId, role: 'owner' });
+    expect(spaById(outcome.spaId)).toMatchObject({ ownerId: redeemed.userId, claimEmail: null, active: false, reviewStatus: 'pending' });
+  });
+
+  it('does not hand an existing client’s account a listing until that client proves the address', async () => {
+    const client = makeUser('client', 'client');
+    const outcome = await registerSpa(form({ ownerEmail: client.email.toUpperCase() }), context());
+    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    expect(userByEmail(client.email)).toMatchObject({ role: 'client' });
+    expect(spaById(outcome.spaId)).toMatchObject({ ownerId: null, claimEmail: client.email });
+    redeemMagicLink(tokenMailedTo(client.email));
+    expect(userByEmail(client.email)).toMatchObject({ role: 'owner' });
+    expect(spaById(outcome.spaId).ownerId).toBe(client.id);
+  });
+
+  it('leaves another owner’s spas and an admin’s role alone', async () => {
+    const owner = makeUser('owner', 'owner');
+    const theirs = db.insert(spas).values({ name: 'Theirs', slug: `${TAG}-theirs-${n++}`, cityId, ownerId: owner.id }).returning().get();
+    const outcome = await registerSpa(form({ ownerEmail: owner.email }), context());
+    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    expect(db.select().from(spas).where(eq(spas.ownerId, owner.id)).all().map((s) => s.id)).toEqual([theirs.id]);
+    redeemMagicLink(tokenMailedTo(owner.email));
+    expect(db.select().from(spas).where(eq(spas.ownerId, owner.id)).all().map((s) => s.id).sort()).toEqual([theirs.id, outcome.spaId].sort());
+    expect(spaById(theirs.id)).toMatchObject({ active: true, reviewStatus: 'approved' as const });
+
+    const admin = makeUser('admin', 'admin');
+    await registerSpa(form({ ownerEmail: admin.email }), context());
+    redeemMagicLink(tokenMailedTo(admin.email));
+    expect(userByEmail(admin.email)!.role).toBe('admin');
+  });
+
+  it('signing in for another reason with a different address claims nothing', async () => {
+    const outcome = await registerSpa(form(), context());
+    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    const stranger = makeUser('stranger', 'client');
+    const { requestMagicLink } = await import('../auth/magic-links.ts');
+    await requestMagicLink({ email: stranger.email, clientAddress: null, origin: ORIGIN, purpose: 'owner' });
+    redeemMagicLink(tokenMailedTo(stranger.email));
+    expect(spaById(outcome.spaId).ownerId).toBeNull();
+    expect(userByEmail(stranger.email)!.role).toBe('client');
+  });
+});
+
+describe('a signup by a signed-in visitor', () => {
+  it('is theirs at once, with their proven address whatever the form says, and sends no link', async () => {
+    const client = makeUser('signed-in', 'client');
+    const outcome = await registerSpa(form({ ownerEmail: 'someone-else@example.com' }), context({ user: client }));
+    expect(outcome).toMatchObject({ kind: 'created', signedIn: true, magicLinkSent: false });
+    if (outcome.kind !== 'created') return;
+    expect(spaById(outcome.spaId)).toMatchObject({ ownerId: client.id, claimEmail: null, active: false, reviewStatus: 'pending' });
+    expect(userByEmail(client.email)!.role).toBe('owner');
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('bad input and floods change nothing', () => {
+  it('answers 422 "Missing Information" naming the empty required fields', async () => {
+    const before = spaCount();
+    const outcome = await registerSpa({ spaName: ' ', description: 'No name, no owner, no city' }, context());
+    expect(outcome).toMatchObject({ kind: 'invalid', status: 422, code: 'missing_information', message: 'Please fill in all required fields.' });
+    if (outcome.kind !== 'invalid') return;
+    expect(outcome.fields).toMatchObject({ spaName: 'Spa name is required', ownerEmail: 'Valid email is required', cityId: 'Choose a city' });
+    expect(signupJson(outcome)).toMatchObject({ status: 422, body: { error: { code: 'missing_information' } } });
+    expect(spaCount()).toBe(before);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('refuses a bad website, address or an unknown city with the field and its message', async () => {
+    const before = spaCount();
+    expect(await registerSpa(form({ website: 'javascript:alert(1)' }), context())).toMatchObject({ kind: 'invalid', fields: { website: 'Enter a web address starting with http:// or https://' } });
+    expect(await registerSpa(form({ ownerEmail: 'nobody' }), context())).toMatchObject({ kind: 'invalid', fields: { ownerEmail: 'Valid email is required' } });
+    expect(await registerSpa(form({ cityId: '999999' }), context())).toMatchObject({ kind: 'invalid', fields: { cityId: 'Choose a city' } });
+    expect(spaCount()).toBe(before);
+    expect(sent).toHaveLength(0);
+  });
+
+  it(`takes ${SIGNUP_LIMITS.perClientPerHour} signups an hour from one client, then 429 with nothing created`, async () => {
+    const client = address();
+    for (let i = 0; i < SIGNUP_LIMITS.perClientPerHour; i++) expect((await registerSpa(form(), context({ clientAddress: client }))).kind).toBe('created');
+    const before = spaCount();
+    const refused = await registerSpa(form(), context({ clientAddress: client }));
+    expect(refused).toMatchObject({ kind: 'rate_limited', status: 429 });
+    expect(signupJson(refused).headers?.['Retry-After']).toMatch(/^\d+$/);
+    expect(spaCount()).toBe(before);
+  });
+
+  it(`takes ${SIGNUP_LIMITS.perOwnerEmailPerDay} a day for one inbox (victim+1@, victim+2@ count as one)`, async () => {
+    const base = email('inbox').split('@')[0];
+    const outcomes = [];
+    for (let i = 0; i <= SIGNUP_LIMITS.perOwnerEmailPerDay; i++) outcomes.push((await registerSpa(form({ ownerEmail: `${base}+${i}@example.com` }), context())).kind);
+    expect(outcomes).toEqual([...Array<string>(SIGNUP_LIMITS.perOwnerEmailPerDay).fill('created'), 'rate_limited']);
+  });
+});
+
+describe('paid plans', () => {
+  it('without Stripe keys, a paid choice is listed FREE and says payments are unavailable', async () => {
+    const outcome = await registerSpa(form({ tier: 'ELITE' }), context({ stripe: null }));
+    expect(outcome).toMatchObject({ kind: 'created', tier: 'FREE', paymentsUnavailable: true, continueToPayment: false });
+  });
+
+  it('not signed in: the listing awaits review and the link continues to the plan page for it', async () => {
+    const input = form({ tier: 'premium', billing: 'annual' });
+    const outcome = await registerSpa(input, context({ stripe }));
+    expect(outcome).toMatchObject({ kind: 'created', tier: 'PREMIUM', continueToPayment: true, magicLinkSent: true });
+    if (outcome.kind !== 'created') return;
+    const link = /https?:\/\/\S+\/auth\/confirm\S*/.exec(sent.findLast((m) => m.to === input.ownerEmail)!.text)![0];
+    expect(new URL(link).searchParams.get('next')).toBe(`/subscription?spaId=${outcome.spaId}&billing=annual`);
+    expect(spaById(outcome.spaId)).toMatchObject({ tier: 'FREE', active: false });
+    // No checkout was opened for a listing nobody owns yet.
+    expect([...standIn.checkoutSessions.values()].some((s) => (s.metadata as Record<string, string>).spa_id === String(outcome.spaId))).toBe(false);
+  });
+
+  it('signed in: Stripe Checkout opens, and the listing goes live at the tier only when the webhook says it completed', async () => {
+    const owner = makeUser('payer', 'client');
+    const outcome = await registerSpa(form({ tier: 'ELITE', spaName: `Elite ${TAG}` }), context({ user: owner, stripe }));
+    expect(outcome).toMatchObject({ kind: 'checkout', status: 200 });
+    if (outcome.kind !== 'checkout') return;
+    const session = [...standIn.checkoutSessions.values()].find((s) => s.url === outcome.url)!;
+    const spaId = Number((session.metadata as Record<string, string>).spa_id);
+    expect(spaById(spaId)).toMatchObject({ name: `Elite ${TAG}`, ownerId: owner.id, tier: 'FREE', active: false, reviewStatus: 'pending' });
+
+    standIn.completeCheckout(String(session.id));
+    const { payload, header } = signEvent(makeEvent('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!), SECRET);
+    expect((await handleStripeWebhook(payload, header, { secret: SECRET, stripe, origin: ORIGIN })).status).toBe(200);
+    expect(spaById(spaId)).toMatchObject({ tier: 'ELITE', active: true, reviewStatus: 'approved', subscriptionStatus: 'active' });
+  });
+
+  it('signed in, but the checkout cannot open: no listing is left behind', async () => {
+    const owner = makeUser('unlucky', 'owner');
+    // The plan's price is known (cached); Stripe then fails to open the session itself.
+    await priceFor(stripe, findPlan('PREMIUM', 'monthly'));
+    const before = spaCount();
+    const sessionsBefore = standIn.checkoutSessions.size;
+    standIn.failNext(10);
+    const outcome = await registerSpa(form({ tier: 'PREMIUM' }), context({ user: owner, stripe }));
+    expect(outcome).toMatchObject({ kind: 'failed', status: 502 });
+    expect(standIn.checkoutSessions.size).toBe(sessionsBefore);
+    expect(spaCount()).toBe(before);
+  });
+});
