@@ -22,7 +22,7 @@ import { logEvent, loggablePath, logger } from '../src/lib/log.ts';
 import { backUp } from './lib/backups.ts';
 import { readiness, type Readiness } from './lib/health.ts';
 import { createStaticServer, type StaticServer } from './lib/static-files.ts';
-import { securityHeadersFor, setDocumentPolicy } from './lib/security-headers.ts';
+import { securityHeadersFor, setAppDefaults, setDocumentPolicy } from './lib/security-headers.ts';
 import { startHousekeeping } from '../src/lib/server/housekeeping.ts';
 import { createMailQueue } from '../src/lib/server/mail-queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '../src/lib/server/mailer.ts';
@@ -149,7 +149,7 @@ export async function startServer() {
     // A build swap or a listing change starts the search cache afresh.
     const generation = `${id}:${contentVersion.get()?.v ?? 0}`;
     if (searchCache.serve(req, res, generation)) return;
-    setDocumentPolicy(res, files.documentPolicy);
+    setAppDefaults(res, files.documentPolicy);
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
       searchCache.capture(req, res, generation);
       handler(req, res);

@@ -28,3 +28,14 @@ export function securityHeadersFor(siteUrl: string): Record<string, string> {
 export function setDocumentPolicy(res: ServerResponse, policy: string | null): void {
   if (policy) res.setHeader('Content-Security-Policy', policy);
 }
+
+/**
+ * Before the app answers: what it does not say otherwise is not to be kept.
+ * The middleware marks rendered pages `private, no-store` and endpoints say
+ * their own; this covers what Astro answers outside them (the 404 page, a
+ * trailing-slash redirect, a bad URL's 400).
+ */
+export function setAppDefaults(res: ServerResponse, policy: string | null): void {
+  setDocumentPolicy(res, policy);
+  res.setHeader('Cache-Control', 'no-store');
+}
