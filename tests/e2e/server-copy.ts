@@ -9,6 +9,8 @@ import { baseURL, databasePath, e2eDir, siteEnv } from './env.ts';
 
 export interface ServerCopy {
   url: string;
+  /** Its folder: the database (site.db) and the outbox. */
+  dir: string;
   child: ChildProcess;
   /** Everything the server printed so far. */
   output: () => string;
@@ -18,14 +20,17 @@ export interface ServerCopy {
 /** Ports above the suite's own: the suite's port plus `offset`. */
 export const copyPort = (offset: number) => Number(new URL(baseURL).port) + offset;
 
-export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}): Promise<ServerCopy> {
-  const dir = mkdtempSync(join(e2eDir, 'copy-'));
+/** `options.dir`: start on the folder (database and outbox) of an earlier copy, as a restart does. */
+export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}, options: { dir?: string } = {}): Promise<ServerCopy> {
+  const dir = options.dir ?? mkdtempSync(join(e2eDir, 'copy-'));
   const database = join(dir, 'site.db');
-  const source = new Database(databasePath, { readonly: true });
-  try {
-    source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
-  } finally {
-    source.close();
+  if (!options.dir) {
+    const source = new Database(databasePath, { readonly: true });
+    try {
+      source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
+    } finally {
+      source.close();
+    }
   }
   const child = spawn(process.execPath, ['scripts/serve.ts'], {
     env: { ...siteEnv, DATABASE_PATH: database, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
@@ -41,5 +46,5 @@ export async function startServerCopy(port: number, extraEnv: Record<string, str
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, child, output: () => log, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, dir, child, output: () => log, stop: () => child.kill('SIGTERM') };
 }
