@@ -3,8 +3,8 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
-import { envDefaults, loadEnv } from './scripts/lib/env.ts';
-import { contentSecurityPolicy } from './src/lib/content-security.ts';
+import { envDefaults, loadEnv } from '#server/env.ts';
+import { contentSecurityPolicy } from '#lib/content-security.ts';
 import islandDirectives from './src/integrations/island-directives.ts';
 import signedInDirective from './src/integrations/signed-in-directive.ts';
 
@@ -17,14 +17,14 @@ const site = process.env.SITE_URL || envDefaults.SITE_URL;
 export default defineConfig({
   site,
   output: 'static',
-  // scripts/serve.ts caps bodies per route before Astro sees them; this is the
+  // server/serve.ts caps bodies per route before Astro sees them; this is the
   // backstop for anything that reaches the adapter another way.
   // staticHeaders: the pre-rendered pages' Content-Security-Policy goes to
   // _headers.json (a header, never a <meta>, which cannot carry
   // frame-ancestors); the publish step copies it into the static manifest.
   adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024, staticHeaders: true }),
   integrations: [react(), signedInDirective(), islandDirectives()],
-  // We keep sessions in SQLite ourselves (src/lib/server/sessions.ts). Astro's
+  // We keep sessions in SQLite ourselves (src/lib/server/auth/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.
   session: false,
   // src/middleware.ts refuses every cross-origin state change (forms and JSON
@@ -67,7 +67,7 @@ export default defineConfig({
       GOOGLE_AUTHORIZATION_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://accounts.google.com/o/oauth2/v2/auth' }),
       GOOGLE_TOKEN_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://oauth2.googleapis.com/token' }),
       GOOGLE_USERINFO_URL: envField.string({ context: 'server', access: 'secret', url: true, default: 'https://openidconnect.googleapis.com/v1/userinfo' }),
-      // Stripe (src/lib/server/billing.ts). No secret key: pages that pay say
+      // Stripe (src/lib/server/billing/billing.ts). No secret key: pages that pay say
       // "payments are not configured" and the payment endpoints answer 503.
       STRIPE_SECRET_KEY: envField.string({ context: 'server', access: 'secret', optional: true }),
       STRIPE_WEBHOOK_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),

@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumLaunch, siteWebServer } from './tests/support/playwright-site.ts';
+import { chromiumLaunch, siteWebServer } from '#tests/support/playwright-site.ts';
 
 // Each run gets its own folder: database, published builds, outbox. Workers
 // inherit the variable from the main process, so they all see the same one.
@@ -26,8 +26,8 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
   ],
-  webServer: siteWebServer('node tests/e2e/server.ts', process.env.E2E_DIR!, port, {
-    // Known to the tests (tests/e2e/env.ts), which clear the limits of 127.0.0.1 between tests.
+  webServer: siteWebServer('node tests/support/e2e-server.ts', process.env.E2E_DIR!, port, {
+    // Known to the tests (tests/support/env.ts), which clear the limits of 127.0.0.1 between tests.
     ANALYTICS_SALT: 'e2e-analytics-salt',
   }),
 });

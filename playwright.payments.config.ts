@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumLaunch, siteWebServer } from './tests/support/playwright-site.ts';
+import { chromiumLaunch, siteWebServer } from '#tests/support/playwright-site.ts';
 
 // The payment tests (npm run test:e2e:payments): the site with Stripe
 // configured against the local stand-in (tests/support/stripe-stand-in.ts,
@@ -34,5 +34,5 @@ export default defineConfig({
   reporter: [['list']],
   use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } }],
-  webServer: siteWebServer('node tests/e2e-payments/server.ts', process.env.E2E_DIR!, port, stripeEnv),
+  webServer: siteWebServer('node tests/support/payments-server.ts', process.env.E2E_DIR!, port, stripeEnv),
 });

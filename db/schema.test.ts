@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { centsToDecimal } from '../src/lib/money.ts';
+import { centsToDecimal } from '#lib/money.ts';
 import type { Db } from './client.ts';
 import { bookings, cities, offers, services, siteMeta, spas, users } from './schema.ts';
 import { createTestDb } from './test-db.ts';

@@ -83,7 +83,7 @@ export const rateLimits = sqliteTable('rate_limits', {
 });
 
 // Mail that must not be lost: written in the same moment as the change it
-// announces, sent by src/lib/server/mail-queue.ts, retried with back-off, and
+// announces, sent by src/lib/server/mail/queue.ts, retried with back-off, and
 // picked up again after a crash or restart.
 export const mailQueue = sqliteTable(
   'mail_queue',
@@ -172,7 +172,7 @@ export const spas = sqliteTable(
     uniqueIndex('spas_slug_unique').on(t.slug),
     // The directory's listing order (tier weight, newest, id), county-wide and
     // per city, so a page of results is read in order instead of sorted. The
-    // expression must match tierOrder in src/lib/server/directory.ts exactly.
+    // expression must match tierOrder in src/lib/server/directory/directory.ts exactly.
     index('spas_rank_idx').on(t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_city_rank_idx').on(t.cityId, t.active, sql`${TIER_WEIGHT_SQL} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
     index('spas_owner_idx').on(t.ownerId),

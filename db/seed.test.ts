@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../src/lib/dates.ts';
+import { addDays } from '#lib/dates.ts';
 import type { Db } from './client.ts';
 import { cities, offerServices, offers, SERVICE_CATEGORIES, services, spaPhotos, spas } from './schema.ts';
 import { isEmpty, seedDemo } from './seed.ts';

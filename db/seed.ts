@@ -2,7 +2,7 @@
 // dates are relative to the seeding day in Pacific time) and idempotent: every
 // row is upserted on its natural key, so seeding twice leaves the same rows.
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { addDays, pacificDate } from '../src/lib/dates.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
 import type { Db } from './client.ts';
 import { demoCities, demoOffers, demoOwner, demoSpas } from './demo-data.ts';
 import { cities, offerServices, offers, services, spaPhotos, spas, users } from './schema.ts';

@@ -17,11 +17,11 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { addDays, pacificDate } from '../src/lib/dates.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
+import { logger } from '#lib/log.ts';
 import { benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
@@ -57,7 +57,7 @@ function runScript(script: string, args: string[] = []): { ok: boolean; ms: numb
 async function main() {
   seedDemo(migrateDatabase(env.DATABASE_PATH!));
   closeDatabase(env.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
   const services = (new Database(env.DATABASE_PATH!, { readonly: true }).prepare('select id from services where active = 1').all() as { id: number }[]).map((row) => row.id);
   await startSite();
 
@@ -89,7 +89,7 @@ async function main() {
     const ackedBefore = acknowledged.length;
     // spawnSync would stop this process's writers; the backup runs beside them.
     const result = await new Promise<{ ok: boolean; ms: number }>((resolve) => {
-      const child = spawn(process.execPath, ['scripts/db-backup.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, ['server/backup.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
       child.once('exit', (code) => resolve({ ok: code === 0, ms: round(performance.now() - startedAt, 0) }));
     });
     backups.push({ startedAt, ackedBefore, ...result });
@@ -103,7 +103,7 @@ async function main() {
   const newest = join(env.BACKUP_DIR!, files.at(-1)!);
   const last = backups.at(-1)!;
   const mustHave = acknowledged.filter((entry) => entry.at < last.startedAt).map((entry) => entry.id);
-  const restoreRun = runScript('scripts/db-restore.ts', [newest]);
+  const restoreRun = runScript('server/restore.ts', [newest]);
   const restored = new Database(env.DATABASE_PATH!, { readonly: true });
   const present = new Set((restored.prepare('select id from bookings').all() as { id: number }[]).map((row) => row.id));
   restored.close();

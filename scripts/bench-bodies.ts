@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { logger } from '#lib/log.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-bodies');
@@ -131,7 +131,7 @@ async function main() {
   const db = migrateDatabase(env.DATABASE_PATH!);
   seedDemo(db);
   closeDatabase(env.DATABASE_PATH!);
-  const publish = spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  const publish = spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
   if (publish.status !== 0) throw new Error('publishing failed');
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; ; i++) {

@@ -26,11 +26,11 @@ import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { addDays, pacificDate } from '../src/lib/dates.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
+import { logger } from '#lib/log.ts';
 import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-bookings');
@@ -183,7 +183,7 @@ function tally(list: string[]): Record<string, number> {
 }
 
 // ---------------------------------------------------------------------------
-// The server: scripts/serve.ts in its own process group, so a kill reaches any
+// The server: server/serve.ts in its own process group, so a kill reaches any
 // child it has (it spawns one only for the nightly rebuild).
 
 type Server = { child: ChildProcessByStdio<null, Readable, Readable>; exited: Promise<void> };
@@ -1116,7 +1116,7 @@ function prepareSite() {
   seedDemo(migrateDatabase(dbPath));
   closeDatabase(dbPath);
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  const result = spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
   if (result.status !== 0) throw new Error(`publishing failed (${result.error?.message ?? `exit ${result.status}`})`);
   log.info(`published the demo directory in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   withDb((db) => {

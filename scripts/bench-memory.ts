@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { addDays, pacificDate } from '../src/lib/dates.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
+import { logger } from '#lib/log.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
@@ -78,7 +78,7 @@ const buildOf = () => fetch(`${origin}/healthz`).then((r) => r.headers.get('x-si
 async function main() {
   seedDemo(migrateDatabase(env.DATABASE_PATH!));
   closeDatabase(env.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntil(() => fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false), 'the server answering', 120_000);
   const db = new Database(env.DATABASE_PATH!, { readonly: true });
@@ -91,7 +91,7 @@ async function main() {
   log.info(`start: ${rounds[0]!.rssMb} MB after ${first.requests} requests`);
   for (let i = 1; i <= Number(values.rebuilds); i++) {
     const before = await buildOf();
-    if (spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error(`rebuild ${i} failed`);
+    if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error(`rebuild ${i} failed`);
     await waitUntil(async () => (await buildOf()) !== before, `the server serving rebuild ${i}`, 30_000);
     const figures = await load(Number(values.seconds), services, i);
     rounds.push({ round: i, build: await buildOf(), rssMb: rssMb(server.pid!), load: figures });

@@ -25,9 +25,9 @@ import { chromium, type Browser, type Request } from '@playwright/test';
 import Database from 'better-sqlite3';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { closeDatabase } from '../db/client.ts';
-import { prepareDatabase } from '../db/prepare.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { prepareDatabase } from '#db/prepare.ts';
+import { logger } from '#lib/log.ts';
 import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-pages');
@@ -86,7 +86,7 @@ function siteEnv(name: string, port: number): NodeJS.ProcessEnv {
 
 function publish(label: string, env: NodeJS.ProcessEnv): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  const result = spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
   if (result.status !== 0) throw new Error(`publishing ${label} failed (${result.error?.message ?? `exit ${result.status}`})`);
   const seconds = (performance.now() - started) / 1000;
   log.info(`published ${label} in ${seconds.toFixed(1)} s`);

@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { addDays, pacificDate } from '../src/lib/dates.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
+import { logger } from '#lib/log.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
@@ -34,7 +34,7 @@ const buildOf = (origin: string) => fetch(`${origin}/healthz`).then((r) => r.hea
 async function main() {
   seedDemo(migrateDatabase(shared.DATABASE_PATH!));
   closeDatabase(shared.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['scripts/publish.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
   ports.forEach((port, i) => {
     servers.push(spawn(process.execPath, SERVER_ARGS, { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
   });
@@ -88,7 +88,7 @@ async function main() {
   await waitUntil(() => created.length > 0, 'the first created booking');
   // Not spawnSync: the load must go on while the rebuild runs.
   const rebuild = await new Promise<{ status: number | null }>((resolve) => {
-    spawn(process.execPath, ['scripts/publish.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', (status) => resolve({ status }));
+    spawn(process.execPath, ['server/rebuild.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', (status) => resolve({ status }));
   });
   await delay(Number(values.seconds) * 1000);
   stop = true;

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { closeDatabase } from '../db/client.ts';
-import { logger } from '../src/lib/log.ts';
-import { currentBuildDir, readBuildInfo } from './lib/site-builds.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { closeDatabase } from '#db/client.ts';
+import { logger } from '#lib/log.ts';
+import { currentBuildDir, readBuildInfo } from '#server/site-builds.ts';
 import { percentile, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench');
@@ -52,13 +52,13 @@ async function main() {
   mkdirSync(join(work, 'demo'));
   seedDemo(migrateDatabase(demo.DATABASE_PATH));
   closeDatabase(demo.DATABASE_PATH);
-  const demoBuild = timed('build, demo directory', ['scripts/publish.ts'], demo);
+  const demoBuild = timed('build, demo directory', ['server/rebuild.ts'], demo);
   const demoPages = countPages(join(currentBuildDir(demo.SITE_DIR)!, 'client'));
 
   const big = envFor('generated');
   mkdirSync(join(work, 'generated'));
   timed(`generate ${values.spas} spas`, ['scripts/generate.ts', '--spas', values.spas, '--db', big.DATABASE_PATH], big);
-  const bigBuild = timed(`build, ${values.spas} spas`, ['scripts/publish.ts'], big);
+  const bigBuild = timed(`build, ${values.spas} spas`, ['server/rebuild.ts'], big);
   const bigPages = countPages(join(currentBuildDir(big.SITE_DIR)!, 'client'));
 
   // 2. A rebuild of the demo site under load.
@@ -99,7 +99,7 @@ async function main() {
   const before = currentBuildDir(demo.SITE_DIR);
   const rebuildSeconds = await new Promise<number>((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['scripts/publish.ts'], { env: demo, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['server/rebuild.ts'], { env: demo, stdio: 'ignore' });
     child.on('exit', (code) => (code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error('rebuild failed'))));
   });
   // Keep the load on until the new build has answered 2,000 requests, so the

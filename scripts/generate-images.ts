@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
-import { logger } from '../src/lib/log.ts';
+import { logger } from '#lib/log.ts';
 
 const log = logger('images');
 

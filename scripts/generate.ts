@@ -4,13 +4,13 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '../db/client.ts';
-import { demoCities } from '../db/demo-data.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { cities, offers, services, spaPhotos, spas } from '../db/schema.ts';
-import { addDays, pacificDate } from '../src/lib/dates.ts';
-import { logger } from '../src/lib/log.ts';
-import { slugify } from '../src/lib/slug.ts';
+import { closeDatabase } from '#db/client.ts';
+import { demoCities } from '#db/demo-data.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { cities, offers, services, spaPhotos, spas } from '#db/schema.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
+import { logger } from '#lib/log.ts';
+import { slugify } from '#lib/slug.ts';
 
 const log = logger('generate');
 const { values } = parseArgs({

@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { logger } from '../src/lib/log.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { logger } from '#lib/log.ts';
 import { benchSiteEnv, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('scan-headers');
@@ -155,7 +155,7 @@ async function main() {
     const env = benchSiteEnv(work, port, { SITE_URL: `https://127.0.0.1:${port}`, TRUST_PROXY: '1' });
     seedDemo(migrateDatabase(env.DATABASE_PATH!));
     closeDatabase(env.DATABASE_PATH!);
-    if (spawnSync(process.execPath, ['scripts/publish.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+    if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
     children.push(spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     origin = `http://127.0.0.1:${port}`;
     https = true;

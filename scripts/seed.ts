@@ -1,8 +1,8 @@
 // `npm run db:seed`: migrate and (re)fill the demo directory. Safe to run again.
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
-import { envPath, loadEnv } from './lib/env.ts';
-import { logger } from '../src/lib/log.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
+import { envPath, loadEnv } from '#server/env.ts';
+import { logger } from '#lib/log.ts';
 
 const log = logger('seed');
 

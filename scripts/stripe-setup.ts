@@ -4,9 +4,9 @@
 // amount and interval is left alone; one with a different amount is replaced
 // (the key moves to the new price; Stripe prices are immutable).
 import Stripe from 'stripe';
-import { PLANS, type Plan } from '../src/lib/billing-rules.ts';
-import { logger } from '../src/lib/log.ts';
-import { loadEnv } from './lib/env.ts';
+import { PLANS, type Plan } from '#lib/billing-rules.ts';
+import { logger } from '#lib/log.ts';
+import { loadEnv } from '#server/env.ts';
 
 const log = logger('stripe:setup');
 

@@ -7,9 +7,9 @@
 //    (member home, dashboard, checkout, manage links), and a shared cache must
 //    never keep one person's page for the next.
 import { defineMiddleware } from 'astro:middleware';
-import { clearSessionCookie, readSessionToken, setSessionCookie } from './lib/server/auth.ts';
-import { crossOrigin, isSameOrigin } from './lib/server/http.ts';
-import { validateSessionToken } from './lib/server/sessions.ts';
+import { clearSessionCookie, readSessionToken, setSessionCookie } from '#lib/server/auth/auth.ts';
+import { crossOrigin, isSameOrigin } from '#lib/server/http.ts';
+import { validateSessionToken } from '#lib/server/auth/sessions.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

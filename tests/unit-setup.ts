@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { seedDemo } from '../db/seed.ts';
+import { closeDatabase } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { seedDemo } from '#db/seed.ts';
 
 export default function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'medspa-unit-'));

@@ -1,7 +1,7 @@
 // What the benchmark scripts (bench.ts, bench-pages.ts, bench-bookings.ts) share:
 // percentiles, rounding, and running main() with clean-up on every way out.
 import { join } from 'node:path';
-import type { logger } from '../../src/lib/log.ts';
+import type { logger } from '#lib/log.ts';
 
 /** The p-th percentile of an ascending list (nearest rank); 0 for an empty one. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -39,7 +39,7 @@ export function runBenchmark(main: () => Promise<void>, cleanUp: () => Promise<v
  * after a little load; at 4 MB per semi-space it stays near 170 MB with the
  * same p99 (bench-bodies, 2026-11-23).
  */
-export const SERVER_ARGS = ['--max-semi-space-size=4', 'scripts/serve.ts'];
+export const SERVER_ARGS = ['--max-semi-space-size=4', 'server/serve.ts'];
 
 /**
  * The environment of a throw-away site in `work`: its own database, builds and

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANALYTICS_ENTITY_TYPES, ANALYTICS_EVENT_TYPES } from '../../db/schema.ts';
+import { ANALYTICS_ENTITY_TYPES, ANALYTICS_EVENT_TYPES } from '#db/schema.ts';
 import { ENTITY_TYPES, EVENT_TYPES, parseAnalyticsEvent } from './analytics-event.ts';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');

@@ -2,7 +2,7 @@
 // and its input type for the browser module (which imports only the type, so
 // zod never ships to browsers). Pure: no server imports.
 import { z } from 'zod';
-import type { ANALYTICS_ENTITY_TYPES as StoredEntityTypes, ANALYTICS_EVENT_TYPES as StoredEventTypes } from '../../db/schema.ts';
+import type { ANALYTICS_ENTITY_TYPES as StoredEntityTypes, ANALYTICS_EVENT_TYPES as StoredEventTypes } from '#db/schema.ts';
 
 // The table's CHECK constraints list the same values; `satisfies` keeps the two
 // from drifting without importing the schema (and drizzle) into this module.

@@ -3,8 +3,8 @@
 // service costs, what a subscription's state means for the spa's tier, and
 // whether a late webhook may still change anything. src/lib/server/billing*.ts
 // does the talking to Stripe and SQLite and asks these.
-import { plans } from '../content/site.ts';
-import type { BillingPeriod, PaymentStatus, SubscriptionStatus, Tier } from '../../db/schema.ts';
+import { plans } from '#content/site.ts';
+import type { BillingPeriod, PaymentStatus, SubscriptionStatus, Tier } from '#db/schema.ts';
 import { ELITE_PER_CITY } from './tiers.ts';
 
 export type PaidTier = Exclude<Tier, 'FREE'>;

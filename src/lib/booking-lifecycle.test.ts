@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '#db/schema.ts';
 import { appointmentStart, canMoveLead, decideBookingChange, leadMoves, type BookingActor, type BookingState, type LeadStatus } from './booking-lifecycle.ts';
 
 // 22:30 PST on Sunday, Nov 22, 2026.

@@ -4,7 +4,7 @@
 //   pending -> confirmed -> completed        (the spa's owner or an admin)
 //   pending | confirmed -> cancelled         (owner or admin; the client before the appointment)
 //   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
-import type { BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '#db/schema.ts';
 import { startOfPacificDay } from './dates.ts';
 
 export type BookingActor = 'client' | 'owner' | 'admin';

@@ -1,6 +1,6 @@
 // Each service category has its own icon and fallback picture; anything else
 // gets the default ones (spec 3, services).
-import { SERVICE_CATEGORIES, type ServiceCategory } from '../../db/schema.ts';
+import { SERVICE_CATEGORIES, type ServiceCategory } from '#db/schema.ts';
 
 const isKnown = (category: string): category is ServiceCategory =>
   (SERVICE_CATEGORIES as readonly string[]).includes(category);

@@ -1,7 +1,7 @@
 // Structured data for search engines, typed with schema-dts so a wrong property
 // or type fails `astro check`. Each builder takes plain data and an origin.
 import type { BreadcrumbList, DaySpa, ItemList, MedicalBusiness, Offer, WithContext } from 'schema-dts';
-import { brand } from '../content/site.ts';
+import { brand } from '#content/site.ts';
 import { centsToDecimal } from './money.ts';
 import { httpUrl } from './urls.ts';
 

@@ -3,7 +3,7 @@
 // default). Only then is X-Forwarded-For believed, and only the entries those
 // proxies appended: everything to their left was written by the client.
 
-/** scripts/serve.ts writes the address it decided on here; anything a client sent under this name is replaced. */
+/** server/serve.ts writes the address it decided on here; anything a client sent under this name is replaced. */
 export const CLIENT_ADDRESS_HEADER = 'x-medspa-client-address';
 
 /**

@@ -1,7 +1,7 @@
 // The search query of /search-results, /client/* and /api/spas/search: one
 // schema, shared by the page, the filter island and the endpoint.
 import { z } from 'zod';
-import { treatments } from '../content/site.ts';
+import { treatments } from '#content/site.ts';
 
 import { ALL_CITIES, ALL_SERVICES, searchUrl } from './search-url.ts';
 

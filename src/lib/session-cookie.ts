@@ -1,5 +1,5 @@
-// The session cookie's name, in one place for the app (src/lib/server/auth.ts)
-// and the server in front of it (scripts/serve.ts), which must agree: over
+// The session cookie's name, in one place for the app (src/lib/server/auth/auth.ts)
+// and the server in front of it (server/serve.ts), which must agree: over
 // https the app reads only __Host-session, so the server may not treat a stray
 // "session" cookie as a signed-in visitor.
 

@@ -1,7 +1,7 @@
 // What each listing tier may show (spec 3, tier feature table; spec 9). The
 // server enforces these when a listing is saved and the pages obey them when
 // rendering, so a downgraded spa loses its extras at once.
-import type { Tier } from '../../db/schema.ts';
+import type { Tier } from '#db/schema.ts';
 import { httpUrl } from './urls.ts';
 
 export interface TierFeatures {

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { publicPages } from '../lib/server/public-pages.ts';
+import { publicPages } from '#lib/server/directory/public-pages.ts';
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -4,12 +4,12 @@
 // confirmPayment(), so the island's states and toasts run for real.
 import { expect, test } from '@playwright/test';
 import Stripe from 'stripe';
-import { query, write } from '../e2e/db.ts';
-import { baseURL } from '../e2e/env.ts';
-import { createSignedInUser, signIn } from '../e2e/sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
-import { withStripeDouble } from './stripe-double.ts';
+import { withStripeDouble } from '../support/stripe-double.ts';
 
 const stripe = new Stripe(stripeEnv.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(stripeEnv.STRIPE_API_PORT), protocol: 'http', maxNetworkRetries: 0 });
 

@@ -3,11 +3,11 @@
 // runs, the card form's states run, and a plan form may go on to Stripe
 // Checkout (the stand-in's page), all without one violation.
 import { expect, test } from '@playwright/test';
-import { query, write } from '../e2e/db.ts';
-import { visit, watchViolations } from '../e2e/csp.ts';
-import { createSignedInUser, signIn } from '../e2e/sessions.ts';
+import { query, write } from '../support/db.ts';
+import { visit, watchViolations } from '../support/csp.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
-import { withStripeDouble } from './stripe-double.ts';
+import { withStripeDouble } from '../support/stripe-double.ts';
 
 test('checkout with Stripe.js and the plans page load without a violation; Stripe is in the policy', async ({ page, context }) => {
   const owner = createSignedInUser({ role: 'owner' });

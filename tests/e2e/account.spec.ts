@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { databasePath } from './env.ts';
-import { hydrated } from './islands.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { databasePath } from '../support/env.ts';
+import { hydrated } from '../support/islands.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 test.describe('navigation when signed in', () => {
   test('shows a placeholder while the user loads, then the avatar menu', async ({ page, context }) => {
@@ -134,7 +134,7 @@ test.describe('member home', () => {
   });
 
   test('a stale session cookie gets the public home', async ({ page, context }) => {
-    await context.addCookies([{ name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: (await import('./env.ts')).baseURL }]);
+    await context.addCookies([{ name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: (await import('../support/env.ts')).baseURL }]);
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     expect((await context.cookies()).find((c) => c.name === 'session')).toBeUndefined();

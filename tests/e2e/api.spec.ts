@@ -5,8 +5,8 @@ import { expect, test, type APIResponse } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { baseURL, databasePath } from './env.ts';
-import { forgetLoopbackLimits } from './limits.ts';
+import { baseURL, databasePath } from '../support/env.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
 
 const DECIMAL = /^\d+\.\d{2}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

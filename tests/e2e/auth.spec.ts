@@ -9,10 +9,10 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
-import { query, write } from './db.ts';
-import { baseURL, siteEnv } from './env.ts';
-import { hydrated } from './islands.ts';
-import { linkIn, messageInOutbox, OUTBOX } from './outbox.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL, siteEnv } from '../support/env.ts';
+import { hydrated } from '../support/islands.ts';
+import { linkIn, messageInOutbox, OUTBOX } from '../support/outbox.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const CANT_BE_USED = 'This link can’t be used';
@@ -318,7 +318,7 @@ test.describe('magic-link sign-in', () => {
     // A second server on the same published build and database, with SMTP configured.
     const port = Number(process.env.E2E_PORT ?? 4399) + 50;
     const origin = `http://127.0.0.1:${port}`;
-    const server = spawn(process.execPath, ['scripts/serve.ts'], {
+    const server = spawn(process.execPath, ['server/serve.ts'], {
       env: { ...siteEnv, HOST: '127.0.0.1', PORT: String(port), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_OUTBOX: OUTBOX },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

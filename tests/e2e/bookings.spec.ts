@@ -5,12 +5,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { hydrated } from './islands.ts';
-import { forgetLoopbackLimits } from './limits.ts';
-import { decodeQuotedPrintable, linkIn, messageInOutbox } from './outbox.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { hydrated } from '../support/islands.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
+import { decodeQuotedPrintable, linkIn, messageInOutbox } from '../support/outbox.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = (who = 'client') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;

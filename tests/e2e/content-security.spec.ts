@@ -5,10 +5,10 @@
 // for scripts, and a page cannot be framed. The payment pages with Stripe
 // configured are checked the same way in tests/e2e-payments/content-security.spec.ts.
 import { expect, test } from '@playwright/test';
-import { visit, watchViolations } from './csp.ts';
-import { query, write } from './db.ts';
-import { forgetLoopbackLimits } from './limits.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { visit, watchViolations } from '../support/csp.ts';
+import { query, write } from '../support/db.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 test.describe('Content-Security-Policy', () => {
   test.describe.configure({ timeout: 90_000 });

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { baseURL, e2eDir, siteEnv } from './env.ts';
+import { baseURL, e2eDir, siteEnv } from '../support/env.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -140,7 +140,7 @@ test.beforeAll(async () => {
   await new Promise<void>((resolve) => oauth.listen(0, '127.0.0.1', resolve));
   const oauthURL = `http://127.0.0.1:${(oauth.address() as AddressInfo).port}`;
 
-  site = spawn(process.execPath, ['scripts/serve.ts'], {
+  site = spawn(process.execPath, ['server/serve.ts'], {
     env: {
       ...siteEnv,
       HOST: '127.0.0.1',

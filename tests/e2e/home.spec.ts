@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { query } from './db.ts';
-import { hydrated } from './islands.ts';
+import { query } from '../support/db.ts';
+import { hydrated } from '../support/islands.ts';
 
 test.describe('home search', () => {
   test('Find Your Provider sends only the filters that were chosen', async ({ page }) => {

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { query } from './db.ts';
-import { createSignedInUser } from './sessions.ts';
+import { query } from '../support/db.ts';
+import { createSignedInUser } from '../support/sessions.ts';
 
 interface VnuMessage {
   type: string;

@@ -5,8 +5,8 @@
 // scripts load, the island hydrates, and the test submits: the values must be
 // the ones typed, and the request must go through the island (JSON) and succeed.
 import { expect, test, type Page } from '@playwright/test';
-import { query, write } from './db.ts';
-import { linkIn, messageInOutbox } from './outbox.ts';
+import { query, write } from '../support/db.ts';
+import { linkIn, messageInOutbox } from '../support/outbox.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const bookingsFor = (email: string) => query<{ spa_id: number | null; service_id: number | null; name: string; phone: string | null; message: string | null }>('select * from bookings where email = ? order by id', email);

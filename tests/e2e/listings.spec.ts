@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { query, tierWeight } from './db.ts';
-import { forgetLoopbackLimits, forgetLoopbackView } from './limits.ts';
+import { query, tierWeight } from '../support/db.ts';
+import { forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
 
 const jsonLd = async (page: import('@playwright/test').Page) =>
   (await page.locator('script[type="application/ld+json"]').allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);

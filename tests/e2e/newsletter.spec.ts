@@ -3,8 +3,8 @@
 // (RFC 8058), re-subscribing, and one row per address throughout.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { query } from './db.ts';
-import { decodeQuotedPrintable, linkIn, messageInOutbox, messagesTo } from './outbox.ts';
+import { query } from '../support/db.ts';
+import { decodeQuotedPrintable, linkIn, messageInOutbox, messagesTo } from '../support/outbox.ts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = () => `reader-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;

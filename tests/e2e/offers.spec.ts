@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { databasePath } from './env.ts';
+import { databasePath } from '../support/env.ts';
 
 interface OfferRow {
   id: number;

@@ -5,8 +5,8 @@ import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { baseURL } from './env.ts';
-import { copyPort, startServerCopy, type ServerCopy } from './server-copy.ts';
+import { baseURL } from '../support/env.ts';
+import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 
 test.describe('health and readiness', () => {
   test('/healthz says the process answers; /readyz what an operator needs, nothing secret', async ({ request }) => {

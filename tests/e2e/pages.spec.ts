@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baseURL } from './env.ts';
+import { baseURL } from '../support/env.ts';
 
 test('the privacy policy and terms of service render their sections', async ({ page }) => {
   for (const [path, title] of [

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { baseURL, databasePath, siteEnv } from './env.ts';
+import { baseURL, databasePath, siteEnv } from '../support/env.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
 
 function runRebuild(): { done: Promise<{ code: number | null; output: string }>; output: () => string } {
-  const child = spawn(process.execPath, ['scripts/publish.ts'], { env: siteEnv });
+  const child = spawn(process.execPath, ['server/rebuild.ts'], { env: siteEnv });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { query, tierWeight } from './db.ts';
-import { databasePath } from './env.ts';
-import { hydrated } from './islands.ts';
+import { query, tierWeight } from '../support/db.ts';
+import { databasePath } from '../support/env.ts';
+import { hydrated } from '../support/islands.ts';
 
 interface SpaRow {
   id: number;

@@ -8,10 +8,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { query, write } from './db.ts';
-import { analyticsSalt, baseURL } from './env.ts';
-import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from './limits.ts';
-import { decodeQuotedPrintable, OUTBOX } from './outbox.ts';
+import { query, write } from '../support/db.ts';
+import { analyticsSalt, baseURL } from '../support/env.ts';
+import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
+import { decodeQuotedPrintable, OUTBOX } from '../support/outbox.ts';
 
 const site = new URL(baseURL);
 const octet = () => 1 + Math.floor(Math.random() * 254);

@@ -6,11 +6,11 @@
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { linkIn, messageInOutbox } from './outbox.ts';
-import { copyPort, startServerCopy, type ServerCopy } from './server-copy.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { linkIn, messageInOutbox } from '../support/outbox.ts';
+import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const randomToken = (length = 52) => Array.from({ length }, () => BASE32[randomInt(BASE32.length)]).join('');

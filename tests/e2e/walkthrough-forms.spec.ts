@@ -3,10 +3,10 @@
 // /api/auth/request (10), a failed request offers Retry in its toast (11); and
 // the sign-in and booking forms work as plain HTML forms without JavaScript.
 import { expect, test, type Page } from '@playwright/test';
-import { query, write } from './db.ts';
-import { hydrated } from './islands.ts';
-import { linkIn, messageInOutbox } from './outbox.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { hydrated } from '../support/islands.ts';
+import { linkIn, messageInOutbox } from '../support/outbox.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const bookingsFor = (email: string) => query<{ id: number; user_id: number | null; spa_id: number | null; service_id: number | null }>('select * from bookings where email = ? order by id', email);

@@ -1,9 +1,9 @@
 // Departures from the spec found by the walk-through (issue 10), each pinned
 // by a test that failed before its fix.
 import { expect, test } from '@playwright/test';
-import { query, write } from './db.ts';
-import { baseURL } from './env.ts';
-import { createSignedInUser, signIn } from './sessions.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 test.describe('signed in, About leads somewhere', () => {
   test('the member home has #about, reached from the navigation and the footer', async ({ page, context }) => {

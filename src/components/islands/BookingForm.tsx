@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { trackEvent } from '../../lib/client/analytics.ts';
-import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '../../lib/client/booking.ts';
-import { toast } from '../../lib/client/toasts.ts';
-import { pacificDate } from '../../lib/dates.ts';
+import { trackEvent } from '#lib/client/analytics.ts';
+import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '#lib/client/booking.ts';
+import { toast } from '#lib/client/toasts.ts';
+import { pacificDate } from '#lib/dates.ts';
 
 export interface ServiceChoice {
   id: number;
@@ -60,12 +60,12 @@ interface ErrorBody {
   error?: { fields?: Record<string, string> };
 }
 
-type Schemas = typeof import('../../lib/booking-schema.ts');
+type Schemas = typeof import('#lib/booking-schema.ts');
 let schemas: Promise<Schemas> | null = null;
 // The schema (zod) is a third of the form's weight and most visitors never
 // touch the form: it loads when someone starts filling it in.
 const loadSchemas = () =>
-  (schemas ??= import('../../lib/booking-schema.ts').catch((error: unknown) => {
+  (schemas ??= import('#lib/booking-schema.ts').catch((error: unknown) => {
     schemas = null; // let the next attempt fetch it again
     throw error;
   }));

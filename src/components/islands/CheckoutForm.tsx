@@ -6,7 +6,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useEffect, useMemo, useState, type SubmitEvent } from 'react';
-import { toast } from '../../lib/client/toasts.ts';
+import { toast } from '#lib/client/toasts.ts';
 
 interface Props {
   serviceId: number;

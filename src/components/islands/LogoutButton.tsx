@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from '../../lib/client/toasts.ts';
+import { toast } from '#lib/client/toasts.ts';
 
 // The owner dashboard's Logout (spec 4: owners log out through a call, then go
 // to /owner/login). The server ends the session row, so the old cookie is dead

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { toast } from '../../lib/client/toasts.ts';
+import { toast } from '#lib/client/toasts.ts';
 
 export type MagicLinkPurpose = 'owner' | 'client';
 
@@ -36,11 +36,11 @@ async function errorBody(response: Response): Promise<ErrorBody> {
   }
 }
 
-type Schemas = typeof import('../../lib/auth-schemas.ts');
+type Schemas = typeof import('#lib/auth-schemas.ts');
 let schemas: Promise<Schemas> | null = null;
 // zod loads when someone starts to fill the form in, not with the page.
 const loadSchemas = () =>
-  (schemas ??= import('../../lib/auth-schemas.ts').catch((error: unknown) => {
+  (schemas ??= import('#lib/auth-schemas.ts').catch((error: unknown) => {
     schemas = null;
     throw error;
   }));

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { ALL_CITIES, ALL_SERVICES, searchUrl } from '../../lib/search-url.ts';
+import { ALL_CITIES, ALL_SERVICES, searchUrl } from '#lib/search-url.ts';
 
 interface Option {
   value: string;

@@ -6,7 +6,7 @@
 // and the spa select are uncontrolled, so whatever was chosen before
 // hydration is what is sent.
 import { useState, type SubmitEvent } from 'react';
-import { toast } from '../../lib/client/toasts.ts';
+import { toast } from '#lib/client/toasts.ts';
 
 export interface PlanCard {
   tier: 'PREMIUM' | 'ELITE';

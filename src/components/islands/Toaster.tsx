@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { $toasts, dismiss, runToastAction, setToasterReady, setToastsPaused, type Toast } from '../../lib/client/toasts.ts';
+import { $toasts, dismiss, runToastAction, setToasterReady, setToastsPaused, type Toast } from '#lib/client/toasts.ts';
 
 /** Spec 9: a swipe to the right of more than 50 px dismisses. */
 const SWIPE_THRESHOLD = 50;

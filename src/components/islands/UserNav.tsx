@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { fullName, initials } from '../../lib/initials.ts';
-import { $user, loadUser, type NavUser } from '../../lib/client/user.ts';
+import { fullName, initials } from '#lib/initials.ts';
+import { $user, loadUser, type NavUser } from '#lib/client/user.ts';
 
 interface Props {
   signIn: { label: string; href: string };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { migrateDatabase } from '../../../db/migrate.ts';
-import { magicTokens, newsletterSubscribers, rateLimits, sessions, users } from '../../../db/schema.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { magicTokens, newsletterSubscribers, rateLimits, sessions, users } from '#db/schema.ts';
 import { NEWSLETTER_CONFIRM_TTL_MS, pruneExpired, RATE_LIMIT_KEEP_MS } from './housekeeping.ts';
-import { CONFIRM_TTL_MS } from './newsletter.ts';
+import { CONFIRM_TTL_MS } from './mail/newsletter.ts';
 
 const NOW = Date.parse('2026-11-23T09:00:00Z');
 const at = (offset: number) => new Date(NOW + offset);

@@ -1,5 +1,5 @@
 // Housekeeping: rows that are of no use to anyone once their time is up.
-// Run by scripts/serve.ts at start and every night after midnight in Orange
+// Run by server/serve.ts at start and every night after midnight in Orange
 // County. It takes the database as a parameter (no astro:env), so the server
 // script, the tests and a one-off `node` call can all run it.
 //   sessions            expired (a sign-in lasts 30 days, sliding)
@@ -7,8 +7,8 @@
 //   newsletter tokens   confirmation tokens older than their 7 days (the row stays)
 //   rate_limits         windows long over (the longest window is an hour)
 import { and, isNotNull, lt, or, eq } from 'drizzle-orm';
-import type { Db } from '../../../db/client.ts';
-import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '../../../db/schema.ts';
+import type { Db } from '#db/client.ts';
+import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '#db/schema.ts';
 import { msUntilNextPacificMidnight } from '../dates.ts';
 import { logger } from '../log.ts';
 

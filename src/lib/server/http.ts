@@ -39,7 +39,7 @@ export const invalid = (error: ParseError, status = 400) =>
   apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
 
 /**
- * The site's public URL: the running server's SITE_URL (scripts/serve.ts has
+ * The site's public URL: the running server's SITE_URL (server/serve.ts has
  * checked it), else the one the build was made with. Links in mail, calendar
  * UIDs, OAuth redirect URIs and the origin check use it; never the request's
  * own URL, whose host comes from the Host header, which a client chooses.
@@ -65,7 +65,7 @@ export function isSameOrigin(request: Request, url: URL, trustedProxies = parseT
 
 export const crossOrigin = () => apiError(403, 'cross_origin', 'Cross-origin requests are not allowed.');
 
-/** Forms and JSON bodies may be this large; scripts/serve.ts refuses larger ones before any page runs. */
+/** Forms and JSON bodies may be this large; server/serve.ts refuses larger ones before any page runs. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export const payloadTooLarge = (limit: number) => apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`);

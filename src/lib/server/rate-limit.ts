@@ -1,7 +1,7 @@
 // Fixed-window rate limits kept in SQLite, so a restart does not reset them.
 // One statement per hit: the upsert both counts and starts a new window.
 import { sql } from 'drizzle-orm';
-import { rateLimits } from '../../../db/schema.ts';
+import { rateLimits } from '#db/schema.ts';
 import { db } from './db.ts';
 
 export interface RateLimitResult {

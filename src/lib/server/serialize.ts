@@ -1,7 +1,7 @@
 // The JSON shapes of spec section 7. Money leaves the server as decimal strings.
 import { centsToDecimal } from '../money.ts';
 import { allowedBookingLink, allowedSocialFeed, allowedVideo, isVerified } from '../tiers.ts';
-import type { OfferCardData, ServiceCardData, SpaCardData } from './directory.ts';
+import type { OfferCardData, ServiceCardData, SpaCardData } from './directory/directory.ts';
 import { httpUrl } from '../urls.ts';
 
 export function serviceJson(service: ServiceCardData) {

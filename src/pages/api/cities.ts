@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { listCities } from '../../lib/server/directory.ts';
-import { json } from '../../lib/server/http.ts';
+import { listCities } from '#lib/server/directory/directory.ts';
+import { json } from '#lib/server/http.ts';
 
 export const prerender = false;
 

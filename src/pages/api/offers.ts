@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { listOffers, offerServiceIds } from '../../lib/server/directory.ts';
-import { json } from '../../lib/server/http.ts';
-import { offerJson } from '../../lib/server/serialize.ts';
+import { listOffers, offerServiceIds } from '#lib/server/directory/directory.ts';
+import { json } from '#lib/server/http.ts';
+import { offerJson } from '#lib/server/serialize.ts';
 
 export const prerender = false;
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { parseAnalyticsEvent } from '../../../lib/analytics-event.ts';
-import { acceptEvent, clientAddressOf } from '../../../lib/server/analytics.ts';
-import { apiError, invalid, json, readJson } from '../../../lib/server/http.ts';
+import { parseAnalyticsEvent } from '#lib/analytics-event.ts';
+import { acceptEvent, clientAddressOf } from '#lib/server/directory/analytics.ts';
+import { apiError, invalid, json, readJson } from '#lib/server/http.ts';
 
 export const prerender = false;
 

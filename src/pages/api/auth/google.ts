@@ -1,8 +1,8 @@
 // GET /api/auth/google[?next=/path]: starts "Continue with Google". Without
 // Google credentials the route does not exist (404), like the button.
 import type { APIRoute } from 'astro';
-import { googleConfigured, rememberGoogleSignIn, startGoogleSignIn } from '../../../lib/server/google.ts';
-import { notFound, publicOrigin } from '../../../lib/server/http.ts';
+import { googleConfigured, rememberGoogleSignIn, startGoogleSignIn } from '#lib/server/auth/google.ts';
+import { notFound, publicOrigin } from '#lib/server/http.ts';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { json } from '../../../lib/server/http.ts';
-import { signOut } from '../../../lib/server/auth.ts';
+import { json } from '#lib/server/http.ts';
+import { signOut } from '#lib/server/auth/auth.ts';
 
 export const prerender = false;
 

@@ -1,4 +1,4 @@
-import { magicLinkEndpoint } from '../../../lib/server/magic-link-endpoint.ts';
+import { magicLinkEndpoint } from '#lib/server/auth/magic-link-endpoint.ts';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { requireApiUser } from '../../../lib/server/auth.ts';
-import { json } from '../../../lib/server/http.ts';
+import { requireApiUser } from '#lib/server/auth/auth.ts';
+import { json } from '#lib/server/http.ts';
 
 export const prerender = false;
 

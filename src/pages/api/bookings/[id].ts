@@ -2,11 +2,11 @@
 // (its client, the spa's owner, an admin). PATCH moves it through the
 // lifecycle (src/lib/booking-lifecycle.ts) and tells the client by mail.
 import type { APIRoute } from 'astro';
-import { bookingChangeSchema } from '../../../lib/booking-schema.ts';
-import { requireApiUser } from '../../../lib/server/auth.ts';
-import { announceBookingChange } from '../../../lib/server/booking-mail.ts';
-import { actorFor, bookingDetails, bookingJson, changeBooking } from '../../../lib/server/bookings.ts';
-import { apiError, invalid, json, notFound, publicOrigin, readJson } from '../../../lib/server/http.ts';
+import { bookingChangeSchema } from '#lib/booking-schema.ts';
+import { requireApiUser } from '#lib/server/auth/auth.ts';
+import { announceBookingChange } from '#lib/server/bookings/booking-mail.ts';
+import { actorFor, bookingDetails, bookingJson, changeBooking } from '#lib/server/bookings/bookings.ts';
+import { apiError, invalid, json, notFound, publicOrigin, readJson } from '#lib/server/http.ts';
 
 export const prerender = false;
 

@@ -1,12 +1,12 @@
 // POST /api/bookings: a booking or consultation request (spec 7), from the
 // booking form or any client. GET /api/bookings: the signed-in user's bookings.
 import type { APIRoute } from 'astro';
-import { bookingRequestSchema } from '../../../lib/booking-schema.ts';
-import { clientAddressOf } from '../../../lib/server/analytics.ts';
-import { getUser, requireApiUser } from '../../../lib/server/auth.ts';
-import { announceNewBooking } from '../../../lib/server/booking-mail.ts';
-import { allowBookingRequest, bookingDetails, bookingJson, createBooking, listUserBookings, userBookingJson } from '../../../lib/server/bookings.ts';
-import { apiError, invalid, json, publicOrigin, readJson } from '../../../lib/server/http.ts';
+import { bookingRequestSchema } from '#lib/booking-schema.ts';
+import { clientAddressOf } from '#lib/server/directory/analytics.ts';
+import { getUser, requireApiUser } from '#lib/server/auth/auth.ts';
+import { announceNewBooking } from '#lib/server/bookings/booking-mail.ts';
+import { allowBookingRequest, bookingDetails, bookingJson, createBooking, listUserBookings, userBookingJson } from '#lib/server/bookings/bookings.ts';
+import { apiError, invalid, json, publicOrigin, readJson } from '#lib/server/http.ts';
 
 export const prerender = false;
 

@@ -2,10 +2,10 @@
 // booking link, directions, social feed). Fire and forget from the browser
 // (src/components/ClickTracker.astro); the link itself works without it.
 import type { APIRoute } from 'astro';
-import { parseClickEvent } from '../../../lib/click-event.ts';
-import { clientAddressOf } from '../../../lib/server/analytics.ts';
-import { allowClick, recordClick } from '../../../lib/server/clicks.ts';
-import { apiError, invalid, json, publicOrigin, readJson } from '../../../lib/server/http.ts';
+import { parseClickEvent } from '#lib/click-event.ts';
+import { clientAddressOf } from '#lib/server/directory/analytics.ts';
+import { allowClick, recordClick } from '#lib/server/directory/clicks.ts';
+import { apiError, invalid, json, publicOrigin, readJson } from '#lib/server/http.ts';
 
 export const prerender = false;
 

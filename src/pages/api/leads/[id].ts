@@ -1,10 +1,10 @@
 // PATCH /api/leads/{id}: the spa's owner (or an admin) moves a lead along:
 // new -> contacted -> converted or lost.
 import type { APIRoute } from 'astro';
-import { leadChangeSchema } from '../../../lib/booking-schema.ts';
-import { requireApiUser } from '../../../lib/server/auth.ts';
-import { changeLeadStatus } from '../../../lib/server/bookings.ts';
-import { apiError, invalid, json, notFound, readJson } from '../../../lib/server/http.ts';
+import { leadChangeSchema } from '#lib/booking-schema.ts';
+import { requireApiUser } from '#lib/server/auth/auth.ts';
+import { changeLeadStatus } from '#lib/server/bookings/bookings.ts';
+import { apiError, invalid, json, notFound, readJson } from '#lib/server/http.ts';
 
 export const prerender = false;
 

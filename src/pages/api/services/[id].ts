@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { getService } from '../../../lib/server/directory.ts';
-import { apiError, json, notFound } from '../../../lib/server/http.ts';
-import { serviceJson } from '../../../lib/server/serialize.ts';
+import { getService } from '#lib/server/directory/directory.ts';
+import { apiError, json, notFound } from '#lib/server/http.ts';
+import { serviceJson } from '#lib/server/serialize.ts';
 
 export const prerender = false;
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { listActiveSpaCards } from '../../../lib/server/api-queries.ts';
-import { json } from '../../../lib/server/http.ts';
-import { spaJson } from '../../../lib/server/serialize.ts';
+import { listActiveSpaCards } from '#lib/server/directory/api-queries.ts';
+import { json } from '#lib/server/http.ts';
+import { spaJson } from '#lib/server/serialize.ts';
 
 export const prerender = false;
 

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
-import { parseSearchParams } from '../../../lib/search.ts';
-import { searchSpas } from '../../../lib/server/directory.ts';
-import { invalid, json } from '../../../lib/server/http.ts';
-import { spaJson } from '../../../lib/server/serialize.ts';
+import { parseSearchParams } from '#lib/search.ts';
+import { searchSpas } from '#lib/server/directory/directory.ts';
+import { invalid, json } from '#lib/server/http.ts';
+import { spaJson } from '#lib/server/serialize.ts';
 
 export const prerender = false;
 

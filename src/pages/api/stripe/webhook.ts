@@ -1,10 +1,10 @@
-// POST /api/stripe/webhook: Stripe's event deliveries (src/lib/server/billing-webhooks.ts).
+// POST /api/stripe/webhook: Stripe's event deliveries (src/lib/server/billing/webhooks.ts).
 // The raw body is what Stripe signed, so it is read as bytes, never re-serialised.
-// scripts/serve.ts caps bodies at 64 KiB (Stripe events are far smaller).
+// server/serve.ts caps bodies at 64 KiB (Stripe events are far smaller).
 import type { APIRoute } from 'astro';
-import { getStripe, webhookSecret } from '../../../lib/server/billing.ts';
-import { handleStripeWebhook } from '../../../lib/server/billing-webhooks.ts';
-import { apiError, json, MAX_BODY_BYTES, payloadTooLarge, readBodyBytes } from '../../../lib/server/http.ts';
+import { getStripe, webhookSecret } from '#lib/server/billing/billing.ts';
+import { handleStripeWebhook } from '#lib/server/billing/webhooks.ts';
+import { apiError, json, MAX_BODY_BYTES, payloadTooLarge, readBodyBytes } from '#lib/server/http.ts';
 
 export const prerender = false;
 

@@ -3,7 +3,7 @@
 // exchange, an unverified address) returns to the sign-in page with
 // ?error=google; the reason goes to the log, not to the address bar.
 import type { APIRoute } from 'astro';
-import { signIn } from '../../../../lib/server/auth.ts';
+import { signIn } from '#lib/server/auth/auth.ts';
 import {
   finishGoogleSignIn,
   googleConfigured,
@@ -11,9 +11,9 @@ import {
   GoogleSignInError,
   signInWithGoogle,
   takeGoogleSignIn,
-} from '../../../../lib/server/google.ts';
-import { notFound, publicOrigin } from '../../../../lib/server/http.ts';
-import { logger } from '../../../../lib/log.ts';
+} from '#lib/server/auth/google.ts';
+import { notFound, publicOrigin } from '#lib/server/http.ts';
+import { logger } from '#lib/log.ts';
 
 const log = logger('auth');
 

@@ -3,11 +3,11 @@
 // only from the address).
 import type { APIRoute } from 'astro';
 import { and, eq } from 'drizzle-orm';
-import { spas } from '../../../../../db/schema.ts';
-import { db } from '../../../../lib/server/db.ts';
-import { listSpaServices } from '../../../../lib/server/directory.ts';
-import { json, notFound } from '../../../../lib/server/http.ts';
-import { priceLabel } from '../../../../lib/services.ts';
+import { spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { listSpaServices } from '#lib/server/directory/directory.ts';
+import { json, notFound } from '#lib/server/http.ts';
+import { priceLabel } from '#lib/services.ts';
 
 export const prerender = false;
 

@@ -1,0 +1,44 @@
+// What /healthz and /readyz answer (server/serve.ts). Liveness says only that
+// the process answers; readiness says whether it should get traffic, and what
+// an operator wants to see at a glance. No secrets, no addresses, no tokens.
+import type { Database } from 'better-sqlite3';
+import { readRebuildResult, type RebuildResult } from './site-builds.ts';
+
+export interface Readiness {
+  ready: boolean;
+  database: { ok: boolean; error?: string };
+  build: { id: string; builtAt: string | null } | null;
+  mailQueue: { waiting: number; failed: number; oldestWaitingSeconds: number | null } | null;
+  lastRebuild: RebuildResult | null;
+}
+
+interface QueueRow {
+  waiting: number;
+  failed: number;
+  oldest: number | null;
+}
+
+/** Ready: the database answers and a build is being served. The queue and the last rebuild are reported, not judged. */
+export function readiness(sqlite: Database, siteDir: string, build: { id: string; builtAt: string | null } | null, now = Date.now()): Readiness {
+  let database: Readiness['database'] = { ok: true };
+  let mailQueue: Readiness['mailQueue'] = null;
+  try {
+    sqlite.prepare('select 1').get();
+    const row = sqlite
+      .prepare<[], QueueRow>(
+        `select sum(sent_at is null and failed_at is null) as waiting,
+                sum(failed_at is not null) as failed,
+                min(case when sent_at is null and failed_at is null then created_at end) as oldest
+         from mail_queue`,
+      )
+      .get();
+    mailQueue = {
+      waiting: row?.waiting ?? 0,
+      failed: row?.failed ?? 0,
+      oldestWaitingSeconds: row?.oldest ? Math.max(0, Math.round((now - row.oldest) / 1000)) : null,
+    };
+  } catch (error) {
+    database = { ok: false, error: error instanceof Error ? error.message.split('\n')[0] : 'unknown error' };
+  }
+  return { ready: database.ok && build !== null, database, build, mailQueue, lastRebuild: readRebuildResult(siteDir) };
+}

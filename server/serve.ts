@@ -1,0 +1,239 @@
+// The production server. It serves whichever build `SITE_DIR/current` points at
+// and switches to a new one when a rebuild swaps the link, without dropping a
+// request: the new build's handler is loaded first, then swapped in; requests
+// already running finish on the old one. See docs/decisions/0002-atomic-publishing.md.
+import compression from 'compression';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { watch } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Db } from '#db/client.ts';
+import { migrateDatabase } from '#db/migrate.ts';
+import { env, envPath, loadEnv } from './env.ts';
+import { bodyLimitFor, readCappedBody } from './request-body.ts';
+import { createResponseCache } from './response-cache.ts';
+import { currentBuildDir, readBuildInfo } from './site-builds.ts';
+import { msUntilNextPacificMidnight } from '#lib/dates.ts';
+import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '#lib/proxy.ts';
+import { hasSessionCookie, sessionCookieName } from '#lib/session-cookie.ts';
+import { logEvent, loggablePath, logger } from '#lib/log.ts';
+import { backUp } from './backups.ts';
+import { readiness, type Readiness } from './health.ts';
+import { createStaticServer, type StaticServer } from './static-files.ts';
+import { securityHeadersFor, setAppDefaults, setDocumentPolicy } from './security-headers.ts';
+import { startHousekeeping } from '#lib/server/housekeeping.ts';
+import { createMailQueue } from '#lib/server/mail/queue.ts';
+import { createMailer, removeUnfinishedOutboxFiles } from '#lib/server/mail/mailer.ts';
+
+const log = logger('serve');
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Mail that a previous process stored but did not send (it was stopped or
+ * killed) goes out now; the app's own queue handles what arrives from here on.
+ */
+function resumeMailQueue(db: Db) {
+  const outboxDir = envPath('MAIL_OUTBOX');
+  const smtpUrl = process.env.SMTP_URL || undefined;
+  // Nothing is being written yet: a half-written message is from a dead process, and its queue row is still unsent.
+  if (!smtpUrl) removeUnfinishedOutboxFiles(outboxDir);
+  const queue = createMailQueue({ db, mailer: createMailer({ smtpUrl, outboxDir, from: env('MAIL_FROM') }) });
+  queue.resumeInterrupted();
+  // Sent messages are kept a month, for questions like "did the spa get it?".
+  queue.pruneSent(30 * 24 * 3_600_000);
+  const left = queue.pending();
+  if (left > 0) log.info(`sending ${left} queued message${left === 1 ? '' : 's'} left by the last run`);
+  void queue.drain();
+}
+
+export async function startServer() {
+  loadEnv();
+  const siteDir = envPath('SITE_DIR');
+  // The built server reads these through astro:env at run time.
+  process.env.DATABASE_PATH = envPath('DATABASE_PATH');
+  process.env.SITE_DIR = siteDir;
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const db = migrateDatabase(process.env.DATABASE_PATH);
+  // With several processes on one database, one runs the jobs (the mail
+  // queue's recovery at start, the nightly rebuild and backup); all serve.
+  const runsJobs = env('BACKGROUND_JOBS') === 'on';
+  if (runsJobs) resumeMailQueue(db);
+  // Expired sessions, spent tokens and old rate-limit rows: pruned now and nightly (issue 9, item 11).
+  if (runsJobs) startHousekeeping(db);
+  const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
+
+  let active: { dir: string; id: string; builtAt: string | null; handler: Handler; files: StaticServer } | null = null;
+  let loading: Promise<void> | null = null;
+
+  async function load(dir: string) {
+    const entry = pathToFileURL(join(dir, 'server', 'entry.mjs')).href;
+    const { handler } = (await import(entry)) as { handler: Handler };
+    const info = readBuildInfo(dir);
+    const id = info?.id ?? dir;
+    active = { dir, id, builtAt: info?.builtAt ?? null, handler, files: createStaticServer(join(dir, 'client')) };
+    log.info(`serving build ${id}`);
+  }
+
+  function checkForNewBuild() {
+    if (loading) return;
+    const dir = currentBuildDir(siteDir);
+    if (!dir || dir === active?.dir) return;
+    loading = load(dir)
+      .catch((error: unknown) => log.error(`could not load build ${dir}`, error))
+      .finally(() => (loading = null));
+  }
+
+  const first = currentBuildDir(siteDir);
+  if (!first) throw new Error(`No published site in ${siteDir}. Run \`npm run rebuild\` (or \`npm start\`) first.`);
+  await load(first);
+
+  // Rename events on the site folder mean `current` may have moved; the poll is
+  // a safety net for file systems where watching is unreliable.
+  watch(siteDir, () => checkForNewBuild()).unref();
+  setInterval(checkForNewBuild, 1000).unref();
+
+  // gzip/brotli for HTML, CSS, JS, SVG and JSON: pages are 3-6 times smaller on the wire.
+  const compress = compression({ threshold: 1024 });
+  const searchCache = createResponseCache();
+
+  const trustedProxies = parseTrustProxy(env('TRUST_PROXY'));
+  // The one cookie name the app reads (over https it is __Host-session): a
+  // stray cookie of the other name must not send "/" to the member home, which
+  // would find nobody signed in and send the visitor back, for ever.
+  const cookieName = sessionCookieName(env('SITE_URL'));
+
+  const logRequests = env('REQUEST_LOG') !== 'off';
+  // Every answer, static or rendered, an error or a redirect, carries these.
+  const securityHeaders = securityHeadersFor(env('SITE_URL'));
+
+  const server = createServer(async (req, res) => {
+    const started = performance.now();
+    // One id per request, sent back and logged, so a report can be matched to its line.
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    const requestId = randomBytes(8).toString('hex');
+    const originalUrl = req.url ?? '/';
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    if (logRequests) {
+      res.once('finish', () =>
+        logEvent('http', { id: requestId, method: req.method, path: loggablePath(originalUrl), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }),
+      );
+    }
+    if (isHealthRequest(req)) return answerHealth(req, res);
+
+    const limit = bodyLimitFor(req.method);
+    if (limit > 0) {
+      setDocumentPolicy(res, active!.files.documentPolicy); // the 413 page is HTML too
+      const body = await readCappedBody(req, res, limit);
+      if (!body) return;
+      // Astro's node adapter builds the Request from req.body when it is set.
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+    }
+    // Whatever a client wrote under this name is replaced by what we decided.
+    req.headers[CLIENT_ADDRESS_HEADER] = clientAddressFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies) ?? '';
+
+    const { id, handler, files } = active!;
+    // Signed-in visitors get the member home; everyone else the pre-rendered
+    // one. Both answer at "/", so caches must keep them apart by cookie.
+    if (isHomeRequest(req)) {
+      res.setHeader('Vary', 'Cookie');
+      if (hasSessionCookie(req.headers.cookie, cookieName)) req.url = `/member${req.url!.slice(1)}`;
+    }
+    // Which build answered: lets benchmarks and operators see a swap happen.
+    res.setHeader('X-Site-Build', id);
+    // Pre-rendered pages and assets, precompressed, from memory where hot.
+    if (files.serve(req, res)) return;
+    // A build swap or a listing change starts the search cache afresh.
+    const generation = `${id}:${contentVersion.get()?.v ?? 0}`;
+    if (searchCache.serve(req, res, generation)) return;
+    setAppDefaults(res, files.documentPolicy);
+    compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
+      searchCache.capture(req, res, generation);
+      handler(req, res);
+    });
+  });
+  if (runsJobs) scheduleNightly();
+
+  function answerHealth(req: IncomingMessage, res: ServerResponse) {
+    const path = req.url!.split('?')[0];
+    const body = path === '/healthz' ? { status: 'ok' } : readiness(db.$client, siteDir, active ? { id: active.id, builtAt: active.builtAt } : null);
+    const status = path === '/healthz' || (body as Readiness).ready ? 200 : 503;
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Site-Build': active?.id ?? '' });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+  }
+
+  // Slow or idle clients may not hold the server: a request must arrive whole
+  // within 30 s (headers within 10 s), and there is a cap on open connections.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  server.maxConnections = Number(env('MAX_CONNECTIONS'));
+
+  const port = Number(env('PORT'));
+  const host = env('HOST');
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  log.info(`listening on http://${host}:${port}`);
+
+  process.once('SIGTERM', () => shutDown(server));
+  process.once('SIGINT', () => shutDown(server));
+  return server;
+}
+
+const isHealthRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:healthz|readyz)(?:\?|$)/.test(req.url ?? '');
+
+/** How long a stop may take; systemd's default is 90 s, a load balancer's drain often 10-30 s. */
+const SHUTDOWN_MS = 8_000;
+
+/**
+ * SIGTERM: stop accepting, let requests in flight finish, close idle
+ * keep-alive connections at once, and cut whatever is still open (a client
+ * trickling a byte every few seconds) when the time is up. Mail is durable in
+ * the queue: a send cut off here is sent again by the next start.
+ */
+function shutDown(server: ReturnType<typeof createServer>) {
+  log.info('stopping: no new connections; waiting for requests in flight');
+  const forced = setTimeout(() => {
+    log.warn('stopping: time is up; closing the connections still open');
+    server.closeAllConnections();
+    setTimeout(() => process.exit(0), 200).unref();
+  }, SHUTDOWN_MS);
+  forced.unref();
+  server.close(() => {
+    clearTimeout(forced);
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+
+const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');
+
+// Pre-rendered pages show what was true when they were built: "Expired" on an
+// offer, for one. A rebuild just after midnight in Orange County keeps them
+// true; then the night's backup of the database (docs/decisions/0011).
+function scheduleNightly() {
+  const wait = msUntilNextPacificMidnight() + 60_000;
+  setTimeout(() => {
+    log.info('nightly rebuild');
+    spawn(process.execPath, ['server/rebuild.ts'], { stdio: 'inherit', env: process.env }).on('exit', (code) => {
+      logEvent('job', { job: 'nightly-rebuild', ok: code === 0 });
+      const started = performance.now();
+      backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'))
+        .then((result) => logEvent('job', { job: 'nightly-backup', ok: true, bytes: result.bytes, removed: result.removed.length, ms: Math.round(performance.now() - started) }))
+        .catch((error: unknown) => {
+          logEvent('job', { job: 'nightly-backup', ok: false });
+          log.error('nightly backup failed', error);
+        })
+        .finally(() => scheduleNightly());
+    });
+  }, wait).unref();
+}
+
+if (import.meta.main) {
+  startServer().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

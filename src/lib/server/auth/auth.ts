@@ -1,0 +1,99 @@
+// Who is asking, and may they. The middleware resolves the session into
+// Astro.locals; pages and endpoints ask these helpers:
+//   getUser      -> the user or null
+//   requireUser  -> the user, or a redirect to sign in (pages) / 401 (API)
+//   requireOwnerOf, requireAdmin -> the user, or 403
+import type { AstroCookies } from 'astro';
+import { and, eq } from 'drizzle-orm';
+import { spas } from '#db/schema.ts';
+import { db } from '../db.ts';
+import { apiError, publicUrl } from '../http.ts';
+import { sessionCookieName } from '#lib/session-cookie.ts';
+import { createSession, invalidateSession, invalidateUserSessions, sessionCookieAttributes, type SessionUser } from './sessions.ts';
+
+// The public origin decides: over https the cookie is Secure and __Host-.
+const secure = new URL(publicUrl).protocol === 'https:';
+const cookieName = sessionCookieName(publicUrl);
+
+export const readSessionToken = (cookies: AstroCookies) => cookies.get(cookieName)?.value;
+
+// A readable hint beside the HttpOnly session cookie: it says only "someone
+// signed in here", so pre-rendered pages can decide to load the user menu
+// (src/directives/signed-in.ts). It grants nothing.
+const HINT_COOKIE = 'signed_in';
+
+export function setSessionCookie(cookies: AstroCookies, token: string, expiresAt: Date): void {
+  cookies.set(cookieName, token, sessionCookieAttributes(expiresAt, { secure }));
+  cookies.set(HINT_COOKIE, '1', { ...sessionCookieAttributes(expiresAt, { secure }), httpOnly: false });
+}
+
+export function clearSessionCookie(cookies: AstroCookies): void {
+  cookies.set(cookieName, '', { ...sessionCookieAttributes(new Date(0), { secure }), maxAge: 0 });
+  cookies.set(HINT_COOKIE, '', { ...sessionCookieAttributes(new Date(0), { secure }), httpOnly: false, maxAge: 0 });
+}
+
+type SessionContext = { locals: App.Locals; cookies: AstroCookies };
+
+/**
+ * Starts a session for the user in this browser. Whatever session the browser
+ * had ends first: a sign-in link opened on a shared computer must not leave
+ * the previous person signed in underneath.
+ */
+export function signIn(context: SessionContext, userId: number): void {
+  if (context.locals.session) invalidateSession(context.locals.session.id);
+  const { token, session } = createSession(userId);
+  setSessionCookie(context.cookies, token, session.expiresAt);
+}
+
+/**
+ * Ends this browser's session (the row goes, so a kept copy of the token is
+ * dead), or with `everywhere` every session of the user: a lost phone, a
+ * forgotten library computer.
+ */
+export function signOut(context: SessionContext, { everywhere = false } = {}): void {
+  if (everywhere && context.locals.user) invalidateUserSessions(context.locals.user.id);
+  else if (context.locals.session) invalidateSession(context.locals.session.id);
+  clearSessionCookie(context.cookies);
+  context.locals.user = null;
+  context.locals.session = null;
+}
+
+interface RequestContext {
+  locals: App.Locals;
+  url: URL;
+  redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response;
+}
+
+export const getUser = (context: { locals: App.Locals }): SessionUser | null => context.locals.user;
+
+/** For pages: the user, or a redirect to the sign-in page that comes back here. */
+export function requireUser(context: RequestContext): SessionUser | Response {
+  const user = getUser(context);
+  if (user) return user;
+  const next = context.url.pathname + context.url.search;
+  return context.redirect(`/api/login?next=${encodeURIComponent(next)}`, 302);
+}
+
+/** For JSON endpoints: the user, or 401. */
+export function requireApiUser(context: { locals: App.Locals }): SessionUser | Response {
+  return getUser(context) ?? apiError(401, 'unauthorized', 'Sign in to continue.');
+}
+
+export function requireAdmin(context: { locals: App.Locals }): SessionUser | Response {
+  const user = getUser(context);
+  if (!user) return apiError(401, 'unauthorized', 'Sign in to continue.');
+  return user.role === 'admin' ? user : apiError(403, 'forbidden', 'Only editors may do this.');
+}
+
+/** The owner of the spa (or an admin); everyone else gets 403, signed-out visitors 401. */
+export function requireOwnerOf(context: { locals: App.Locals }, spaId: number): SessionUser | Response {
+  const user = getUser(context);
+  if (!user) return apiError(401, 'unauthorized', 'Sign in to continue.');
+  if (user.role === 'admin') return user;
+  const owned = db
+    .select({ id: spas.id })
+    .from(spas)
+    .where(and(eq(spas.id, spaId), eq(spas.ownerId, user.id)))
+    .get();
+  return owned ? user : apiError(403, 'forbidden', 'This listing belongs to another owner.');
+}

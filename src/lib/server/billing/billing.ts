@@ -1,0 +1,89 @@
+// The Stripe client, built once from the environment (astro:env, server-only
+// secrets). Without STRIPE_SECRET_KEY payments are simply "not configured":
+// getStripe() is null, pages say so and the endpoints answer 503; nothing
+// throws. The payment logic (billing-payments.ts, billing-checkout.ts,
+// billing-webhooks.ts) takes the client as an argument, so tests hand it one
+// pointed at the local stand-in (tests/support/stripe-stand-in.ts).
+import {
+  STRIPE_API_HOST,
+  STRIPE_API_PORT,
+  STRIPE_API_PROTOCOL,
+  STRIPE_SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET,
+} from 'astro:env/server';
+import Stripe from 'stripe';
+import type { APIRoute } from 'astro';
+import { requireApiUser } from '../auth/auth.ts';
+import { apiError, readJson } from '../http.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+
+export interface StripeSettings {
+  secretKey?: string | undefined;
+  host?: string | undefined;
+  port?: string | undefined;
+  protocol?: string | undefined;
+}
+
+/** Client options for the settings; null when there is no secret key. Throws on a malformed port or protocol (a configuration mistake). */
+export function stripeOptions(settings: StripeSettings): { key: string; config: Stripe.StripeConfig } | null {
+  const key = settings.secretKey?.trim();
+  if (!key) return null;
+  const config: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 20_000, appInfo: { name: 'oc-medspa-directory' } };
+  if (settings.host?.trim()) config.host = settings.host.trim();
+  if (settings.port?.trim()) {
+    if (!/^\d{1,5}$/.test(settings.port.trim())) throw new Error(`STRIPE_API_PORT=${JSON.stringify(settings.port)} must be a port number`);
+    config.port = Number(settings.port.trim());
+  }
+  if (settings.protocol?.trim()) {
+    const protocol = settings.protocol.trim();
+    if (protocol !== 'http' && protocol !== 'https') throw new Error(`STRIPE_API_PROTOCOL=${JSON.stringify(protocol)} must be http or https`);
+    config.protocol = protocol;
+  }
+  return { key, config };
+}
+
+export function createStripeClient(settings: StripeSettings): Stripe | null {
+  const options = stripeOptions(settings);
+  return options ? new Stripe(options.key, options.config) : null;
+}
+
+let client: Stripe | null | undefined;
+
+/** The site's Stripe client, or null when payments are not configured. */
+export function getStripe(): Stripe | null {
+  if (client === undefined) {
+    client = createStripeClient({ secretKey: STRIPE_SECRET_KEY, host: STRIPE_API_HOST, port: STRIPE_API_PORT, protocol: STRIPE_API_PROTOCOL });
+  }
+  return client;
+}
+
+export const paymentsConfigured = (): boolean => getStripe() !== null;
+
+/** The webhook signing secret, or null (every delivery is then refused). */
+export const webhookSecret = (): string | null => STRIPE_WEBHOOK_SECRET?.trim() || null;
+
+export const PAYMENTS_NOT_CONFIGURED_MESSAGE = 'Payments are not configured on this site.';
+
+export const paymentsNotConfigured = () => apiError(503, 'payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE);
+
+/**
+ * The shape of every payment endpoint: a signed-in user (401), Stripe
+ * configured (503), a JSON body of at most `limit` bytes, then `handle`.
+ */
+export function paymentEndpoint(limit: number, handle: (user: SessionUser, body: unknown, stripe: Stripe) => Promise<Response>): APIRoute {
+  return async (context) => {
+    const user = requireApiUser(context);
+    if (user instanceof Response) return user;
+    const stripe = getStripe();
+    if (!stripe) return paymentsNotConfigured();
+    const body = await readJson(context.request, limit);
+    if (!body.ok) return body.response;
+    return handle(user, body.value, stripe);
+  };
+}
+
+/** Stripe failed or could not be reached: say so plainly, keep the details in the log. */
+export function stripeUnavailable(error: unknown, what: string): Response {
+  console.error(`billing: ${what} failed:`, error instanceof Error ? error.message : error);
+  return apiError(502, 'payment_provider_error', 'The payment provider could not be reached. Please try again.');
+}

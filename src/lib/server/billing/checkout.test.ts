@@ -1,0 +1,185 @@
+// Subscription checkout against the local Stripe stand-in with the real SDK:
+// prices by lookup key (set up idempotently), only the owner may subscribe a
+// spa, and the Elite cap holds with open checkouts counted.
+import { and, eq, isNull, like } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpPrices } from '#scripts/stripe-setup.ts';
+import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
+import { checkoutHolds, cities, siteMeta, spas, subscriptions, users } from '#db/schema.ts';
+import { forgetPrices, openBillingPortal, startSubscriptionCheckout } from './checkout.ts';
+import { handleStripeWebhook } from './webhooks.ts';
+import { db } from '../db.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+
+const TAG = `checkout-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const SECRET = 'whsec_test_checkout';
+const ORIGIN = 'http://localhost:4321';
+let standIn: StripeStandIn;
+let stripe: Stripe;
+let cityId = 0;
+let otherCityId = 0;
+
+function makeUser(who: string, role: SessionUser['role'] = 'owner'): SessionUser {
+  const row = db.insert(users).values({ email: `${TAG}-${who}@example.com`, role }).returning().get();
+  return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, profileImageUrl: row.profileImageUrl, role: row.role };
+}
+function makeSpa(key: string, owner: SessionUser | null, values: { tier?: 'FREE' | 'PREMIUM' | 'ELITE'; city?: number } = {}): number {
+  return db
+    .insert(spas)
+    .values({ name: `Spa ${key}`, slug: `${TAG}-${key}`, cityId: values.city ?? cityId, ownerId: owner?.id ?? null, tier: values.tier ?? 'FREE' })
+    .returning({ id: spas.id })
+    .get().id;
+}
+const bodyOf = async (response: Response) => (await response.json()) as { url?: string; error?: { code: string; message: string } };
+const webhook = (type: string, object: Record<string, unknown>, created?: number) => {
+  const { payload, header } = signEvent(makeEvent(type, object, created), SECRET);
+  return handleStripeWebhook(payload, header, { secret: SECRET, stripe });
+};
+const openHolds = (city: number) =>
+  db.select().from(checkoutHolds).where(and(eq(checkoutHolds.cityId, city), isNull(checkoutHolds.releasedAt))).all();
+
+beforeAll(async () => {
+  forgetPrices();
+  standIn = await startStripeStandIn();
+  stripe = standIn.client();
+  cityId = db.insert(cities).values({ name: `City ${TAG}`, slug: `${TAG}-city` }).returning().get().id;
+  otherCityId = db.insert(cities).values({ name: `Other ${TAG}`, slug: `${TAG}-other` }).returning().get().id;
+});
+
+afterAll(async () => {
+  await standIn.close();
+  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
+  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, otherCityId)).run();
+  db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
+  db.delete(cities).where(like(cities.slug, `${TAG}%`)).run();
+  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+});
+
+describe('npm run stripe:setup', () => {
+  it('creates the four prices once, by lookup key', async () => {
+    const first = await setUpPrices(stripe, () => {});
+    const second = await setUpPrices(stripe, () => {});
+    expect([...first.keys()]).toEqual(['premium_monthly', 'premium_annual', 'elite_monthly', 'elite_annual']);
+    expect(second).toEqual(first);
+    expect(standIn.prices.size).toBe(4);
+    expect([...standIn.prices.values()].map((p) => [p.lookup_key, p.unit_amount])).toEqual([
+      ['premium_monthly', 9_700],
+      ['premium_annual', 97_000],
+      ['elite_monthly', 19_700],
+      ['elite_annual', 197_000],
+    ]);
+  });
+});
+
+describe('startSubscriptionCheckout', () => {
+  it('opens a subscription checkout for the owner’s spa at the plan’s price', async () => {
+    const owner = makeUser('premium-owner');
+    const spaId = makeSpa('premium', owner);
+    const response = await startSubscriptionCheckout(owner, { tier: 'PREMIUM', billing: 'yearly', spaId }, stripe, { origin: ORIGIN });
+    expect(response.status).toBe(200);
+    const { url } = await bodyOf(response);
+    expect(url).toMatch(/\/pay\/cs_test_/);
+    const session = [...standIn.checkoutSessions.values()].at(-1)!;
+    expect(session).toMatchObject({ mode: 'subscription', metadata: { spa_id: String(spaId), tier: 'PREMIUM', billing: 'annual' } });
+    const price = standIn.prices.get(String((session._line_items as { price: string }[])[0]!.price))!;
+    expect(price.lookup_key).toBe('premium_annual');
+    expect(String(session.success_url)).toContain(`${ORIGIN}/owner/dashboard`);
+  });
+
+  it('refuses another owner’s spa (403) and changes nothing', async () => {
+    const owner = makeUser('rightful');
+    const intruder = makeUser('intruder');
+    const spaId = makeSpa('guarded', owner);
+    const before = JSON.stringify([db.select().from(spas).where(eq(spas.id, spaId)).get(), openHolds(cityId), db.select().from(subscriptions).all()]);
+    const sessions = standIn.checkoutSessions.size;
+    for (const tier of ['PREMIUM', 'ELITE']) {
+      const response = await startSubscriptionCheckout(intruder, { tier, billing: 'monthly', spaId }, stripe, { origin: ORIGIN });
+      expect(response.status).toBe(403);
+    }
+    const client = makeUser('client', 'client');
+    expect((await startSubscriptionCheckout(client, { tier: 'ELITE', billing: 'monthly', spaId }, stripe, { origin: ORIGIN })).status).toBe(403);
+    expect((await openBillingPortal(intruder, { spaId }, stripe, { origin: ORIGIN })).status).toBe(403);
+    expect(JSON.stringify([db.select().from(spas).where(eq(spas.id, spaId)).get(), openHolds(cityId), db.select().from(subscriptions).all()])).toBe(before);
+    expect(standIn.checkoutSessions.size).toBe(sessions);
+  });
+
+  it('refuses bad plans (422)', async () => {
+    const owner = makeUser('bad-plan');
+    const spaId = makeSpa('bad-plan', owner);
+    for (const body of [{ tier: 'FREE', billing: 'monthly', spaId }, { tier: 'GOLD', billing: 'monthly', spaId }, { tier: 'ELITE', billing: 'weekly', spaId }, null]) {
+      expect((await startSubscriptionCheckout(owner, body, stripe, { origin: ORIGIN })).status).toBe(422);
+    }
+  });
+
+  it('20 Elite checkouts at once for a city with 2 free slots: exactly 2 get a url', async () => {
+    makeSpa('elite-existing', null, { tier: 'ELITE' });
+    const owners = Array.from({ length: 20 }, (_, i) => makeUser(`elite-${i}`));
+    const spaIds = owners.map((owner, i) => makeSpa(`elite-${i}`, owner));
+    const answers = await Promise.all(owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })));
+    const bodies = await Promise.all(answers.map(bodyOf));
+    const winners = answers.map((a, i) => (a.status === 200 ? i : -1)).filter((i) => i >= 0);
+    expect(winners).toHaveLength(2);
+    for (const [i, answer] of answers.entries()) {
+      if (winners.includes(i)) continue;
+      expect(answer.status).toBe(409);
+      expect(bodies[i]!.error).toMatchObject({ code: 'elite_capacity' });
+      expect(bodies[i]!.error!.message).toContain('Elite tier is at capacity');
+    }
+    expect(openHolds(cityId)).toHaveLength(2);
+
+    // The first winner pays: its spa becomes Elite, its hold ends; still no room for a fourth.
+    const versionBefore = db.select().from(siteMeta).get()!.contentVersion;
+    const [first, second] = winners.map((i) => [...standIn.checkoutSessions.values()].find((s) => (s.metadata as Record<string, string>).spa_id === String(spaIds[i]))!);
+    const subscription = standIn.completeCheckout(String(first!.id));
+    const completed = await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(first!.id))!);
+    expect(completed.status).toBe(200);
+    const paidSpa = db.select().from(spas).where(eq(spas.id, Number((first!.metadata as Record<string, string>).spa_id))).get()!;
+    expect(paidSpa).toMatchObject({ tier: 'ELITE', subscriptionStatus: 'active', stripeSubscriptionId: subscription.id });
+    expect(db.select().from(siteMeta).get()!.contentVersion).toBeGreaterThan(versionBefore);
+    expect(openHolds(cityId)).toHaveLength(1);
+    const loser = winners.length ? owners.findIndex((_, i) => !winners.includes(i)) : 0;
+    const refused = await startSubscriptionCheckout(owners[loser]!, { tier: 'ELITE', billing: 'annual', spaId: spaIds[loser] }, stripe, { origin: ORIGIN });
+    expect(refused.status).toBe(409);
+
+    // The second checkout expires unpaid: its slot is free again.
+    await stripe.checkout.sessions.expire(String(second!.id));
+    expect((await webhook('checkout.session.expired', standIn.checkoutSessions.get(String(second!.id))!)).status).toBe(200);
+    expect(openHolds(cityId)).toHaveLength(0);
+    const retried = await startSubscriptionCheckout(owners[loser]!, { tier: 'ELITE', billing: 'annual', spaId: spaIds[loser] }, stripe, { origin: ORIGIN });
+    expect(retried.status).toBe(200);
+
+    // Premium is never capped, and a spa already on a plan is sent to billing management.
+    const bystander = owners.findIndex((_, i) => !winners.includes(i) && i !== loser);
+    expect((await startSubscriptionCheckout(owners[bystander]!, { tier: 'PREMIUM', billing: 'monthly', spaId: spaIds[bystander] }, stripe, { origin: ORIGIN })).status).toBe(200);
+    const paidOwner = owners[spaIds.indexOf(paidSpa.id)]!;
+    expect((await startSubscriptionCheckout(paidOwner, { tier: 'PREMIUM', billing: 'monthly', spaId: paidSpa.id }, stripe, { origin: ORIGIN })).status).toBe(409);
+    const portal = await openBillingPortal(paidOwner, { spaId: paidSpa.id }, stripe, { origin: ORIGIN });
+    expect(portal.status).toBe(200);
+    expect((await bodyOf(portal)).url).toMatch(/\/portal\/bps_/);
+  });
+
+  it('an expired hold frees its slot without any webhook', async () => {
+    for (let i = 0; i < 3; i++) makeSpa(`other-elite-${i}`, null, { tier: i < 2 ? 'ELITE' : 'FREE', city: otherCityId });
+    const a = makeUser('late-a');
+    const b = makeUser('late-b');
+    const spaA = makeSpa('late-a', a, { city: otherCityId });
+    const spaB = makeSpa('late-b', b, { city: otherCityId });
+    const t0 = new Date();
+    expect((await startSubscriptionCheckout(a, { tier: 'ELITE', billing: 'monthly', spaId: spaA }, stripe, { origin: ORIGIN, now: t0 })).status).toBe(200);
+    expect((await startSubscriptionCheckout(b, { tier: 'ELITE', billing: 'monthly', spaId: spaB }, stripe, { origin: ORIGIN, now: t0 })).status).toBe(409);
+    const later = new Date(t0.getTime() + 36 * 60_000);
+    expect((await startSubscriptionCheckout(b, { tier: 'ELITE', billing: 'monthly', spaId: spaB }, stripe, { origin: ORIGIN, now: later })).status).toBe(200);
+  });
+
+  it('releases the hold when Stripe fails', async () => {
+    const owner = makeUser('stripe-down');
+    const spaId = makeSpa('stripe-down', owner, { city: otherCityId });
+    const held = openHolds(otherCityId).length;
+    standIn.failNext(5);
+    const response = await startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId }, standIn.client(), { origin: ORIGIN, now: new Date(Date.now() + 3 * 3_600_000) });
+    expect(response.status).toBe(502);
+    expect(openHolds(otherCityId)).toHaveLength(held);
+  });
+});

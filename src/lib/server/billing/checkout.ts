@@ -1,0 +1,265 @@
+// Premium and Elite subscriptions through Stripe Checkout (POST
+// /api/stripe/checkout) and the customer portal. Prices are found by lookup
+// key (scripts/stripe-setup.ts creates them). Elite is capped at 3 active per
+// city including open checkouts: each open Elite checkout holds a slot
+// (checkout_holds) taken inside one SQLite write transaction, so however many
+// owners press the button at once, no more checkouts open than there are
+// slots and a fourth payment can never be taken.
+import { and, count, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import * as z from 'zod';
+import { checkoutHolds, cities, spas, subscriptions, users } from '#db/schema.ts';
+import {
+  CHECKOUT_SESSION_MINUTES,
+  ELITE_CAPACITY_MESSAGE,
+  eliteSlotsLeft,
+  findPlan,
+  HOLD_GRACE_MINUTES,
+  parseBilling,
+  parsePaidTier,
+  type PaidTier,
+  type Plan,
+} from '#lib/billing-rules.ts';
+import { uniqueSlug } from '#lib/slug.ts';
+import { httpUrl } from '#lib/urls.ts';
+import { requireOwnerOf } from '../auth/auth.ts';
+import { stripeUnavailable } from './billing.ts';
+import { db } from '../db.ts';
+import { apiError, invalid, json } from '../http.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+
+const id = z.union([z.number().int().positive().max(2 ** 31), z.string().regex(/^\d{1,9}$/).transform(Number)]);
+const text = (max: number) => z.string().trim().max(max).optional().nullable();
+
+export const checkoutRequestSchema = z.object({
+  tier: z.unknown().transform((v, ctx) => parsePaidTier(v) ?? (ctx.addIssue({ code: 'custom', message: 'Choose PREMIUM or ELITE' }), z.NEVER)),
+  billing: z.unknown().transform((v, ctx) => parseBilling(v ?? 'monthly') ?? (ctx.addIssue({ code: 'custom', message: 'Choose monthly or yearly billing' }), z.NEVER)),
+  spaId: id.optional().nullable(),
+  cityId: id.optional().nullable(),
+  // A new listing from the signup form: created FREE, upgraded when Stripe says it is paid.
+  spaData: z
+    .object({
+      name: z.string().trim().min(1, 'Spa name is required').max(200),
+      description: text(5_000),
+      address: text(300),
+      phone: text(40),
+      email: z.email('Valid email is required').optional().nullable().or(z.literal('')),
+      website: text(500),
+      cityId: id,
+    })
+    .optional()
+    .nullable(),
+});
+
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+
+// Price ids by lookup key. Prices are immutable in Stripe, so a found id stays right.
+const priceIds = new Map<string, string>();
+
+export async function priceFor(stripe: Stripe, plan: Plan): Promise<string | null> {
+  const cached = priceIds.get(plan.lookupKey);
+  if (cached) return cached;
+  const list = await stripe.prices.list({ lookup_keys: [plan.lookupKey], active: true, limit: 1 });
+  const price = list.data[0];
+  if (!price) return null;
+  priceIds.set(plan.lookupKey, price.id);
+  return price.id;
+}
+
+/** Forgets cached price ids (tests run several stand-ins). */
+export const forgetPrices = () => priceIds.clear();
+
+function spaForCheckout(user: SessionUser, request: CheckoutRequest): { ok: true; spaId: number } | { ok: false; response: Response } {
+  const locals = { user, session: null } as unknown as App.Locals;
+  if (request.spaId) {
+    const allowed = requireOwnerOf({ locals }, request.spaId);
+    if (allowed instanceof Response) return { ok: false, response: allowed };
+    return { ok: true, spaId: request.spaId };
+  }
+  if (request.spaData) {
+    const data = request.spaData;
+    if (!db.select({ id: cities.id }).from(cities).where(eq(cities.id, data.cityId)).get()) {
+      return { ok: false, response: apiError(422, 'invalid_request', 'Some fields are not valid.', { 'spaData.cityId': 'Choose a city' }) };
+    }
+    const slug = uniqueSlug(data.name, (s) => Boolean(db.select({ id: spas.id }).from(spas).where(eq(spas.slug, s)).get()));
+    const created = db.transaction(() => {
+      const spa = db
+        .insert(spas)
+        .values({
+          name: data.name,
+          slug,
+          description: data.description || null,
+          address: data.address || null,
+          phone: data.phone || null,
+          email: data.email || null,
+          website: httpUrl(data.website ?? null),
+          cityId: data.cityId,
+          ownerId: user.id,
+          tier: 'FREE',
+        })
+        .returning({ id: spas.id })
+        .get();
+      if (user.role === 'client') db.update(users).set({ role: 'owner', updatedAt: new Date() }).where(eq(users.id, user.id)).run();
+      return spa.id;
+    });
+    return { ok: true, spaId: created };
+  }
+  const owned = db.select({ id: spas.id }).from(spas).where(eq(spas.ownerId, user.id)).limit(2).all();
+  if (owned.length === 1) return { ok: true, spaId: owned[0]!.id };
+  return {
+    ok: false,
+    response: apiError(422, 'spa_required', owned.length === 0 ? 'List your spa first: a paid plan upgrades an existing listing.' : 'Choose which of your spas to upgrade.'),
+  };
+}
+
+/**
+ * Takes an Elite slot for the spa's city if one is free: active Elite spas
+ * (other than this one) plus open holds (of other spas not already Elite)
+ * must stay under 3. One synchronous IMMEDIATE transaction: SQLite lets one
+ * writer in at a time, across processes too, so the count and the insert
+ * cannot interleave with another checkout's.
+ */
+export function holdEliteSlot(spa: { id: number; cityId: number }, userId: number, now = new Date()): number | null {
+  return db.transaction(
+    () => {
+      const active = db
+        .select({ n: count() })
+        .from(spas)
+        .where(and(eq(spas.cityId, spa.cityId), eq(spas.tier, 'ELITE'), eq(spas.active, true), ne(spas.id, spa.id)))
+        .get()!.n;
+      const held = db
+        .select({ n: count() })
+        .from(checkoutHolds)
+        .innerJoin(spas, eq(checkoutHolds.spaId, spas.id))
+        .where(
+          and(
+            eq(checkoutHolds.cityId, spa.cityId),
+            eq(checkoutHolds.tier, 'ELITE'),
+            isNull(checkoutHolds.releasedAt),
+            gt(checkoutHolds.expiresAt, now),
+            ne(checkoutHolds.spaId, spa.id),
+            or(ne(spas.tier, 'ELITE'), eq(spas.active, false)),
+          ),
+        )
+        .get()!.n;
+      if (eliteSlotsLeft(active, held) <= 0) return null;
+      const expiresAt = new Date(now.getTime() + (CHECKOUT_SESSION_MINUTES + HOLD_GRACE_MINUTES) * 60_000);
+      return db.insert(checkoutHolds).values({ cityId: spa.cityId, spaId: spa.id, userId, tier: 'ELITE', expiresAt }).returning({ id: checkoutHolds.id }).get().id;
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+const releaseHoldById = (holdId: number) => db.update(checkoutHolds).set({ releasedAt: new Date() }).where(eq(checkoutHolds.id, holdId)).run();
+
+async function customerFor(stripe: Stripe, user: SessionUser, spa: { stripeCustomerId: string | null }): Promise<string> {
+  if (spa.stripeCustomerId) return spa.stripeCustomerId;
+  const stored = db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, user.id)).get()?.customer;
+  if (stored) return stored;
+  const customer = await stripe.customers.create(
+    { email: user.email, name: [user.firstName, user.lastName].filter(Boolean).join(' ') || undefined, metadata: { user_id: String(user.id) } },
+    { idempotencyKey: `user-${user.id}-customer` },
+  );
+  db.update(users).set({ stripeCustomerId: customer.id, updatedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.stripeCustomerId))).run();
+  return db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, user.id)).get()?.customer ?? customer.id;
+}
+
+/** POST /api/stripe/checkout's logic: { tier, billing, spaId?, cityId?, spaData? } -> { url }. */
+export async function startSubscriptionCheckout(user: SessionUser, body: unknown, stripe: Stripe, options: { origin: string; now?: Date }): Promise<Response> {
+  const parsed = checkoutRequestSchema.safeParse(body);
+  if (!parsed.success) return invalid(parsed.error, 422);
+  const request = parsed.data;
+  const tier: PaidTier = request.tier;
+  const plan = findPlan(tier, request.billing);
+
+  let priceId: string | null;
+  try {
+    priceId = await priceFor(stripe, plan);
+  } catch (error) {
+    return stripeUnavailable(error, 'price look-up');
+  }
+  if (!priceId) {
+    console.error(`billing: no Stripe price with lookup key ${plan.lookupKey}; run npm run stripe:setup`);
+    return apiError(503, 'plans_not_set_up', 'This plan is not available yet. Please try again later.');
+  }
+
+  const target = spaForCheckout(user, request);
+  if (!target.ok) return target.response;
+  const spa = db.select().from(spas).where(eq(spas.id, target.spaId)).get();
+  if (!spa) return apiError(404, 'not_found', 'Spa not found.');
+  if (!spa.active) return apiError(409, 'spa_inactive', 'This listing is not active. Contact us to reactivate it first.');
+  const current = db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.spaId, spa.id), sql`${subscriptions.status} in ('active', 'past_due')`))
+    .get();
+  if (current) return apiError(409, 'already_subscribed', 'This spa already has a plan. Change or cancel it from Manage billing.');
+
+  const now = options.now ?? new Date();
+  let holdId: number | null = null;
+  if (tier === 'ELITE') {
+    holdId = holdEliteSlot(spa, user.id, now);
+    if (holdId === null) return apiError(409, 'elite_capacity', ELITE_CAPACITY_MESSAGE);
+  }
+
+  try {
+    const customer = await customerFor(stripe, user, spa);
+    const metadata = { spa_id: String(spa.id), tier, billing: request.billing, user_id: String(user.id), ...(holdId ? { hold_id: String(holdId) } : {}) };
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        customer,
+        client_reference_id: String(spa.id),
+        line_items: [{ price: priceId, quantity: 1 }],
+        metadata,
+        subscription_data: { metadata: { spa_id: String(spa.id), tier, billing: request.billing } },
+        success_url: `${options.origin}/owner/dashboard?subscription=success&session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${options.origin}/subscription?spaId=${spa.id}&cityId=${spa.cityId}&canceled=1`,
+        expires_at: Math.floor(now.getTime() / 1000) + CHECKOUT_SESSION_MINUTES * 60,
+      },
+      // One session per hold (Elite) or per spa, plan and minute (a double click).
+      { idempotencyKey: holdId ? `checkout-hold-${holdId}` : `checkout-spa-${spa.id}-${plan.lookupKey}-${Math.floor(now.getTime() / 60_000)}` },
+    );
+    if (holdId) db.update(checkoutHolds).set({ checkoutSessionId: session.id }).where(eq(checkoutHolds.id, holdId)).run();
+    if (!session.url) throw new Error('Checkout session without a url');
+    if (holdId) await expireOtherHolds(stripe, spa.id, holdId);
+    return json({ url: session.url });
+  } catch (error) {
+    if (holdId) releaseHoldById(holdId);
+    return stripeUnavailable(error, 'checkout session');
+  }
+}
+
+/** A spa has one open Elite checkout at a time: older ones are expired at Stripe and their slots freed. */
+async function expireOtherHolds(stripe: Stripe, spaId: number, keep: number): Promise<void> {
+  const others = db
+    .select()
+    .from(checkoutHolds)
+    .where(and(eq(checkoutHolds.spaId, spaId), isNull(checkoutHolds.releasedAt), ne(checkoutHolds.id, keep)))
+    .all();
+  for (const hold of others) {
+    try {
+      if (hold.checkoutSessionId) await stripe.checkout.sessions.expire(hold.checkoutSessionId);
+      releaseHoldById(hold.id);
+    } catch (error) {
+      // Still open at Stripe (or already completed): keep holding until its webhook or expiry.
+      console.warn(`billing: could not expire checkout ${hold.checkoutSessionId}:`, error instanceof Error ? error.message : error);
+    }
+  }
+}
+
+/** POST /api/stripe/portal's logic: the owner's Stripe customer portal. */
+export async function openBillingPortal(user: SessionUser, body: unknown, stripe: Stripe, options: { origin: string }): Promise<Response> {
+  const parsed = z.object({ spaId: id }).safeParse(body);
+  if (!parsed.success) return invalid(parsed.error, 422);
+  const allowed = requireOwnerOf({ locals: { user, session: null } as unknown as App.Locals }, parsed.data.spaId);
+  if (allowed instanceof Response) return allowed;
+  const spa = db.select({ customer: spas.stripeCustomerId }).from(spas).where(eq(spas.id, parsed.data.spaId)).get();
+  if (!spa?.customer) return apiError(409, 'no_billing', 'This spa has no paid plan yet.');
+  try {
+    const session = await stripe.billingPortal.sessions.create({ customer: spa.customer, return_url: `${options.origin}/owner/dashboard` });
+    return json({ url: session.url });
+  } catch (error) {
+    return stripeUnavailable(error, 'billing portal');
+  }
+}

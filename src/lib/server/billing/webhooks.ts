@@ -1,0 +1,100 @@
+// POST /api/stripe/webhook's logic. The signature is checked on the raw body
+// (a bad or missing one: 400, nothing changes). Each event id is stored in
+// the same transaction as its effect, so a redelivery takes effect once; a
+// failure rolls both back and Stripe delivers again. Stripe sends in no
+// particular order: state comes from the objects themselves and older events
+// for the same object are ignored (billing-rules.ts).
+import type Stripe from 'stripe';
+import { stripeEvents } from '#db/schema.ts';
+import { parsePaidTier } from '#lib/billing-rules.ts';
+import { applyPaymentIntentEvent } from './payments.ts';
+import { applySubscriptionState, markPastDue, releaseHold, type ApplyResult } from './subscriptions.ts';
+import { db } from '../db.ts';
+import { eq } from 'drizzle-orm';
+
+export interface WebhookAnswer {
+  status: number;
+  body: { received: boolean; duplicate?: boolean; result?: string; error?: { code: string; message: string } };
+}
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+
+/** The subscription an invoice belongs to (newer API versions put it under parent). */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return idOf(invoice.parent?.subscription_details?.subscription ?? legacy ?? null);
+}
+
+export async function handleStripeWebhook(payload: string, signature: string | null, options: { secret: string | null; stripe: Stripe }): Promise<WebhookAnswer> {
+  const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, error: { code: 'invalid_signature', message } } });
+  if (!options.secret) return refuse('Webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
+  if (!signature) return refuse('Missing Stripe-Signature header.');
+  let event: Stripe.Event;
+  try {
+    event = options.stripe.webhooks.constructEvent(payload, signature, options.secret);
+  } catch {
+    return refuse('The signature does not match the body.');
+  }
+
+  if (db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get()) {
+    return { status: 200, body: { received: true, duplicate: true } };
+  }
+
+  // Anything that needs Stripe is fetched before the transaction (which must stay synchronous).
+  let fetched: Stripe.Subscription | null = null;
+  if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
+    const session = event.data.object;
+    const subscriptionId = idOf(session.subscription);
+    if (session.mode === 'subscription' && subscriptionId) fetched = await options.stripe.subscriptions.retrieve(subscriptionId);
+  } else if (event.type === 'invoice.payment_failed') {
+    const subscriptionId = invoiceSubscriptionId(event.data.object);
+    if (subscriptionId && !hasSubscription(subscriptionId)) fetched = await options.stripe.subscriptions.retrieve(subscriptionId).catch(() => null);
+  }
+
+  const outcome = db.transaction(() => {
+    const inserted = db.insert(stripeEvents).values({ id: event.id, type: event.type, created: event.created }).onConflictDoNothing().returning().get();
+    if (!inserted) return 'duplicate' as const;
+    return apply(event, fetched);
+  });
+  if (outcome === 'duplicate') return { status: 200, body: { received: true, duplicate: true } };
+  return { status: 200, body: { received: true, result: outcome } };
+}
+
+function hasSubscription(stripeSubscriptionId: string): boolean {
+  return Boolean(db.$client.prepare('select 1 from subscriptions where stripe_subscription_id = ?').get(stripeSubscriptionId));
+}
+
+function apply(event: Stripe.Event, fetched: Stripe.Subscription | null): ApplyResult | 'skipped' {
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed':
+    case 'payment_intent.processing':
+    case 'payment_intent.canceled':
+      return applyPaymentIntentEvent(event.data.object, event.created);
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = event.data.object;
+      releaseHold(session.id);
+      if (!fetched) return 'skipped';
+      const spaId = Number(session.metadata?.spa_id ?? session.client_reference_id);
+      return applySubscriptionState(fetched, event.created, { spaId: Number.isSafeInteger(spaId) ? spaId : undefined, tier: parsePaidTier(session.metadata?.tier) ?? undefined });
+    }
+    case 'checkout.session.expired':
+      releaseHold(event.data.object.id);
+      return 'applied';
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+    case 'customer.subscription.paused':
+    case 'customer.subscription.resumed':
+      return applySubscriptionState(event.data.object, event.created);
+    case 'invoice.payment_failed': {
+      const subscriptionId = invoiceSubscriptionId(event.data.object);
+      if (!subscriptionId) return 'skipped';
+      const result = markPastDue(subscriptionId, event.created);
+      return result === 'unknown' && fetched ? applySubscriptionState(fetched, event.created) : result;
+    }
+    default:
+      return 'skipped';
+  }
+}

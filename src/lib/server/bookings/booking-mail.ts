@@ -1,0 +1,190 @@
+// The mails a booking sends: to the client when the request arrives and at
+// every change, to the spa when a request arrives or the client cancels.
+// Every one is sent in the background: a mail server that is slow or down
+// never delays or fails the booking (mailer.ts retries and logs).
+import { MAIL_FROM } from 'astro:env/server';
+import { brand, contact } from '#content/site.ts';
+import { buildCalendarEvent } from '#lib/calendar.ts';
+import { formatLongDate, formatPacificDateTime } from '#lib/dates.ts';
+import { priceLabel } from '#lib/services.ts';
+import type { BookingDetails } from './bookings.ts';
+import { sendMailInBackground } from '../mail/mail.ts';
+import { renderEmail } from '../mail/layout.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+
+/** Where a new request for this spa is announced: its owner, else its listed address, else the directory. */
+function spaInbox(details: BookingDetails): string {
+  return details.ownerEmail ?? details.spa?.email ?? contact.email;
+}
+
+const providerName = (details: BookingDetails) => details.spa?.name ?? brand.name;
+const what = (details: BookingDetails) => details.service?.name ?? 'a consultation';
+
+export const manageUrl = (details: BookingDetails, origin: string) => new URL(`/bookings/manage/${details.booking.manageToken}`, origin).href;
+
+/** The request as both sides see it, one fact a line. */
+function summaryLines(details: BookingDetails): string[] {
+  const { booking, service } = details;
+  return [
+    `Provider: ${providerName(details)}`,
+    `Treatment: ${service?.name ?? 'Consultation (not chosen yet)'}`,
+    ...(service ? [`Duration: ${service.duration} minutes`, `Price: ${priceLabel(service)}`] : []),
+    `Preferred date: ${booking.preferredDate ? formatLongDate(booking.preferredDate) : 'Flexible'}`,
+  ];
+}
+
+/** The calendar event of a confirmed booking; the UID never changes, the sequence rises with each change. */
+export function bookingCalendarEvent(details: BookingDetails, method: 'REQUEST' | 'CANCEL', origin: string): string {
+  const { booking, service, spa } = details;
+  if (!booking.scheduledAt) throw new Error(`booking ${booking.id} has no appointment time`);
+  const domain = new URL(origin).hostname;
+  return buildCalendarEvent({
+    method,
+    uid: `booking-${booking.id}@${domain}`,
+    sequence: booking.calendarSequence,
+    stamp: booking.updatedAt,
+    start: booking.scheduledAt,
+    // Consultations without a listed service get the usual half hour.
+    durationMinutes: service?.duration ?? 30,
+    summary: `${service?.name ?? 'Consultation'} at ${providerName(details)}`,
+    description: `Manage or cancel: ${manageUrl(details, origin)}`,
+    location: spa?.address ?? (details.cityName ? `${details.cityName}, CA` : undefined),
+    url: manageUrl(details, origin),
+    organizer: { name: providerName(details), email: addressOf(MAIL_FROM) },
+    attendee: { name: booking.name, email: booking.email },
+  });
+}
+
+/** The bare address in 'Name <address>'. */
+function addressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+}
+
+/**
+ * The client's receipt. Nobody has confirmed that the address belongs to the
+ * person who filled in the form, so it carries nothing that person wrote: not
+ * the message, not even the name (a name field holds any 100 characters,
+ * "Claim your prize at ..." included). Only our own words and the listing's
+ * facts, so the form cannot be used to send someone text of an attacker's
+ * choosing from our address.
+ */
+export function requestReceivedMail(details: BookingDetails, origin: string): MailMessage {
+  const provider = providerName(details);
+  return {
+    to: details.booking.email,
+    subject: `We received your request for ${what(details)}`,
+    ...renderEmail({
+      preheader: 'We will contact you within 24 hours to confirm your appointment.',
+      heading: 'Your request is in',
+      paragraphs: [
+        `Thank you. ${provider} has your request, and we'll contact you within 24 hours to confirm your appointment.`,
+        summaryLines(details).join('\n'),
+        'You can check where your request stands, or cancel it, at any time:',
+      ],
+      action: { label: 'View or cancel your request', url: manageUrl(details, origin) },
+    }),
+  };
+}
+
+export function newRequestMail(details: BookingDetails, origin: string): MailMessage {
+  const { booking } = details;
+  return {
+    to: spaInbox(details),
+    replyTo: booking.email,
+    subject: `New booking request from ${booking.name}`,
+    ...renderEmail({
+      preheader: `${booking.name} asked for ${what(details)}.`,
+      heading: 'A new booking request',
+      paragraphs: [
+        `${booking.name} sent a request through ${brand.name}. The client has been told to expect your reply within 24 hours.`,
+        [`Name: ${booking.name}`, `E-mail: ${booking.email}`, `Phone: ${booking.phone ?? 'not given'}`, ...summaryLines(details)].join('\n'),
+        ...(booking.message ? [`Message:\n${booking.message}`] : []),
+        'Reply to this e-mail to write to the client, or confirm a time from your dashboard.',
+      ],
+      action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+export type BookingEvent = 'confirmed' | 'rescheduled' | 'completed' | 'cancelled';
+
+/** The client's mail for a change; a confirmation or a new time carries the invitation, a cancellation withdraws it. */
+export function statusChangeMail(details: BookingDetails, event: BookingEvent, origin: string, wasScheduled: boolean): MailMessage {
+  const { booking } = details;
+  const provider = providerName(details);
+  const when = booking.scheduledAt ? formatPacificDateTime(booking.scheduledAt) : null;
+  const address = details.spa?.address ?? details.cityName ?? '';
+  const manage = { label: 'Manage your booking', url: manageUrl(details, origin) };
+
+  switch (event) {
+    case 'confirmed':
+    case 'rescheduled':
+      return {
+        to: booking.email,
+        subject: event === 'confirmed' ? `Confirmed: ${what(details)} at ${provider}` : `New time: ${what(details)} at ${provider}`,
+        icalEvent: { method: 'REQUEST', content: bookingCalendarEvent(details, 'REQUEST', origin) },
+        ...renderEmail({
+          preheader: `${when}`,
+          heading: event === 'confirmed' ? 'Your appointment is confirmed' : 'Your appointment has a new time',
+          paragraphs: [
+            `${provider} ${event === 'confirmed' ? 'confirmed' : 'moved'} your appointment to ${when}.`,
+            [...summaryLines(details).filter((line) => !line.startsWith('Preferred date')), ...(address ? [`Address: ${address}`] : []), ...(details.spa?.phone ? [`Phone: ${details.spa.phone}`] : [])].join('\n'),
+            'The attached invitation adds it to your calendar. If your plans change, you can cancel from the link below.',
+          ],
+          action: manage,
+        }),
+      };
+    case 'completed':
+      return {
+        to: booking.email,
+        subject: `Thank you for visiting ${provider}`,
+        ...renderEmail({
+          heading: 'Thank you for your visit',
+          paragraphs: [`${provider} marked your ${what(details)} as completed. We hope you loved it.`, `Looking for your next treatment? ${brand.name} lists Orange County's medical spas.`],
+          action: { label: 'Find your next treatment', url: new URL('/services', origin).href },
+        }),
+      };
+    case 'cancelled':
+      return {
+        to: booking.email,
+        subject: `Cancelled: ${what(details)} at ${provider}`,
+        ...(wasScheduled && booking.scheduledAt ? { icalEvent: { method: 'CANCEL' as const, content: bookingCalendarEvent(details, 'CANCEL', origin) } } : {}),
+        ...renderEmail({
+          heading: 'Your booking is cancelled',
+          paragraphs: [
+            `Your booking for ${what(details)} at ${provider}${when && wasScheduled ? ` on ${when}` : ''} is cancelled.`,
+            `If this is a surprise, call ${details.spa?.phone ?? contact.phone} or reply to this e-mail.`,
+          ],
+          action: { label: 'Book another time', url: new URL(details.spa ? `/booking?spa=${details.spa.id}` : '/#contact', origin).href },
+        }),
+      };
+  }
+}
+
+/** Tells the spa that the client cancelled. */
+export function clientCancelledMail(details: BookingDetails, origin: string): MailMessage {
+  const { booking } = details;
+  return {
+    to: spaInbox(details),
+    replyTo: booking.email,
+    subject: `Cancelled by the client: ${booking.name}`,
+    ...renderEmail({
+      heading: 'A client cancelled',
+      paragraphs: [`${booking.name} cancelled their booking for ${what(details)}.`, summaryLines(details).join('\n')],
+      action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+export function announceNewBooking(details: BookingDetails, origin: string): void {
+  sendMailInBackground(requestReceivedMail(details, origin));
+  sendMailInBackground(newRequestMail(details, origin));
+}
+
+export function announceBookingChange(before: BookingDetails, after: BookingDetails, byClient: boolean, origin: string): void {
+  const wasScheduled = before.booking.status === 'confirmed';
+  const event: BookingEvent =
+    after.booking.status === 'confirmed' ? (before.booking.status === 'confirmed' ? 'rescheduled' : 'confirmed') : after.booking.status === 'completed' ? 'completed' : 'cancelled';
+  sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
+  if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));
+}

@@ -1,0 +1,390 @@
+// Bookings and their leads: requests, the lifecycle, and the reads each side
+// needs. Who may do what is decided in ../booking-lifecycle.ts; this module
+// loads, asks and writes. Mail goes out from booking-mail.ts after a write
+// has committed, never inside it.
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
+import type { BookingRequest } from '#lib/booking-schema.ts';
+import { canMoveLead, decideBookingChange, type BookingActor, type BookingChange, type LeadStatus, type Refusal } from '#lib/booking-lifecycle.ts';
+import { centsToDecimal } from '#lib/money.ts';
+import { db } from '../db.ts';
+import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
+import { hashClientAddress } from '../client-address.ts';
+import { hitAll, type Limit, type RateLimitResult } from '../rate-limit.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import { hashToken, randomToken, tokenMatchesHash } from '../auth/tokens.ts';
+
+/** 32 base32 characters: the manage link's secret. */
+export const MANAGE_TOKEN_PATTERN = /^[a-z2-7]{32}$/;
+
+type FieldRefusal = { ok: false; status: 422; fields: Record<string, string> };
+
+// --- reads ------------------------------------------------------------------
+
+/** Everything the mails and the manage page show about one booking. */
+export function bookingDetails(id: number) {
+  const row = db
+    .select({
+      booking: bookings,
+      service: { id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents, priceUnit: services.priceUnit },
+      spa: { id: spas.id, name: spas.name, slug: spas.slug, address: spas.address, phone: spas.phone, email: spas.email, ownerId: spas.ownerId },
+      cityName: cities.name,
+      ownerEmail: users.email,
+    })
+    .from(bookings)
+    .leftJoin(services, eq(bookings.serviceId, services.id))
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
+    .leftJoin(cities, eq(spas.cityId, cities.id))
+    .leftJoin(users, eq(spas.ownerId, users.id))
+    .where(eq(bookings.id, id))
+    .get();
+  return row ?? null;
+}
+
+export type BookingDetails = NonNullable<ReturnType<typeof bookingDetails>>;
+
+/**
+ * A user's bookings, newest first, with the service embedded (spec 3 and 7).
+ * Requests sent before signing in count too: the address they were sent from
+ * is the one the magic link proved.
+ */
+export function listUserBookings(user: Pick<SessionUser, 'id' | 'email'>, limit?: number) {
+  const query = db
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      preferredDate: bookings.preferredDate,
+      scheduledAt: bookings.scheduledAt,
+      message: bookings.message,
+      createdAt: bookings.createdAt,
+      manageToken: bookings.manageToken,
+      spa: { id: spas.id, name: spas.name, slug: spas.slug },
+      service: { id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents, priceUnit: services.priceUnit },
+    })
+    .from(bookings)
+    .leftJoin(services, eq(bookings.serviceId, services.id))
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
+    .where(or(eq(bookings.userId, user.id), and(isNull(bookings.userId), eq(bookings.email, user.email.toLowerCase()))))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id));
+  return limit ? query.limit(limit).all() : query.all();
+}
+
+export type UserBooking = ReturnType<typeof listUserBookings>[number];
+
+/** The JSON of a booking in GET /api/bookings and after a change. */
+export function userBookingJson(booking: UserBooking) {
+  return {
+    id: booking.id,
+    status: booking.status,
+    preferredDate: booking.preferredDate,
+    scheduledAt: booking.scheduledAt?.toISOString() ?? null,
+    message: booking.message,
+    createdAt: booking.createdAt.toISOString(),
+    spa: booking.spa,
+    service: booking.service && {
+      id: booking.service.id,
+      name: booking.service.name,
+      duration: booking.service.duration,
+      price: centsToDecimal(booking.service.priceCents),
+      priceUnit: booking.service.priceUnit,
+    },
+  };
+}
+
+export function bookingJson(details: BookingDetails) {
+  const { booking, service, spa } = details;
+  return {
+    id: booking.id,
+    status: booking.status,
+    name: booking.name,
+    email: booking.email,
+    phone: booking.phone,
+    serviceId: booking.serviceId,
+    spaId: booking.spaId,
+    preferredDate: booking.preferredDate,
+    scheduledAt: booking.scheduledAt?.toISOString() ?? null,
+    message: booking.message,
+    createdAt: booking.createdAt.toISOString(),
+    updatedAt: booking.updatedAt.toISOString(),
+    service: service && { id: service.id, name: service.name, duration: service.duration, price: centsToDecimal(service.priceCents), priceUnit: service.priceUnit },
+    spa: spa && { id: spa.id, name: spa.name, slug: spa.slug },
+  };
+}
+
+// --- requests ---------------------------------------------------------------
+
+/** The spa a request is for: the service's spa, or the one named; both must be listed and active. */
+function resolveTarget(request: BookingRequest): { ok: true; spaId: number | null; cityId: number | null; serviceId: number | null } | FieldRefusal {
+  if (request.serviceId != null) {
+    const service = db
+      .select({ id: services.id, spaId: services.spaId, cityId: spas.cityId })
+      .from(services)
+      .innerJoin(spas, eq(services.spaId, spas.id))
+      .where(and(eq(services.id, request.serviceId), eq(services.active, true), eq(spas.active, true)))
+      .get();
+    if (!service) return { ok: false, status: 422, fields: { serviceId: 'This service is not offered any more; choose another.' } };
+    if (request.spaId != null && request.spaId !== service.spaId) {
+      return { ok: false, status: 422, fields: { serviceId: 'This service is offered by another provider.' } };
+    }
+    return { ok: true, spaId: service.spaId, cityId: service.cityId, serviceId: service.id };
+  }
+  if (request.spaId != null) {
+    const spa = db.select({ id: spas.id, cityId: spas.cityId }).from(spas).where(and(eq(spas.id, request.spaId), eq(spas.active, true))).get();
+    if (!spa) return { ok: false, status: 422, fields: { spaId: 'This provider is not listed any more; choose another.' } };
+    return { ok: true, spaId: spa.id, cityId: spa.cityId, serviceId: null };
+  }
+  // A general consultation request from the home page: the directory answers it.
+  return { ok: true, spaId: null, cityId: null, serviceId: null };
+}
+
+/**
+ * Booking requests allowed per hour. Each request mails two inboxes, so the
+ * form must not become a way to flood one:
+ * - per e-mail address (victim+1@ and victim+2@ count as one, see
+ *   rateLimitKeyForEmail): plenty for a person, too few to mail-bomb anyone;
+ * - per client address (IPv6 by /64): a household or an office books a few
+ *   times an hour, not ten;
+ * - per spa: a spa's inbox gets at most this many requests an hour from the
+ *   form; a spa that really gets more will hear from us first.
+ */
+export const BOOKING_LIMITS = { perEmail: 5, perClient: 10, perSpa: 30 } as const;
+const HOUR_MS = 3_600_000;
+
+/** The spa a request would reach, for its limit: the service's spa, else the one named, else the directory itself. */
+function spaLimitKey(request: Pick<BookingRequest, 'serviceId' | 'spaId'>): string {
+  if (request.serviceId != null) {
+    const service = db.select({ spaId: services.spaId }).from(services).where(eq(services.id, request.serviceId)).get();
+    if (service) return `spa-${service.spaId}`;
+  }
+  return request.spaId != null ? `spa-${request.spaId}` : 'directory';
+}
+
+/**
+ * Counts a request against its client, its address and its spa, in that
+ * order; the first limit that refuses answers (429 with Retry-After). The
+ * client's address comes from clientAddressOf and is kept only as a keyed
+ * hash; a request whose address is unknown skips that limit.
+ */
+export function allowBookingRequest(
+  request: Pick<BookingRequest, 'email' | 'serviceId' | 'spaId'>,
+  clientAddress: string | null,
+  now = Date.now(),
+): RateLimitResult {
+  const limits: Limit[] = [];
+  if (clientAddress) limits.push({ key: `booking:client:${hashClientAddress(clientAddress)}`, limit: BOOKING_LIMITS.perClient, windowMs: HOUR_MS });
+  limits.push({ key: `booking:email:${rateLimitKeyForEmail(request.email)}`, limit: BOOKING_LIMITS.perEmail, windowMs: HOUR_MS });
+  limits.push({ key: `booking:spa:${spaLimitKey(request)}`, limit: BOOKING_LIMITS.perSpa, windowMs: HOUR_MS });
+  return hitAll(limits, now);
+}
+
+export type CreatedBooking = { ok: true; id: number; manageToken: string } | FieldRefusal;
+
+/** Stores a request and its lead in one transaction: both or neither. */
+export function createBooking(request: BookingRequest, options: { userId?: number | null } = {}): CreatedBooking {
+  const target = resolveTarget(request);
+  if (!target.ok) return target;
+  const manageToken = randomToken(20);
+  const id = db.transaction((tx) => {
+    const booking = tx
+      .insert(bookings)
+      .values({
+        userId: options.userId ?? null,
+        serviceId: target.serviceId,
+        spaId: target.spaId,
+        name: request.name,
+        email: request.email,
+        phone: request.phone ?? null,
+        preferredDate: request.preferredDate ?? null,
+        message: request.message ?? null,
+        manageToken,
+      })
+      .returning({ id: bookings.id })
+      .get();
+    tx.insert(leads)
+      .values({
+        name: request.name,
+        email: request.email,
+        phone: request.phone ?? null,
+        spaId: target.spaId,
+        bookingId: booking.id,
+        cityId: target.cityId,
+        serviceId: target.serviceId,
+        source: request.source ?? null,
+        medium: request.medium ?? null,
+        campaign: request.campaign ?? null,
+        message: request.message ?? null,
+      })
+      .run();
+    return booking.id;
+  });
+  return { ok: true, id, manageToken };
+}
+
+// --- the lifecycle ----------------------------------------------------------
+
+/** The booking a manage link opens, or null for an unknown or malformed token. */
+export function findBookingIdByManageToken(token: string): number | null {
+  if (!MANAGE_TOKEN_PATTERN.test(token)) return null;
+  const row = db.select({ id: bookings.id }).from(bookings).where(eq(bookings.manageToken, token)).get();
+  return row?.id ?? null;
+}
+
+/** How the person asking relates to this booking; null when they have no part in it. */
+export function actorFor(details: BookingDetails, who: { user?: SessionUser | null; manageToken?: string }): BookingActor | null {
+  const { user } = who;
+  if (user?.role === 'admin') return 'admin';
+  if (user && details.spa?.ownerId === user.id) return 'owner';
+  if (user && (details.booking.userId === user.id || (details.booking.userId === null && details.booking.email === user.email.toLowerCase()))) {
+    return 'client';
+  }
+  if (who.manageToken && details.booking.manageToken && tokenMatchesHash(who.manageToken, hashToken(details.booking.manageToken))) return 'client';
+  return null;
+}
+
+const STALE = { ok: false, status: 409, code: 'conflict', message: 'The booking changed while you were looking at it. Reload and try again.' } as const;
+
+export type ChangeResult = { ok: true; before: BookingDetails; after: BookingDetails } | Refusal | { ok: false; status: 404; code: 'not_found'; message: string };
+
+/**
+ * Applies a change if the lifecycle allows it. The write is conditional on the
+ * status (and calendar sequence) read, so two people acting at once cannot
+ * both move the booking.
+ */
+export function changeBooking(
+  id: number,
+  change: BookingChange,
+  who: { user?: SessionUser | null; manageToken?: string },
+  now = new Date(),
+  /** The calendar sequence of the version the person was looking at, when known (the dashboard's forms). */
+  seenSequence?: number,
+): ChangeResult {
+  const before = bookingDetails(id);
+  const actor = before && actorFor(before, who);
+  // Someone with no part in a booking learns nothing about it, not even that it exists.
+  if (!before || !actor) return { ok: false, status: 404, code: 'not_found', message: 'Booking not found.' };
+  if (seenSequence !== undefined && seenSequence !== before.booking.calendarSequence) return STALE;
+
+  const decision = decideBookingChange(before.booking, change, actor, now);
+  if (!decision.ok) return decision;
+
+  // The client's calendar must apply confirmations, new times and cancellations of a confirmed booking.
+  const calendarChanges = decision.status === 'confirmed' || (decision.status === 'cancelled' && before.booking.status === 'confirmed');
+  const result = db
+    .update(bookings)
+    .set({
+      status: decision.status,
+      // Only a confirmation or a new time sets the time; cancelling or
+      // completing leaves whatever is stored.
+      ...(decision.status === 'confirmed' ? { scheduledAt: decision.scheduledAt } : {}),
+      updatedAt: now,
+      ...(calendarChanges ? { calendarSequence: sql`${bookings.calendarSequence} + 1` } : {}),
+    })
+    // Every change the calendar sees raises the sequence, so matching it too
+    // refuses a change made against a time that was replaced meanwhile.
+    .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status), eq(bookings.calendarSequence, before.booking.calendarSequence)))
+    .run();
+  if (result.changes === 0) return STALE;
+  return { ok: true, before, after: bookingDetails(id)! };
+}
+
+// --- leads ------------------------------------------------------------------
+
+export type LeadChangeResult = { ok: true; id: number; status: LeadStatus } | { ok: false; status: 403 | 404 | 409; code: string; message: string };
+
+/** Lead status, changed by the spa's owner (or an admin): new -> contacted -> converted or lost. */
+export function changeLeadStatus(id: number, to: LeadStatus, user: SessionUser, now = new Date()): LeadChangeResult {
+  const lead = db
+    .select({ id: leads.id, status: leads.status, ownerId: spas.ownerId })
+    .from(leads)
+    .leftJoin(spas, eq(leads.spaId, spas.id))
+    .where(eq(leads.id, id))
+    .get();
+  const mayAct = lead && (user.role === 'admin' || (lead.ownerId !== null && lead.ownerId === user.id));
+  if (!lead || !mayAct) return { ok: false, status: 404, code: 'not_found', message: 'Lead not found.' };
+  if (!canMoveLead(lead.status, to)) {
+    return { ok: false, status: 409, code: 'invalid_transition', message: `A ${lead.status} lead cannot become ${to}.` };
+  }
+  const result = db
+    .update(leads)
+    .set({ status: to, updatedAt: now })
+    .where(and(eq(leads.id, id), eq(leads.status, lead.status)))
+    .run();
+  if (result.changes === 0) return { ok: false, status: 409, code: 'conflict', message: 'The lead changed meanwhile. Reload and try again.' };
+  return { ok: true, id, status: to };
+}
+
+// --- the owner's side ---------------------------------------------------------
+
+// Left joins: an admin also sees requests that named no spa (from the home
+// page); for an owner, the filter on the spa's owner leaves those out.
+
+/** Bookings of the owner's spas (all bookings for an admin), newest first. */
+export function listOwnerBookings(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
+  return db
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      name: bookings.name,
+      email: bookings.email,
+      phone: bookings.phone,
+      preferredDate: bookings.preferredDate,
+      scheduledAt: bookings.scheduledAt,
+      calendarSequence: bookings.calendarSequence,
+      message: bookings.message,
+      createdAt: bookings.createdAt,
+      spaName: spas.name,
+      serviceName: services.name,
+    })
+    .from(bookings)
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
+    .leftJoin(services, eq(bookings.serviceId, services.id))
+    .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .limit(limit)
+    .all();
+}
+
+export type OwnerBooking = ReturnType<typeof listOwnerBookings>[number];
+
+/** Leads of the owner's spas, newest first. */
+export function listOwnerLeads(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
+  return db
+    .select({
+      id: leads.id,
+      status: leads.status,
+      name: leads.name,
+      email: leads.email,
+      phone: leads.phone,
+      source: leads.source,
+      medium: leads.medium,
+      campaign: leads.campaign,
+      createdAt: leads.createdAt,
+      spaName: spas.name,
+      serviceName: services.name,
+    })
+    .from(leads)
+    .leftJoin(spas, eq(leads.spaId, spas.id))
+    .leftJoin(services, eq(leads.serviceId, services.id))
+    .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(limit)
+    .all();
+}
+
+/** The dashboard's counts: every request and lead, and those still waiting for the spa. */
+export function ownerBookingCounts(user: Pick<SessionUser, 'id' | 'role'>) {
+  const mine = user.role === 'admin' ? undefined : eq(spas.ownerId, user.id);
+  const requests = db
+    .select({ total: sql<number>`count(*)`, pending: sql<number>`coalesce(sum(${bookings.status} = 'pending'), 0)` })
+    .from(bookings)
+    .leftJoin(spas, eq(bookings.spaId, spas.id))
+    .where(mine)
+    .get();
+  const leadCounts = db
+    .select({ total: sql<number>`count(*)`, fresh: sql<number>`coalesce(sum(${leads.status} = 'new'), 0)` })
+    .from(leads)
+    .leftJoin(spas, eq(leads.spaId, spas.id))
+    .where(mine)
+    .get();
+  return { requests: requests?.total ?? 0, pending: requests?.pending ?? 0, leads: leadCounts?.total ?? 0, newLeads: leadCounts?.fresh ?? 0 };
+}

@@ -1,0 +1,75 @@
+// Outbound clicks (POST /api/clicks): a visitor followed a spa's phone,
+// website, booking, directions or social link. Stored for the spa's owner to
+// count later. The target is computed from the listing, never taken from the
+// request; the visitor is known only by a salted hash of the address
+// (docs/decisions/0003, 0015).
+import { and, count, eq, gte } from 'drizzle-orm';
+import { clicks, spas } from '#db/schema.ts';
+import type { ClickEvent } from '#lib/click-event.ts';
+import { outboundTarget } from '#lib/outbound.ts';
+import { hashClientAddress } from '../client-address.ts';
+import { db } from '../db.ts';
+import { hit } from '../rate-limit.ts';
+
+/** Clicks one client may record per minute: far above a person's, far below a script's. */
+export const CLICKS_PER_MINUTE = 30;
+const USER_AGENT_MAX = 500;
+
+export interface ClickContext {
+  address: string | null;
+  userAgent: string | null;
+  userId: number | null;
+  /** The Referer the server saw: the page, when the body does not name it; only a path of this site is kept. */
+  referer: string | null;
+  origin: string;
+}
+
+export type ClickResult = { ok: true; id: number } | { ok: false; status: 404 | 422; code: string; message: string };
+
+/** Counts the hit and answers whether this client may record another click now. */
+export function allowClick(address: string | null, now = Date.now()) {
+  return hit(`clicks:client:${address ? hashClientAddress(address) : 'unknown'}`, CLICKS_PER_MINUTE, 60_000, now);
+}
+
+const pathOf = (referer: string | null, origin: string): string | null => {
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    return url.origin === origin ? url.pathname.slice(0, 300) : null;
+  } catch {
+    return null;
+  }
+};
+
+export function recordClick(event: ClickEvent, context: ClickContext): ClickResult {
+  const spa = db.select().from(spas).where(and(eq(spas.id, event.spaId), eq(spas.active, true))).get();
+  if (!spa) return { ok: false, status: 404, code: 'not_found', message: 'Spa not found.' };
+  const target = outboundTarget(spa, event.kind);
+  if (!target) return { ok: false, status: 422, code: 'invalid_request', message: `This spa has no ${event.kind} link.` };
+  const page = event.page ?? pathOf(context.referer, context.origin);
+  const row = db
+    .insert(clicks)
+    .values({
+      url: page ?? '',
+      targetUrl: target,
+      userId: context.userId,
+      sessionId: event.sessionId,
+      ipHash: context.address ? hashClientAddress(context.address) : null,
+      userAgent: context.userAgent?.slice(0, USER_AGENT_MAX) || null,
+      // Where the visitor came from before our page is not collected: another
+      // site's address can carry anything, personal data included.
+      referer: null,
+      utmSource: event.utmSource,
+      utmMedium: event.utmMedium,
+      utmCampaign: event.utmCampaign,
+      spaId: spa.id,
+    })
+    .returning({ id: clicks.id })
+    .get();
+  return { ok: true, id: row.id };
+}
+
+/** How many outbound clicks a spa had since a moment (all time by default), for its owner. */
+export function countSpaClicks(spaId: number, since = new Date(0)): number {
+  return db.select({ n: count() }).from(clicks).where(and(eq(clicks.spaId, spaId), gte(clicks.clickedAt, since))).get()?.n ?? 0;
+}
