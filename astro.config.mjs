@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { astroEnvSchema, envDefaults, loadEnv } from './server/env.ts';
+import { contentSecurityPolicy } from './src/lib/content-security.ts';
 import islandDirectives from './src/integrations/island-directives.ts';
 import signedInDirective from './src/integrations/signed-in-directive.ts';
 
@@ -18,7 +19,10 @@ export default defineConfig({
   output: 'static',
   // server/serve.ts caps bodies per route before Astro sees them; this is the
   // backstop for anything that reaches the adapter another way.
-  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
+  // staticHeaders: the pre-rendered pages' Content-Security-Policy goes to
+  // _headers.json (a header, never a <meta>, which cannot carry
+  // frame-ancestors); the publish step copies it into the static manifest.
+  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024, staticHeaders: true }),
   integrations: [react(), signedInDirective(), islandDirectives()],
   // We keep sessions in SQLite ourselves (src/lib/server/auth/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.
@@ -26,12 +30,18 @@ export default defineConfig({
   // src/middleware.ts refuses every cross-origin state change (forms and JSON
   // alike). Astro's own check would also refuse POSTs that carry no Origin
   // at all, which is how mail providers send RFC 8058 one-click unsubscribes.
-  security: { checkOrigin: false },
+  // csp: hashes for every script and style Astro bundles, plus our own
+  // directives and inline snippets (src/lib/content-security.ts; docs/decisions/0022).
+  // Built from the environment at build time: Stripe's and the Google tag's
+  // hosts are listed only when they are configured.
+  security: { checkOrigin: false, csp: contentSecurityPolicy({ ...process.env, SITE_URL: site }) },
   trailingSlash: 'never',
   // Pages are written as dir/index.html: a city page and its treatment pages
   // (cities/irvine, cities/irvine/botox) cannot both be files.
   build: { format: 'directory' },
   vite: { plugins: [tailwindcss()] },
+  // No Markdown pages; Shiki's inline styles would need 'unsafe-inline' under the policy.
+  markdown: { syntaxHighlight: false },
   env: {
     // Every variable here is read at run time (access: 'secret') unless it is
     // public: a secret never reaches an island.

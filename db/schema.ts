@@ -567,7 +567,7 @@ export const socialMediaCache = sqliteTable(
   (t) => [uniqueIndex('social_media_cache_url_unique').on(t.url)],
 );
 
-// Who treats clients at a spa (issue 14, docs/decisions/0022). One table: the
+// Who treats clients at a spa (issue 14, docs/decisions/0023). One table: the
 // medical director is the clinician flagged as such (an MD or DO, at most one
 // per spa), so a director who also treats is listed once. A licence check is
 // an editor's statement that the number matched the state's public record on
@@ -626,7 +626,7 @@ export const REVIEW_MAX_REPLY = 1000;
 
 // Verified reviews: only from a completed booking, one per booking, as written.
 // The owner may reply once; nobody edits the text (the FTC's 2024 rule on fake
-// and suppressed reviews, docs/decisions/0022).
+// and suppressed reviews, docs/decisions/0023).
 export const reviews = sqliteTable(
   'reviews',
   {

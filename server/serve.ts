@@ -23,6 +23,7 @@ import { logEvent, loggablePath, logger } from '#lib/log.ts';
 import { backUp } from './backups.ts';
 import { readiness, type Readiness } from './health.ts';
 import { createStaticServer, type StaticServer } from './static-files.ts';
+import { securityHeadersFor, setAppDefaults, setDocumentPolicy } from './security-headers.ts';
 import { startHousekeeping } from '#lib/server/housekeeping.ts';
 import { createMailQueue } from '#lib/server/mail/queue.ts';
 import { createMailer, removeUnfinishedOutboxFiles } from '#lib/server/mail/mailer.ts';
@@ -30,13 +31,6 @@ import { createMailer, removeUnfinishedOutboxFiles } from '#lib/server/mail/mail
 const log = logger('serve');
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'DENY',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
-};
 
 /**
  * Mail that a previous process stored but did not send (it was stopped or
@@ -117,10 +111,7 @@ export async function startServer() {
 
   const logRequests = env('REQUEST_LOG') !== 'off';
   // Every answer, static or rendered, an error or a redirect, carries these.
-  const securityHeaders = {
-    ...SECURITY_HEADERS,
-    ...(new URL(env('SITE_URL')).protocol === 'https:' ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
-  };
+  const securityHeaders = securityHeadersFor(env('SITE_URL'));
 
   const server = createServer(async (req, res) => {
     const started = performance.now();
@@ -139,6 +130,7 @@ export async function startServer() {
 
     const limit = bodyLimitFor(req.method, req.url);
     if (limit > 0) {
+      setDocumentPolicy(res, active!.files.documentPolicy); // the 413 page is HTML too
       const body = await readCappedBody(req, res, limit);
       if (!body) return;
       // Astro's node adapter builds the Request from req.body when it is set.
@@ -161,6 +153,7 @@ export async function startServer() {
     // A build swap or a listing change starts the search cache afresh.
     const generation = `${id}:${contentVersion.get()?.v ?? 0}`;
     if (searchCache.serve(req, res, generation)) return;
+    setAppDefaults(res, files.documentPolicy);
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
       searchCache.capture(req, res, generation);
       handler(req, res);

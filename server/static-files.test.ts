@@ -99,3 +99,35 @@ describe('a precompressed build, served', () => {
     expect((await get('/../../etc/passwd')).body.toString()).toBe('to astro');
   });
 });
+
+describe('page policies from Astro’s _headers.json', () => {
+  it('go into the manifest by page and are sent with the page only', async () => {
+    const build = mkdtempSync(join(tmpdir(), 'medspa-static-csp-'));
+    const client = join(build, 'client');
+    mkdirSync(join(client, 'spas', 'glow'), { recursive: true });
+    writeFileSync(join(client, 'index.html'), '<!doctype html><title>Home</title>');
+    writeFileSync(join(client, '404.html'), '<!doctype html><title>Not found</title>');
+    writeFileSync(join(client, 'spas', 'glow', 'index.html'), '<!doctype html><title>Glow</title>');
+    writeFileSync(join(client, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const policy = "default-src 'self'; frame-ancestors 'none'; script-src 'self' 'sha256-x';";
+    const csp = [{ key: 'Content-Security-Policy', value: policy }];
+    writeFileSync(join(build, '_headers.json'), JSON.stringify([{ pathname: '/', headers: csp }, { pathname: '/404', headers: csp }, { pathname: '/spas/glow', headers: csp }]));
+    try {
+      await precompress(client);
+      const files = createStaticServer(client);
+      expect(files.documentPolicy).toBe(policy);
+      const server = createServer((req, res) => void (files.serve(req, res) || res.end()));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        expect((await fetch(`${at}/spas/glow`)).headers.get('content-security-policy')).toBe(policy);
+        expect((await fetch(`${at}/`)).headers.get('content-security-policy')).toBe(policy);
+        expect((await fetch(`${at}/favicon.svg`)).headers.get('content-security-policy')).toBeNull();
+      } finally {
+        server.close();
+      }
+    } finally {
+      rmSync(build, { recursive: true, force: true });
+    }
+  });
+});

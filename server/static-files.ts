@@ -41,6 +41,8 @@ export interface ManifestEntry {
   size: number;
   br?: number;
   gz?: number;
+  /** The page's Content-Security-Policy, from Astro's _headers.json (HTML pages only). */
+  csp?: string;
 }
 export type StaticManifest = Record<string, ManifestEntry>;
 
@@ -90,8 +92,32 @@ export async function precompress(clientDir: string, concurrency = 4): Promise<{
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  for (const [key, csp] of pagePolicies(join(clientDir, '..'), manifest)) manifest[key]!.csp = csp;
   writeFileSync(join(clientDir, MANIFEST), JSON.stringify(manifest));
   return { files: files.length, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * The Content-Security-Policy of each pre-rendered page, by manifest key.
+ * Astro (security.csp with the node adapter's staticHeaders) writes them to
+ * the build's _headers.json as [{ pathname, headers: [{ key, value }] }]
+ * instead of a <meta> tag, which could not carry frame-ancestors.
+ */
+export function pagePolicies(buildDir: string, manifest: StaticManifest): Map<string, string> {
+  const policies = new Map<string, string>();
+  let routes: { pathname: string; headers: { key: string; value: string }[] }[];
+  try {
+    routes = JSON.parse(readFileSync(join(buildDir, '_headers.json'), 'utf8'));
+  } catch {
+    return policies;
+  }
+  for (const { pathname, headers } of routes) {
+    const csp = headers.find((header) => header.key.toLowerCase() === 'content-security-policy')?.value;
+    const base = pathname === '/' ? '' : pathname.replace(/\/$/, '');
+    const key = [`${base}/index.html`, `${base}.html`].find((candidate) => manifest[candidate]);
+    if (csp && key) policies.set(key, csp);
+  }
+  return policies;
 }
 
 /** Which stored copy to send for an Accept-Encoding header: brotli, then gzip, then none. */
@@ -123,6 +149,12 @@ export interface StaticServer {
   /** Answers the request and returns true when it names a file of the build. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
   readonly files: number;
+  /**
+   * The build's page policy (the 404 page's, which every page shares: Astro
+   * lists all the build's hashes in each), for HTML the app makes without
+   * one of its own (the 404 page read from disk); null without a manifest.
+   */
+  readonly documentPolicy: string | null;
 }
 
 /**
@@ -138,6 +170,15 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
   } catch {
     manifest = {};
   }
+  // Every page carries the same policy text: keep it once, not once per page.
+  const policies = new Map<string, string>();
+  for (const entry of Object.values(manifest)) {
+    if (!entry.csp) continue;
+    const known = policies.get(entry.csp);
+    if (known) entry.csp = known;
+    else policies.set(entry.csp, entry.csp);
+  }
+  const documentPolicy = (manifest['/404.html'] ?? manifest['/404/index.html'] ?? manifest['/index.html'])?.csp ?? null;
   const memory = new Map<string, Buffer>();
   let held = 0;
   const remember = (key: string, bytes: Buffer) => {
@@ -164,6 +205,7 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
     get files() {
       return Object.keys(manifest).length;
     },
+    documentPolicy,
     serve(req, res) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const raw = (req.url ?? '/').split('?')[0]!;
@@ -182,6 +224,7 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
       const type = TYPES[extname(key)] ?? 'application/octet-stream';
       res.setHeader('Content-Type', type);
       res.setHeader('Cache-Control', cacheControlFor(key));
+      if (entry.csp) res.setHeader('Content-Security-Policy', entry.csp);
       res.setHeader('ETag', encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag);
       if (entry.br !== undefined || entry.gz !== undefined) res.appendHeader('Vary', 'Accept-Encoding');
       if (notModified(req.headers['if-none-match'], res.getHeader('ETag') as string)) {

@@ -1,7 +1,7 @@
 // California licence numbers of the people who treat clients, checked by form
 // only: whether a number is real and current is for an editor to look up on
 // the state's public licence search (DCA), which the admin page links to.
-// Formats (docs/decisions/0022): the Medical Board issues physician's and
+// Formats (docs/decisions/0023): the Medical Board issues physician's and
 // surgeon's licences as type A, C or G followed by digits (A 123456); the
 // Osteopathic Medical Board's DO licences read 20A followed by digits; the
 // Physician Assistant Board's read PA followed by digits; the Board of

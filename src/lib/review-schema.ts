@@ -1,6 +1,6 @@
 // The review payloads, shared by the forms and the server (one schema each).
 // Text is kept as typed (trimmed) and shown as plain text: never HTML, never
-// links made clickable (docs/decisions/0022).
+// links made clickable (docs/decisions/0023).
 import { z } from 'zod';
 import { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT } from '#db/schema.ts';
 

@@ -9,7 +9,8 @@ import { baseURL, databasePath, e2eDir, siteDir as sharedSiteDir, siteEnv } from
 
 export interface ServerCopy {
   url: string;
-  /** Its database, and (with ownSite) its own published builds. */
+  /** Its folder (the database site.db and the outbox), its database, and (with ownSite) its own published builds. */
+  dir: string;
   databasePath: string;
   siteDir: string;
   child: ChildProcess;
@@ -24,26 +25,31 @@ export const copyPort = (offset: number) => Number(new URL(baseURL).port) + offs
 /**
  * `ownSite`: the copy publishes into a SITE_DIR of its own (starting from a
  * copy of the build being served), so its rebuilds never swap the suite's site.
+ * `dir`: start on the folder (database and outbox) of an earlier copy, as a restart does.
  */
-export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}, { ownSite = false } = {}): Promise<ServerCopy> {
-  const dir = mkdtempSync(join(e2eDir, 'copy-'));
+export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}, { ownSite = false, dir: reuse }: { ownSite?: boolean; dir?: string } = {}): Promise<ServerCopy> {
+  const dir = reuse ?? mkdtempSync(join(e2eDir, 'copy-'));
   const database = join(dir, 'site.db');
   let site = siteEnv.SITE_DIR;
   if (ownSite) {
     site = join(dir, 'site');
-    const served = realpathSync(join(sharedSiteDir, 'current'));
-    const build = join(site, 'builds', basename(served));
-    mkdirSync(join(site, 'builds'), { recursive: true });
-    cpSync(served, build, { recursive: true });
-    symlinkSync(relative(site, build), join(site, 'current'));
-    // The build's server code finds its packages by walking up from the build (server/rebuild.ts does the same).
-    symlinkSync(join(process.cwd(), 'node_modules'), join(site, 'node_modules'), 'dir');
+    if (!reuse) {
+      const served = realpathSync(join(sharedSiteDir, 'current'));
+      const build = join(site, 'builds', basename(served));
+      mkdirSync(join(site, 'builds'), { recursive: true });
+      cpSync(served, build, { recursive: true });
+      symlinkSync(relative(site, build), join(site, 'current'));
+      // The build's server code finds its packages by walking up from the build (server/rebuild.ts does the same).
+      symlinkSync(join(process.cwd(), 'node_modules'), join(site, 'node_modules'), 'dir');
+    }
   }
-  const source = new Database(databasePath, { readonly: true });
-  try {
-    source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
-  } finally {
-    source.close();
+  if (!reuse) {
+    const source = new Database(databasePath, { readonly: true });
+    try {
+      source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
+    } finally {
+      source.close();
+    }
   }
   const child = spawn(process.execPath, ['server/serve.ts'], {
     env: { ...siteEnv, DATABASE_PATH: database, SITE_DIR: site, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
@@ -59,5 +65,5 @@ export async function startServerCopy(port: number, extraEnv: Record<string, str
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, databasePath: database, siteDir: site, child, output: () => log, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, dir, databasePath: database, siteDir: site, child, output: () => log, stop: () => child.kill('SIGTERM') };
 }

@@ -39,13 +39,13 @@ export default function UserNav({ signIn, bookNow }: Props) {
   return <AvatarMenu user={state.user} />;
 }
 
-export function Avatar({ user, size = 40 }: { user: NavUser; size?: number }) {
+export function Avatar({ user }: { user: NavUser }) {
   const [broken, setBroken] = useState(false);
   if (user.profileImageUrl && !broken) {
-    return <img src={user.profileImageUrl} alt="" width={size} height={size} className="rounded-full object-cover" onError={() => setBroken(true)} />;
+    return <img src={user.profileImageUrl} alt="" width={40} height={40} className="size-10 rounded-full object-cover" onError={() => setBroken(true)} />;
   }
   return (
-    <span aria-hidden="true" style={{ width: size, height: size }} className="grid place-items-center rounded-full bg-brand-700 text-sm font-semibold text-white" data-testid="avatar-initials">
+    <span aria-hidden="true" className="grid size-10 place-items-center rounded-full bg-brand-700 text-sm font-semibold text-white" data-testid="avatar-initials">
       {initials(user)}
     </span>
   );

@@ -116,7 +116,7 @@ async function fetchThumbnail(url: string | null, allowLoopback: boolean): Promi
  * expires), and does nothing for a tier without social feeds.
  */
 export async function refreshSocialCard(spaId: number, now = new Date(), settings: SocialCardSettings = {}): Promise<RefreshResult> {
-  const endpoints = settings.endpoints ?? OEMBED_ENDPOINTS;
+  const endpoints = settings.endpoints ?? OEMBED_ENDPOINTS ?? '';
   const allowLoopback = settings.allowLoopback ?? OEMBED_ALLOW_LOOPBACK === 'on';
   const instagramToken = settings.instagramToken ?? INSTAGRAM_OEMBED_TOKEN;
   try {

@@ -1,4 +1,4 @@
-// Verified reviews (docs/decisions/0022). Only the client of a completed
+// Verified reviews (docs/decisions/0023). Only the client of a completed
 // booking can review it, through the single-use link the completion mail
 // carries; one review per booking (a unique index); the text is published as
 // written (a trigger refuses edits, whoever asks); the spa may reply once;

@@ -1,0 +1,44 @@
+// The payment pages under the Content-Security-Policy with Stripe configured
+// (docs/decisions/0022): Stripe.js (its test double, served at Stripe's URL)
+// runs, the card form's states run, and a plan form may go on to Stripe
+// Checkout (the stand-in's page), all without one violation.
+import { expect, test } from '@playwright/test';
+import { query, write } from '../support/db.ts';
+import { visit, watchViolations } from '../support/csp.ts';
+import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { stripeEnv } from '../../playwright.payments.config.ts';
+import { withStripeDouble } from '../support/stripe-double.ts';
+
+test('checkout with Stripe.js and the plans page load without a violation; Stripe is in the policy', async ({ page, context }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  await signIn(context, owner);
+  await withStripeDouble(page);
+  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Csp Pay City ${owner.id}`, `csp-pay-city-${owner.id}`)!.id;
+  const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Csp Pay ${owner.id}`, `csp-pay-${owner.id}`, cityId, owner.id)!;
+  const [service] = query<{ id: number }>('select s.id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1');
+
+  expect(await visit(page, `/checkout?service=${service!.id}`)).toEqual([]);
+  // The island reached Stripe.js (the double) and shows its card field.
+  await expect(page.locator('[data-test-payment-element]')).toBeVisible();
+  const policy = (await page.request.get(`/checkout?service=${service!.id}`)).headers()['content-security-policy']!;
+  expect(policy).toContain('https://js.stripe.com');
+  expect(policy).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
+  expect(policy).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);
+
+  expect(await visit(page, `/subscription?spaId=${spa.id}`)).toEqual([]);
+});
+
+test('a plan form without JavaScript may go on to Stripe Checkout (form-action)', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const owner = createSignedInUser({ role: 'owner' });
+  await signIn(context, owner);
+  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Csp Plan City ${owner.id}`, `csp-plan-city-${owner.id}`)!.id;
+  const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Csp Plan ${owner.id}`, `csp-plan-${owner.id}`, cityId, owner.id)!;
+  const page = await context.newPage();
+  const violations = await watchViolations(page);
+  await page.goto(`/subscription?spaId=${spa.id}`);
+  const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/pay/cs_test_')), page.getByRole('button', { name: 'Choose Premium' }).click()]);
+  expect(request.url()).toContain(`127.0.0.1:${stripeEnv.STRIPE_API_PORT}/pay/cs_test_`);
+  expect(await violations()).toEqual([]);
+  await context.close();
+});
