@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { logger } from '#lib/log.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
-import { currentBuildDir, readBuildInfo } from '#server/site-builds.ts';
+import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 
 const log = logger('bench-publish');
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { migrateDatabase } from '#db/migrate.ts';
 import { seedDemo } from '#db/seed.ts';
 import { closeDatabase } from '#db/client.ts';
 import { logger } from '#lib/log.ts';
-import { currentBuildDir, readBuildInfo } from '#server/site-builds.ts';
+import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 import { percentile, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench');

@@ -2,7 +2,7 @@
 // the process answers; readiness says whether it should get traffic, and what
 // an operator wants to see at a glance. No secrets, no addresses, no tokens.
 import type { Database } from 'better-sqlite3';
-import { readRebuildResult, type RebuildResult } from './site-builds.ts';
+import { readRebuildResult, type RebuildResult } from '#lib/server/published-site.ts';
 
 export interface Readiness {
   ready: boolean;

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRebuildQueue, readQueueState, requestRebuild, takeRebuildRequest, writeQueueState, type RebuildQueueState } from './rebuild-queue.ts';
+import { createRebuildQueue } from './rebuild-queue.ts';
+import { readQueueState, requestRebuild, takeRebuildRequest, writeQueueState, type RebuildQueueState } from '#lib/server/published-site.ts';
 
 /** A pretend site: the data's version, the served build's, and builds that take `buildMs` of fake time. */
 function fakeSite({ buildMs = 5_000 } = {}) {

@@ -18,77 +18,17 @@
 // readers are other processes and the build's facts (build.json,
 // last-rebuild.json) are files in the same folder already.
 import { spawn } from 'node:child_process';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { logEvent, logger } from '#lib/log.ts';
-import { currentBuildDir, isRebuildLocked, readBuildInfo } from './site-builds.ts';
-
-export interface RebuildFailure {
-  at: string;
-  contentVersion: number;
-  /** The last lines the build printed. */
-  log: string;
-}
-
-export interface RebuildQueueState {
-  /** When the queue last wrote this: a state older than STALE_STATE_MS means no queue is running. */
-  updatedAt: string;
-  status: 'idle' | 'waiting' | 'building' | 'retrying';
-  /** The data's version now, and the served build's. */
-  contentVersion: number;
-  publishedVersion: number | null;
-  /** While waiting: when the build is due to start. */
-  buildStartsAt: string | null;
-  /** While building: since when, for which version, and (by another process) or not. */
-  building: { startedAt: string; contentVersion: number; elsewhere: boolean } | null;
-  /** How long a build takes, from the last good one (ms). */
-  expectedBuildMs: number;
-  /** When the change waiting now should be live, by that estimate. */
-  expectedLiveAt: string | null;
-  lastFailure: RebuildFailure | null;
-  /** While retrying a failed build: when. */
-  nextRetryAt: string | null;
-}
-
-/** The state file is rewritten at least this often while the queue runs. */
-export const HEARTBEAT_MS = 10_000;
-/** Older than this, the state describes a queue that no longer runs. */
-export const STALE_STATE_MS = 3 * HEARTBEAT_MS;
-
-export const queuePaths = (siteDir: string) => ({
-  state: join(siteDir, 'rebuild-queue.json'),
-  requested: join(siteDir, 'rebuild.requested'),
-});
-
-export function readQueueState(siteDir: string): RebuildQueueState | null {
-  try {
-    return JSON.parse(readFileSync(queuePaths(siteDir).state, 'utf8')) as RebuildQueueState;
-  } catch {
-    return null;
-  }
-}
-
-/** Written whole and renamed into place: a reader never sees half a file. */
-export function writeQueueState(siteDir: string, state: RebuildQueueState): void {
-  const { state: file } = queuePaths(siteDir);
-  const next = `${file}.${process.pid}.tmp`;
-  writeFileSync(next, `${JSON.stringify(state, null, 2)}\n`);
-  renameSync(next, file);
-}
-
-/** "Rebuild now": any process may ask; the queue builds at its next look, without waiting for quiet. */
-export function requestRebuild(siteDir: string, now = Date.now()): void {
-  writeFileSync(queuePaths(siteDir).requested, String(now));
-}
-
-export function takeRebuildRequest(siteDir: string): boolean {
-  try {
-    rmSync(queuePaths(siteDir).requested);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import {
+  currentBuildDir,
+  HEARTBEAT_MS,
+  isRebuildLocked,
+  readBuildInfo,
+  takeRebuildRequest,
+  writeQueueState,
+  type RebuildFailure,
+  type RebuildQueueState,
+} from '#lib/server/published-site.ts';
 
 export interface RebuildQueueOptions {
   readContentVersion: () => number;

@@ -10,22 +10,8 @@ import { openDatabase } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { siteMeta } from '#db/schema.ts';
 import { envPath, loadEnv } from './env.ts';
-import {
-  acquireRebuildLock,
-  currentBuildDir,
-  isPending,
-  markPending,
-  paths,
-  pruneBuilds,
-  readBuildInfo,
-  releaseRebuildLock,
-  sourceHash,
-  staleReason,
-  swapCurrent,
-  takePending,
-  writeRebuildResult,
-  type BuildInfo,
-} from './site-builds.ts';
+import { acquireRebuildLock, isPending, markPending, pruneBuilds, releaseRebuildLock, sourceHash, staleReason, swapCurrent, takePending } from './site-builds.ts';
+import { currentBuildDir, paths, readBuildInfo, writeRebuildResult, type BuildInfo } from '#lib/server/published-site.ts';
 import { logger } from '#lib/log.ts';
 import { precompress } from './static-files.ts';
 

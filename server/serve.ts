@@ -14,7 +14,7 @@ import { migrateDatabase } from '#db/migrate.ts';
 import { env, envPath, loadEnv } from './env.ts';
 import { bodyLimitFor, readCappedBody } from './request-body.ts';
 import { createResponseCache } from './response-cache.ts';
-import { currentBuildDir, readBuildInfo } from './site-builds.ts';
+import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 import { startRebuildQueue } from './rebuild-queue.ts';
 import { msUntilNextPacificMidnight } from '#lib/dates.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '#lib/proxy.ts';

@@ -2,18 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  acquireRebuildLock,
-  currentBuildDir,
-  isPending,
-  markPending,
-  paths,
-  pruneBuilds,
-  releaseRebuildLock,
-  staleReason,
-  swapCurrent,
-  takePending,
-} from './site-builds.ts';
+import { acquireRebuildLock, isPending, markPending, pruneBuilds, releaseRebuildLock, staleReason, swapCurrent, takePending } from './site-builds.ts';
+import { currentBuildDir, paths } from '#lib/server/published-site.ts';
 
 let siteDir: string;
 beforeEach(() => {

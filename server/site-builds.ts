@@ -15,7 +15,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -24,61 +23,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-
-export interface BuildInfo {
-  id: string;
-  contentVersion: number;
-  sourceHash: string;
-  builtAt: string;
-  durationMs: number;
-}
-
-export const paths = (siteDir: string) => ({
-  builds: join(siteDir, 'builds'),
-  current: join(siteDir, 'current'),
-  lock: join(siteDir, 'rebuild.lock'),
-  pending: join(siteDir, 'rebuild.pending'),
-  lastRebuild: join(siteDir, 'last-rebuild.json'),
-});
-
-/** How the newest rebuild ended, for /readyz and the editors. */
-export interface RebuildResult {
-  ok: boolean;
-  at: string;
-  buildId: string | null;
-  durationMs: number;
-  /** The first lines of the error, when it failed. */
-  error?: string;
-}
-
-export function writeRebuildResult(siteDir: string, result: RebuildResult): void {
-  writeFileSync(paths(siteDir).lastRebuild, `${JSON.stringify(result, null, 2)}\n`);
-}
-
-export function readRebuildResult(siteDir: string): RebuildResult | null {
-  try {
-    return JSON.parse(readFileSync(paths(siteDir).lastRebuild, 'utf8')) as RebuildResult;
-  } catch {
-    return null;
-  }
-}
-
-/** The build `current` points at, or null when nothing is published yet. */
-export function currentBuildDir(siteDir: string): string | null {
-  try {
-    return realpathSync(paths(siteDir).current);
-  } catch {
-    return null;
-  }
-}
-
-export function readBuildInfo(buildDir: string): BuildInfo | null {
-  try {
-    return JSON.parse(readFileSync(join(buildDir, 'build.json'), 'utf8')) as BuildInfo;
-  } catch {
-    return null;
-  }
-}
+import { currentBuildDir, isRunning, paths, type BuildInfo } from '#lib/server/published-site.ts';
 
 /** Why the published site must be built again, or null when it is up to date. */
 export function staleReason(
@@ -113,15 +58,6 @@ export function pruneBuilds(siteDir: string, keep = 3): string[] {
   return removed;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Takes the rebuild lock, or returns false when another live process holds it.
  * A lock left by a dead process is taken over.
@@ -142,16 +78,6 @@ export function acquireRebuildLock(siteDir: string): boolean {
     }
   }
   return false;
-}
-
-/** True while a live process holds the rebuild lock (a lock left by a dead one does not count). */
-export function isRebuildLocked(siteDir: string): boolean {
-  try {
-    const holder = Number(readFileSync(paths(siteDir).lock, 'utf8').trim());
-    return holder > 0 && isRunning(holder);
-  } catch {
-    return false;
-  }
 }
 
 export function releaseRebuildLock(siteDir: string): void {

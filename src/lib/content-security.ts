@@ -6,6 +6,17 @@
 // Read by astro.config.mjs at build time (plain Node) and by the components
 // that print the snippets.
 import { createHash } from 'node:crypto';
+import type { AstroUserConfig } from 'astro';
+
+type AstroCsp = Exclude<NonNullable<NonNullable<AstroUserConfig['security']>['csp']>, boolean>;
+type CspDirective = NonNullable<AstroCsp['directives']>[number];
+type ScriptDirective = NonNullable<AstroCsp['scriptDirective']>;
+/** Astro's policy shape with every part present (the tests read them). */
+interface Policy {
+  algorithm: 'SHA-256';
+  directives: CspDirective[];
+  scriptDirective: { resources: NonNullable<ScriptDirective['resources']>; hashes: NonNullable<ScriptDirective['hashes']> };
+}
 
 /** Inline scripts the layout and pages print as they are (is:inline): each one's hash is in the policy. */
 export const inlineScripts = {
@@ -57,7 +68,7 @@ const ANALYTICS = {
  * Astro's `security.csp` for this environment. Hosts appear only for what is
  * configured: no Stripe key, no Stripe; no tag id, no Google tag.
  */
-export function contentSecurityPolicy(env: CspEnv) {
+export function contentSecurityPolicy(env: CspEnv): Policy {
   const stripe = Boolean(env.PUBLIC_STRIPE_PUBLISHABLE_KEY);
   const analyticsId = env.PUBLIC_PAGE_ANALYTICS_ID || '';
   const https = (env.SITE_URL ?? '').startsWith('https:');
@@ -66,7 +77,7 @@ export function contentSecurityPolicy(env: CspEnv) {
   const list = (...parts: string[][]) => parts.flat().join(' ');
   const scripts = [inlineScripts.visitSource, inlineScripts.imageFallback, inlineScripts.scheduleService, ...(analyticsId ? [pageAnalyticsBootstrap(analyticsId)] : [])];
   return {
-    algorithm: 'SHA-256' as const,
+    algorithm: 'SHA-256',
     directives: [
       "default-src 'self'",
       // Owners' and Google profile photos are https images from anywhere; an image cannot run script.
@@ -79,10 +90,10 @@ export function contentSecurityPolicy(env: CspEnv) {
       `form-action ${list(["'self'"], stripe ? STRIPE.form : [], stripeStandIn)}`,
       "frame-ancestors 'none'",
       ...(https ? ['upgrade-insecure-requests'] : []),
-    ],
+    ] as CspDirective[],
     scriptDirective: {
       resources: ["'self'", ...(stripe ? STRIPE.script : []), ...(analyticsId ? ANALYTICS.script : [])],
-      hashes: scripts.map(cspHash),
+      hashes: scripts.map((code) => cspHash(code) as NonNullable<ScriptDirective['hashes']>[number]),
     },
   };
 }

@@ -183,5 +183,5 @@ test('the spa signup form: what was typed before hydration is what create-spa re
   await page.getByRole('button', { name: 'Submit Listing' }).click();
   expect((await request).postDataJSON()).toMatchObject({ spaName, ownerEmail, cityId: city.id, website: 'https://early.example' });
   await expect(page.getByText('Success!', { exact: true })).toBeVisible();
-  expect(query<{ n: number }>('select count(*) as n from spas where name = ? and review_status = 'pending'', spaName)[0]!.n).toBe(1);
+  expect(query<{ n: number }>('select count(*) as n from spas where name = ? and review_status = \'pending\'', spaName)[0]!.n).toBe(1);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RebuildQueueState } from '#server/rebuild-queue.ts';
+import type { RebuildQueueState } from '../published-site.ts';
 import { listingPublishState, type ListingFacts, type PublishingStatus } from './publishing.ts';
 
 const build = { id: '20261123-100000-1-7', contentVersion: 7, sourceHash: '', builtAt: '2026-11-23T10:00:20.000Z', durationMs: 20_000, pages: 120 };

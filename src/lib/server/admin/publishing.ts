@@ -6,8 +6,18 @@
 import { SITE_DIR } from 'astro:env/server';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readQueueState, requestRebuild, STALE_STATE_MS, type RebuildQueueState } from '#server/rebuild-queue.ts';
-import { currentBuildDir, isRebuildLocked, readBuildInfo, readRebuildResult, type BuildInfo, type RebuildResult } from '#server/site-builds.ts';
+import {
+  currentBuildDir,
+  isRebuildLocked,
+  readBuildInfo,
+  readQueueState,
+  readRebuildResult,
+  requestRebuild,
+  STALE_STATE_MS,
+  type BuildInfo,
+  type RebuildQueueState,
+  type RebuildResult,
+} from '../published-site.ts';
 import { db } from '../db.ts';
 
 const siteDir = () => resolve(SITE_DIR);

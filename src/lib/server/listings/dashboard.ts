@@ -6,7 +6,7 @@
 // only renders this.
 import { and, desc, eq, gte, inArray, max, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { analyticsEvents, bookings, BOOKING_STATUSES, cities, clicks, leads, offers, services, spaPhotos, spas, subscriptions, users, type BookingStatus } from '#db/schema.ts';
+import { analyticsEvents, bookings, BOOKING_STATUSES, cities, clicks, leads, offers, services, spaPhotos, spas, subscriptions, type BookingStatus } from '#db/schema.ts';
 import { pacificDate, addDays } from '#lib/dates.ts';
 import { idSchema } from '#lib/ids.ts';
 import { getStripe } from '../billing/billing.ts';
