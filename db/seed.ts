@@ -114,7 +114,7 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
     const answeringSpaId = spaIds.get(demoAnsweredRequests.spaSlug);
     if (answeringSpaId === undefined) throw new Error(`Demo requests name unknown spa ${demoAnsweredRequests.spaSlug}`);
     demoAnsweredRequests.requests.forEach((request, n) => {
-      const email = `demo-client-${n + 1}@example.com`;
+      const email = `demo-answered-${n + 1}@example.com`;
       const createdAt = new Date(todayMs - request.daysAgo * DAY_MS);
       const firstAnsweredAt = new Date(createdAt.getTime() + request.answeredAfterHours * 3_600_000);
       const values = {

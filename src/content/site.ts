@@ -150,6 +150,8 @@ export const ownerPitch = {
   heading: 'Grow your practice with Orange County’s directory',
   lead: 'List for free, or reach more clients with Premium and Elite placement.',
   cta: 'Explore Plans',
+  /** The /spa-owners landing page's own heading. */
+  landingHeading: 'Grow your practice with Orange County’s med spa directory',
 } as const;
 
 /** The static package promo of /services and /booking (spec 2, 9): $650, was $825, save $175. */

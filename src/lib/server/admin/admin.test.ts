@@ -5,7 +5,7 @@ import type { MailMessage } from '../mail/mailer.ts';
 
 const sent: MailMessage[] = [];
 const rebuilds: number[] = [];
-vi.mock('../mail/mail.ts', () => ({ sendMailInBackground: (message: MailMessage) => sent.push(message) }));
+vi.mock('../mail/mail.ts', () => ({ scheduleMail: () => {}, unscheduleMail: () => {}, sendMailInBackground: (message: MailMessage) => sent.push(message) }));
 vi.mock('./publishing.ts', () => ({ askForRebuild: () => rebuilds.push(Date.now()) }));
 
 const { adminAccess, handleAdminAction, listAudit, listAwaitingReview, listListings } = await import('./admin.ts');

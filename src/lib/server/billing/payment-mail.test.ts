@@ -14,7 +14,7 @@ import { db } from '../db.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const queued = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
-vi.mock('../mail/mail.ts', () => ({ sendMailInBackground: (message: { to: string; subject: string; text: string }) => void queued.push(message), sendMail: async () => {} }));
+vi.mock('../mail/mail.ts', () => ({ scheduleMail: () => {}, unscheduleMail: () => {}, sendMailInBackground: (message: { to: string; subject: string; text: string }) => void queued.push(message), sendMail: async () => {} }));
 
 const TAG = `paymail-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const SECRET = 'whsec_test_payment_mail';

@@ -19,7 +19,7 @@ import { SIGNUP_LIMITS } from './pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const sent = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
-vi.mock('../mail/mail.ts', () => ({ sendMail: async (message: { to: string; subject: string; text: string }) => void sent.push(message), sendMailInBackground: () => {} }));
+vi.mock('../mail/mail.ts', () => ({ scheduleMail: () => {}, unscheduleMail: () => {}, sendMail: async (message: { to: string; subject: string; text: string }) => void sent.push(message), sendMailInBackground: () => {} }));
 
 const TAG = `signup-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const ORIGIN = 'http://localhost:4321';
