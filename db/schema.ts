@@ -693,7 +693,22 @@ export const siteMeta = sqliteTable('site_meta', {
   contentVersion: integer('content_version').notNull().default(0),
 });
 
-export const AUDIT_ACTIONS = ['approve', 'reject', 'activate', 'deactivate', 'verify', 'unverify', 'feature', 'unfeature', 'rebuild', 'add-admin'] as const;
+export const AUDIT_ACTIONS = [
+  'approve',
+  'reject',
+  'activate',
+  'deactivate',
+  'verify',
+  'unverify',
+  'feature',
+  'unfeature',
+  'rebuild',
+  'add-admin',
+  'check-licence',
+  'uncheck-licence',
+  'keep-review',
+  'remove-review',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 // What editors did, for other editors to read (/admin/audit): who, what, to

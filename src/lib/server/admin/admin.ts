@@ -14,6 +14,7 @@ import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { handleDashboardAction } from '../bookings/owner-actions.ts';
 import { askForRebuild } from './publishing.ts';
+import { recordAudit } from './audit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 export const REJECT_REASON_MAX = 1_000;
@@ -64,10 +65,6 @@ export type AdminActionResult =
   | { ok: false; status: number; message: string; field?: string; spaId?: number };
 
 const refuse = (status: number, message: string, spaId?: number, field?: string): AdminActionResult => ({ ok: false, status, message, spaId, field });
-
-function audit(actor: SessionUser, action: AuditAction, target: string, detail: string | null = null) {
-  db.insert(auditLog).values({ actorId: actor.id, actorEmail: actor.email, action, target, detail }).run();
-}
 
 /** Where a listing's news goes: its owner, else the address on the listing. */
 function listingInbox(spaId: number): { name: string; to: string | null } | null {
@@ -148,7 +145,7 @@ function changeListing(user: SessionUser, spaId: number, spec: ListingActionSpec
       if (problem) return refuse(409, problem, spaId);
       // updated_at tells the owner dashboard the change is not live until the next build.
       db.update(spas).set({ ...spec.change, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
-      audit(user, spec.action, `spa:${spaId}`, spec.detail ?? spa.name);
+      recordAudit(user, spec.action, `spa:${spaId}`, spec.detail ?? spa.name);
       const inbox = spec.mail ? listingInbox(spaId) : null;
       if (spec.mail && inbox?.to) sendMailInBackground(spec.mail(inbox.to, inbox.name));
       return { ok: true, notice: spec.notice, spaId } as const;
@@ -177,7 +174,7 @@ export function handleAdminAction(form: URLSearchParams, user: SessionUser, orig
   const action = parsed.data;
   switch (action.intent) {
     case 'rebuild':
-      db.transaction(() => audit(user, 'rebuild', 'site'));
+      db.transaction(() => recordAudit(user, 'rebuild', 'site'));
       askForRebuild();
       return { ok: true, notice: 'rebuild' };
     case 'approve':

@@ -1,6 +1,6 @@
-import { eq, like } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, clinicians, spas, users } from '#db/schema.ts';
+import { auditLog, cities, clinicians, spas, users } from '#db/schema.ts';
 import { clinicianSchema, type ClinicianInput } from '#lib/licences.ts';
 import { addClinician, listClinicians, removeClinician, setLicenceChecked, updateClinician } from './clinicians.ts';
 import { db } from '../db.ts';
@@ -47,6 +47,9 @@ describe('the owner’s list', () => {
     expect(setLicenceChecked(admin, added.id, '95012399', true)).toEqual({ ok: true });
     expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);
     expect(rowOf(added.id).licenseCheckedBy).toBe(admin.id);
+    // The check is in the editors' audit log, with the number it vouched for.
+    const logged = db.select().from(auditLog).where(and(eq(auditLog.actorId, admin.id), eq(auditLog.target, `spa:${spaA}`))).all();
+    expect(logged.map((row) => [row.action, row.detail])).toContainEqual(['check-licence', `95012399 (clinician ${added.id})`]);
 
     expect(updateClinician(spaA, added.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012399' })).ok).toBe(true);
     expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);

@@ -10,9 +10,8 @@ import type { ClinicianInput } from '#lib/licences.ts';
 import { logger } from '#lib/log.ts';
 import { db } from '../db.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { recordAudit } from '../admin/audit.ts';
 
-// There is no audit_log table yet: licence checks are logged as lines, which
-// the lead connects to the admin's audit log at merge.
 const log = logger('clinicians');
 
 export type Clinician = typeof clinicians.$inferSelect;
@@ -113,7 +112,7 @@ export function setLicenceChecked(
     .where(and(eq(clinicians.id, clinicianId), eq(clinicians.licenseNumber, seenLicence)))
     .run();
   if (result.changes === 0) return { ok: false, status: 409, message: 'The licence number changed while you were looking at it. Check the new number.' };
-  log.info(checked ? 'licence checked' : 'licence check withdrawn', { clinicianId, spaId: row.spaId, by: user.id, at: now.toISOString() });
+  recordAudit(user, checked ? 'check-licence' : 'uncheck-licence', `spa:${row.spaId}`, `${row.licenseNumber} (clinician ${clinicianId})`);
   return { ok: true };
 }
 

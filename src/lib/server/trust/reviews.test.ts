@@ -1,6 +1,6 @@
 import { eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, mailQueue, reviewInvitations, reviewReports, reviews, siteMeta, spas, users } from '#db/schema.ts';
+import { auditLog, bookings, cities, mailQueue, reviewInvitations, reviewReports, reviews, siteMeta, spas, users } from '#db/schema.ts';
 import type { ReviewInput } from '#lib/review-schema.ts';
 import { announceBookingChange } from '../bookings/booking-mail.ts';
 import { changeBooking, createBooking } from '../bookings/bookings.ts';
@@ -204,6 +204,9 @@ describe('published as written', () => {
     expect(row).toMatchObject({ state: 'removed', removedReason: 'Shares a staff member’s private details', body: input.body });
     const report = db.select().from(reviewReports).where(eq(reviewReports.id, reportId)).get()!;
     expect(report).toMatchObject({ decision: 'removed', decidedBy: people.admin.id });
+    // Editors read the decision and its reason in the audit log.
+    const logged = db.select().from(auditLog).where(eq(auditLog.actorId, people.admin.id)).all();
+    expect(logged.map((row) => [row.action, row.target, row.detail])).toContainEqual(['remove-review', `spa:${spaA}`, `review ${reviewId}: Shares a staff member’s private details`]);
     expect(listPublishedReviews(spaA).some((r) => r.id === reviewId)).toBe(false);
     expect(reportReview(reviewId, 'again')).toBeNull();
   });

@@ -13,10 +13,9 @@ import { db } from '../db.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { hitAll, type RateLimitResult } from '../rate-limit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { recordAudit } from '../admin/audit.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
 
-// No audit_log table yet: decisions are logged as lines (the lead connects
-// them to the admin's audit log at merge).
 const log = logger('reviews');
 
 /** 32 base32 characters, as randomToken(20) makes them. */
@@ -294,7 +293,12 @@ export function decideReport(
 ): DecisionResult {
   if (user.role !== 'admin') return { ok: false, status: 403, message: 'Only editors may decide reports.' };
   return db.transaction((tx): DecisionResult => {
-    const report = tx.select({ reviewId: reviewReports.reviewId, decidedAt: reviewReports.decidedAt }).from(reviewReports).where(eq(reviewReports.id, reportId)).get();
+    const report = tx
+      .select({ reviewId: reviewReports.reviewId, decidedAt: reviewReports.decidedAt, spaId: reviews.spaId })
+      .from(reviewReports)
+      .innerJoin(reviews, eq(reviews.id, reviewReports.reviewId))
+      .where(eq(reviewReports.id, reportId))
+      .get();
     if (!report) return { ok: false, status: 404, message: 'That report does not exist.' };
     if (report.decidedAt) return { ok: false, status: 409, message: 'Another editor has already decided this report.' };
     const decided = { decision, decisionReason: reason, decidedBy: user.id, decidedAt: now };
@@ -304,7 +308,7 @@ export function decideReport(
     } else {
       tx.update(reviewReports).set(decided).where(and(eq(reviewReports.id, reportId), isNull(reviewReports.decidedAt))).run();
     }
-    log.info(`report ${decision}`, { reportId, reviewId: report.reviewId, by: user.id, reason, at: now.toISOString() });
+    recordAudit(user, decision === 'removed' ? 'remove-review' : 'keep-review', `spa:${report.spaId}`, `review ${report.reviewId}: ${reason}`, tx);
     return { ok: true };
   });
 }
