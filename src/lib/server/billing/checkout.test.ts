@@ -20,6 +20,7 @@ let standIn: StripeStandIn;
 let stripe: Stripe;
 let cityId = 0;
 let otherCityId = 0;
+let raceCityId = 0;
 
 function makeUser(who: string, role: SessionUser['role'] = 'owner'): SessionUser {
   const row = db.insert(users).values({ email: `${TAG}-${who}@example.com`, role }).returning().get();
@@ -46,12 +47,14 @@ beforeAll(async () => {
   stripe = standIn.client();
   cityId = db.insert(cities).values({ name: `City ${TAG}`, slug: `${TAG}-city` }).returning().get().id;
   otherCityId = db.insert(cities).values({ name: `Other ${TAG}`, slug: `${TAG}-other` }).returning().get().id;
+  raceCityId = db.insert(cities).values({ name: `Race ${TAG}`, slug: `${TAG}-race` }).returning().get().id;
 });
 
 afterAll(async () => {
   await standIn.close();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, otherCityId)).run();
+  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, raceCityId)).run();
   db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
   db.delete(cities).where(like(cities.slug, `${TAG}%`)).run();
   db.delete(users).where(like(users.email, `${TAG}%`)).run();
@@ -158,6 +161,33 @@ describe('startSubscriptionCheckout', () => {
     const portal = await openBillingPortal(paidOwner, { spaId: paidSpa.id }, stripe, { origin: ORIGIN });
     expect(portal.status).toBe(200);
     expect((await bodyOf(portal)).url).toMatch(/\/portal\/bps_/);
+  });
+
+  it('20 Elite checkouts at once for 2 free slots, both winners pay, every webhook twice in any order: 3 active Elite in the city', async () => {
+    makeSpa('race-existing', null, { tier: 'ELITE', city: raceCityId });
+    const owners = Array.from({ length: 20 }, (_, i) => makeUser(`race-${i}`));
+    const spaIds = owners.map((owner, i) => makeSpa(`race-${i}`, owner, { city: raceCityId }));
+    const answers = await Promise.all(owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(18);
+
+    const raceSpas = new Set(spaIds.map(String));
+    const sessions = [...standIn.checkoutSessions.values()].filter((s) => raceSpas.has((s.metadata as Record<string, string>).spa_id ?? ''));
+    expect(sessions).toHaveLength(2);
+    for (const session of sessions) standIn.completeCheckout(String(session.id));
+    // Each completion delivered twice, the four deliveries in reverse order of payment.
+    const deliveries = sessions.flatMap((session) => [session, session]).reverse();
+    for (const session of deliveries) expect((await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!)).status).toBe(200);
+
+    const elite = db.select({ id: spas.id }).from(spas).where(and(eq(spas.cityId, raceCityId), eq(spas.tier, 'ELITE'), eq(spas.active, true))).all();
+    expect(elite).toHaveLength(3);
+    expect(openHolds(raceCityId)).toHaveLength(0);
+    // A fourth is still refused with the capacity message.
+    const loser = statuses.findIndex((s) => s === 409);
+    const fourth = await startSubscriptionCheckout(owners[loser]!, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[loser] }, stripe, { origin: ORIGIN });
+    expect(fourth.status).toBe(409);
+    expect((await bodyOf(fourth)).error).toMatchObject({ code: 'elite_capacity' });
   });
 
   it('an expired hold frees its slot without any webhook', async () => {

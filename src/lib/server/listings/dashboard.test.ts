@@ -87,6 +87,20 @@ describe('the owner dashboard’s numbers', () => {
     expect(spa!.subscription!.renewsAt).toEqual(new Date('2026-12-20T20:00:00Z'));
   });
 
+  it('says how fast the spa answers, as its page will once there are 5 requests', () => {
+    const row = db.insert(users).values({ email: `${TAG}-quick-owner@example.com`, role: 'owner' }).returning().get();
+    const quickOwner: SessionUser = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: 'owner' };
+    const quick = db.insert(spas).values({ name: `${TAG} Quick`, slug: `${TAG}-quick`, cityId, ownerId: quickOwner.id }).returning({ id: spas.id }).get().id;
+    const asked = NOW.getTime() - 10 * DAY;
+    db.insert(bookings)
+      .values([1, 2, 3, 4, 5].map((hours) => ({ name: 'Client', email: `${TAG}-quick@example.com`, spaId: quick, status: 'confirmed' as const, createdAt: new Date(asked), firstAnsweredAt: new Date(asked + hours * 3_600_000) })))
+      .run();
+    const [spa] = ownerDashboard(quickOwner, NOW, upToDate);
+    expect(spa!.responseTime).toMatchObject({ requests: 5, answered: 5, hours: 3 });
+    // Four requests are not enough to say.
+    expect(ownerDashboard(owner, NOW, upToDate)[0]!.responseTime.hours).toBeNull();
+  });
+
   it('puts views on Pacific days, 30 of them ending today', () => {
     const { days } = ownerDashboard(owner, NOW, upToDate)[0]!.views;
     expect(days).toHaveLength(VIEW_DAYS);

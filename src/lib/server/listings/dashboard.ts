@@ -14,7 +14,9 @@ import { openBillingPortal } from '../billing/checkout.ts';
 import { db } from '../db.ts';
 import { DASHBOARD_NOTICES, handleDashboardAction, type DashboardNotice } from '../bookings/owner-actions.ts';
 import { listingPublishState, publishingStatus, type ListingPublishState, type PublishingStatus } from '../admin/publishing.ts';
+import type { ResponseTime } from '#lib/response-time.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { responseTimeFor } from '../trust/response-time.ts';
 import { allowSignup, createPendingListing } from './pending.ts';
 
 export const VIEW_DAYS = 30;
@@ -47,6 +49,8 @@ export interface SpaDashboard {
   clicks: Record<ClickGroup, number> & { total: number };
   leads: { total: number; fresh: number };
   bookings: Record<BookingStatus, number> & { total: number };
+  /** How fast the spa answers requests (last 90 days), as clients see it on the spa page once there are enough. */
+  responseTime: ResponseTime;
   subscription: { status: string; renewsAt: Date | null; cancelAtPeriodEnd: boolean; billing: string | null } | null;
   /** The spa has a Stripe customer: "Manage billing" can open its portal. */
   hasBillingAccount: boolean;
@@ -176,6 +180,7 @@ export function ownerDashboard(user: Pick<SessionUser, 'id'>, now = new Date(), 
       clicks: clickCounts,
       leads: { total: lead?.total ?? 0, fresh: lead?.fresh ?? 0 },
       bookings: { ...bookingCounts, total: bookingTotal },
+      responseTime: responseTimeFor(row.id, now),
       subscription: sub ? { status: sub.status, renewsAt: sub.renewsAt, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, billing: sub.billing } : null,
       hasBillingAccount: row.stripeCustomerId !== null,
       publishing: listingPublishState({ active: row.active, reviewStatus: row.reviewStatus, reviewNote: row.reviewNote, lastChangedAt: new Date(lastChanges.get(row.id)!) }, status),
