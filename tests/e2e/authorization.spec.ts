@@ -18,6 +18,8 @@ const ROLES: Role[] = ['signed out', 'client', 'other owner', 'owner', 'admin'];
 
 interface Fixture {
   spaId: number;
+  spaName: string;
+  clinicianId: number;
   bookingId: number;
   bookingName: string;
   leadId: number;
@@ -60,6 +62,9 @@ const lead = (f: Fixture) => query<{ status: string }>('select status from leads
 const listing = (id: number) => query<{ active: number; verified: number; featured: number; review_status: string; review_note: string | null }>('select active, verified, featured, review_status, review_note from spas where id = ?', id)[0];
 const auditRows = (id: number) => query<{ action: string }>('select action from audit_log where target = ?', `spa:${id}`);
 const listingAndAudit = (id: number) => ({ listing: listing(id), audit: auditRows(id) });
+
+const policy = (f: Fixture) => query<{ hours: number }>('select cancellation_window_hours as hours from spas where id = ?', f.spaId)[0];
+const cliniciansOf = (f: Fixture) => query<{ name: string; checked: number | null }>('select name, license_checked_at as checked from clinicians where spa_id = ? order by id', f.spaId);
 
 const ROUTES: Route[] = [
   // The owner dashboard (src/pages/owner/dashboard.astro).
@@ -125,7 +130,43 @@ const ROUTES: Route[] = [
     okStatus: [200],
     needsStripe: true,
   },
+  // A listing's own pages (src/pages/owner/spas/[id]/*): the owner or an editor.
+  ...['', '/services', '/offers', '/photos', '/policies', '/clinicians', '/reviews'].map(
+    (page): Route => ({ name: `GET /owner/spas/{id}${page}`, method: 'GET', path: (f) => `/owner/spas/${f.spaId}${page}`, allowed: OWNER_AND_ADMIN, okStatus: [200], shows: (f) => f.spaName }),
+  ),
+  {
+    name: 'policies form: the cancellation window',
+    method: 'POST',
+    path: (f) => `/owner/spas/${f.spaId}/policies`,
+    form: () => ({ cancellationWindowHours: '48' }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [303],
+    state: policy,
+    changed: (after) => expect(after).toEqual({ hours: 48 }),
+  },
+  {
+    name: 'clinicians form: add a clinician',
+    method: 'POST',
+    path: (f) => `/owner/spas/${f.spaId}/clinicians`,
+    form: () => ({ intent: 'add', name: 'Authz Added', role: 'RN', licenseNumber: '95077777' }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [303],
+    state: cliniciansOf,
+    changed: (after) => expect(after).toMatchObject([{ name: 'Authz Nurse' }, { name: 'Authz Added' }]),
+  },
   // The editors' desk (src/pages/admin/*).
+  { name: 'GET /admin/clinicians', method: 'GET', path: () => '/admin/clinicians', allowed: ADMIN, okStatus: [200], shows: () => 'Authz Nurse' },
+  { name: 'GET /admin/reviews', method: 'GET', path: () => '/admin/reviews', allowed: ADMIN, okStatus: [200], shows: () => 'A low rating is not a reason.' },
+  {
+    name: '/admin/clinicians form: check a licence',
+    method: 'POST',
+    path: () => '/admin/clinicians',
+    form: (f) => ({ intent: 'check', id: String(f.clinicianId), licence: '95012345' }),
+    allowed: ADMIN,
+    okStatus: [303],
+    state: cliniciansOf,
+    changed: (after) => expect((after as { checked: number | null }[])[0]!.checked).not.toBeNull(),
+  },
   { name: 'GET /admin', method: 'GET', path: () => '/admin', allowed: ADMIN, okStatus: [200], shows: () => 'Awaiting review' },
   { name: 'GET /admin/requests', method: 'GET', path: () => '/admin/requests', allowed: ADMIN, okStatus: [200], shows: (f) => f.bookingName },
   { name: 'GET /admin/audit', method: 'GET', path: () => '/admin/audit', allowed: ADMIN, okStatus: [200], shows: () => 'Audit log' },
@@ -206,11 +247,12 @@ function makeFixture(): Fixture {
     )!.id;
   const spaId = spa('', 'approved');
   const pendingSpaId = spa('-pending', 'pending');
+  const clinicianId = write<{ id: number }>("insert into clinicians (spa_id, name, role, license_number) values (?, 'Authz Nurse', 'RN', '95012345') returning id", spaId)!.id;
   const { date, when } = inFiveDays();
   const bookingName = `Authz Client ${TAG}-${n}`;
   const bookingId = write<{ id: number }>("insert into bookings (name, email, spa_id, preferred_date, status) values (?, ?, ?, ?, 'pending') returning id", bookingName, `${TAG}-${n}@example.com`, spaId, date)!.id;
   const leadId = write<{ id: number }>('insert into leads (name, email, spa_id, booking_id) values (?, ?, ?, ?) returning id', bookingName, `${TAG}-${n}@example.com`, spaId, bookingId)!.id;
-  return { spaId, bookingId, bookingName, leadId, pendingSpaId, when };
+  return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when };
 }
 
 async function ask(request: APIRequestContext, route: Route, f: Fixture, role: Role) {
@@ -241,6 +283,7 @@ test.beforeAll(() => {
 test.afterAll(() => {
   write('delete from bookings where email like ?', `${TAG}-%`);
   write('delete from leads where email like ?', `${TAG}-%`);
+  write('delete from clinicians where spa_id in (select id from spas where slug like ?)', `${TAG}-%`);
   write('delete from spas where slug like ?', `${TAG}-%`);
 });
 
