@@ -71,6 +71,48 @@ test('a declined card shows "Payment Failed" with Stripe’s message and the but
   await expect(pay).toBeEnabled();
 });
 
+test('an unexpected error while paying shows "Payment Error" and the button again', async ({ page, context }) => {
+  await signIn(context, createSignedInUser());
+  await withStripeDouble(page);
+  await page.addInitScript(() => Object.assign(window, { __confirmThrows: true }));
+  const service = pricedService();
+  await page.goto(`/checkout?service=${service.id}`);
+  const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
+  await expect(pay).toBeEnabled();
+  await pay.click();
+  await expect(page.getByText('Payment Error', { exact: true })).toBeVisible();
+  await expect(page.getByText('An unexpected error occurred')).toBeVisible();
+  await expect(pay).toBeEnabled();
+});
+
+test('signed out by the time the form asks for a payment: "Unauthorized", then the sign-in page', async ({ page, context }) => {
+  const user = createSignedInUser();
+  await signIn(context, user);
+  await withStripeDouble(page);
+  // The session ends between the page and the island's request (it expired, or the person signed out in another tab).
+  await page.route('**/api/create-payment-intent', async (route) => {
+    write('delete from sessions where user_id = ?', user.id);
+    await route.continue();
+  });
+  await page.goto(`/checkout?service=${pricedService().id}`);
+  await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
+  await expect(page.getByText('You are logged out. Logging in again...')).toBeVisible();
+  await page.waitForURL(/\/api\/login\?next=%2Fcheckout/);
+});
+
+test('a refused payment request (here a tampered amount) shows "Booking Error" and goes back to the services', async ({ page, context }) => {
+  const user = createSignedInUser();
+  await signIn(context, user);
+  await withStripeDouble(page);
+  await page.route('**/api/create-payment-intent', (route) => route.continue({ postData: JSON.stringify({ ...JSON.parse(route.request().postData() ?? '{}'), amount: 1 }) }));
+  await page.goto(`/checkout?service=${pricedService().id}`);
+  await expect(page.getByText('Booking Error', { exact: true })).toBeVisible();
+  await expect(page.getByText('Failed to initialize payment. Please try again.')).toBeVisible();
+  await page.waitForURL(/\/services$/);
+  // Nothing was charged or stored for the tampered request.
+  expect(query<{ n: number }>('select count(*) as n from bookings where user_id = ? and stripe_payment_intent_id is not null', user.id)[0]!.n).toBe(0);
+});
+
 test('Stripe’s return with success=true shows the confirmation and goes home', async ({ page, context }) => {
   await signIn(context, createSignedInUser());
   await page.goto('/checkout?success=true&payment_intent=pi_x&redirect_status=succeeded');

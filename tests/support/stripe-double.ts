@@ -26,6 +26,8 @@ const STRIPE_JS_DOUBLE = `
       elements() { return elements; },
       confirmPayment(options) {
         window.__confirmed = options && options.confirmParams;
+        // A test can make Stripe.js itself fail (a network error): the island's "Payment Error".
+        if (window.__confirmThrows) return Promise.reject(new Error('network error'));
         const result = window.__confirmResult || { paymentIntent: { id: 'pi_double', status: 'succeeded' } };
         // A test can hold the answer (window.__holdConfirm) to look at the paying state, then release it.
         return new Promise((resolve) => {
