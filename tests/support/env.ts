@@ -13,6 +13,10 @@ export const siteEnv = {
   SITE_DIR: siteDir,
   SITE_URL: baseURL,
   REBUILD_LOG_LEVEL: 'warn',
+  // A second server a test starts on this site (another port, another SITE_URL)
+  // must not publish into the shared SITE_DIR on its own: its pages would carry
+  // its own origin. A test that wants publishing on change gives it its own site.
+  PUBLISH_ON_CHANGE: 'off',
 };
 
 /** The server's ANALYTICS_SALT (set in playwright.config.ts), so tests can name a client's rate-limit rows. */
