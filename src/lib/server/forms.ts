@@ -10,7 +10,12 @@ import { fieldErrors, readForm } from './http.ts';
 
 export type FormErrors = Record<string, string>;
 
-/** A refused post: the page's status, the reasons by field (`_` for the form as a whole) and the typed values. */
+/**
+ * An answer rendered in place: a refused post, with the page's status, the
+ * reasons by field (`_` for the form as a whole) and the typed values; or,
+ * for the few pages whose success is a page of its own (a booking request's
+ * 201, the newsletter's "check your inbox"), an acceptance: no errors.
+ */
 export interface FormRefusal<V = Record<string, string>> {
   status: number;
   errors: FormErrors;
@@ -23,6 +28,10 @@ export const FORM_UNREADABLE = 'The form could not be read. Please try again.';
 
 export function refuse<V>(status: number, errors: FormErrors, values?: V, headers?: Record<string, string>): FormRefusal<V> {
   return { status, errors, ...(values === undefined ? {} : { values }), ...(headers ? { headers } : {}) };
+}
+
+export function accepted<V>(status = 200, values?: V): FormRefusal<V> {
+  return refuse(status, {}, values);
 }
 
 /**
@@ -42,9 +51,13 @@ export function noticeOf<N extends Record<string, string>>(request: Request, url
   return done !== null && Object.hasOwn(notices, done) ? (notices[done] as N[keyof N]) : null;
 }
 
-/** The named text fields of a form, '' for an absent one; each cut at `max` characters so a refusal never echoes a flood. */
-export function pick<K extends string>(form: URLSearchParams, keys: readonly K[], max = 10_000): Record<K, string> {
-  return Object.fromEntries(keys.map((key) => [key, (form.get(key) ?? '').slice(0, max)])) as Record<K, string>;
+/**
+ * The named text fields of a form, '' for an absent one. Nothing is cut: the
+ * schema refuses what is too long (a cut value could pass), and the body is
+ * capped (MAX_BODY_BYTES) before it is read.
+ */
+export function pick<K extends string>(form: URLSearchParams, keys: readonly K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((key) => [key, form.get(key) ?? ''])) as Record<K, string>;
 }
 
 /** What a zod schema's safeParse gives (zod and zod/mini alike). */
