@@ -44,6 +44,9 @@ export function seeOther(path: string, notice?: string, hash?: string): Response
   return new Response(null, { status: 303, headers: { Location: `${url.pathname}${url.search}${hash ? `#${hash}` : ''}` } });
 }
 
+/** Not yours, not there, or not an id: the same empty 404, so nothing is learnt. */
+export const notFoundPage = () => new Response(null, { status: 404 });
+
 /** The notice a redirect named, shown only on the GET it led to. */
 export function noticeOf<N extends Record<string, string>>(request: Request, url: URL, notices: N): N[keyof N] | null {
   if (request.method !== 'GET') return null;
