@@ -7,7 +7,7 @@ import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { auditLog, cities, spas, users, type AuditAction } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
-import { idSchema } from '#lib/ids.ts';
+import { idSchema, parseId } from '#lib/ids.ts';
 import { db } from '../db.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
@@ -169,7 +169,7 @@ export function handleAdminAction(form: URLSearchParams, user: SessionUser, orig
     const issue = parsed.error.issues[0];
     const field = issue?.path[0] === undefined ? undefined : String(issue.path[0]);
     if (field === 'id') return refuse(404, 'That listing no longer exists.');
-    return refuse(field === 'reason' ? 422 : 400, issue?.message ?? 'Unknown action.', typeof form.get('id') === 'string' ? Number(form.get('id')) || undefined : undefined, field);
+    return refuse(field === 'reason' ? 422 : 400, issue?.message ?? 'Unknown action.', parseId(form.get('id')) ?? undefined, field);
   }
   const action = parsed.data;
   switch (action.intent) {

@@ -8,6 +8,7 @@
 import { and, count, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import * as z from 'zod';
+import { idSchema } from '#lib/ids.ts';
 import { checkoutHolds, spas, subscriptions, users } from '#db/schema.ts';
 import {
   CHECKOUT_SESSION_MINUTES,
@@ -28,13 +29,11 @@ import { apiError, invalid, json } from '../http.ts';
 import { allowSignup, createPendingListing } from '../listings/pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
-const id = z.union([z.number().int().positive().max(2 ** 31), z.string().regex(/^\d{1,9}$/).transform(Number)]);
-
 export const checkoutRequestSchema = z.object({
   tier: z.unknown().transform((v, ctx) => parsePaidTier(v) ?? (ctx.addIssue({ code: 'custom', message: 'Choose PREMIUM or ELITE' }), z.NEVER)),
   billing: z.unknown().transform((v, ctx) => parseBilling(v ?? 'monthly') ?? (ctx.addIssue({ code: 'custom', message: 'Choose monthly or yearly billing' }), z.NEVER)),
-  spaId: id.optional().nullable(),
-  cityId: id.optional().nullable(),
+  spaId: idSchema.optional().nullable(),
+  cityId: idSchema.optional().nullable(),
   // A new listing from the signup form: created FREE and awaiting review, live at the plan's tier once Stripe says it is paid.
   spaData: z.optional(z.nullable(listingDataSchema)),
 });
@@ -230,7 +229,7 @@ async function expireOtherHolds(stripe: Stripe, spaId: number, keep: number): Pr
 
 /** POST /api/stripe/portal's logic: the owner's Stripe customer portal. */
 export async function openBillingPortal(user: SessionUser, body: unknown, stripe: Stripe, options: { origin: string }): Promise<Response> {
-  const parsed = z.object({ spaId: id }).safeParse(body);
+  const parsed = z.object({ spaId: idSchema }).safeParse(body);
   if (!parsed.success) return invalid(parsed.error, 422);
   const allowed = requireOwnerOf({ locals: { user, session: null } as unknown as App.Locals }, parsed.data.spaId);
   if (allowed instanceof Response) return allowed;

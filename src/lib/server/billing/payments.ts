@@ -5,6 +5,7 @@
 import { and, desc, eq, isNull, ne, or } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import * as z from 'zod';
+import { idSchema, parseId } from '#lib/ids.ts';
 import { bookings, services, spas } from '#db/schema.ts';
 import { decideCharge, isFullRefund, isReusableIntent, paymentStatusFromIntent, shouldApplyPaymentEvent } from '#lib/billing-rules.ts';
 import { stripeUnavailable } from './billing.ts';
@@ -14,7 +15,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import { randomToken } from '../auth/tokens.ts';
 
 export const paymentIntentRequestSchema = z.object({
-  serviceId: z.union([z.number().int().positive().max(2 ** 31), z.string().regex(/^\d{1,9}$/).transform(Number)]),
+  serviceId: idSchema,
   // Dollars, as the spec's client sends it; compared with the stored price only.
   amount: z.unknown().optional(),
 });
@@ -118,11 +119,11 @@ export async function createPaymentIntentFor(user: SessionUser, body: unknown, s
 
 /** payment_intent.* webhooks: the booking's payment status, each event once, newest wins, paid is final. */
 export function applyPaymentIntentEvent(intent: Stripe.PaymentIntent, created: number): 'applied' | 'ignored' | 'unknown' {
-  const bookingId = Number(intent.metadata?.booking_id);
+  const bookingId = parseId(intent.metadata?.booking_id);
   const booking = db
     .select({ id: bookings.id, paymentStatus: bookings.paymentStatus, paymentEventCreated: bookings.paymentEventCreated, paymentIntentId: bookings.stripePaymentIntentId })
     .from(bookings)
-    .where(Number.isSafeInteger(bookingId) && bookingId > 0 ? or(eq(bookings.stripePaymentIntentId, intent.id), eq(bookings.id, bookingId)) : eq(bookings.stripePaymentIntentId, intent.id))
+    .where(bookingId !== null ? or(eq(bookings.stripePaymentIntentId, intent.id), eq(bookings.id, bookingId)) : eq(bookings.stripePaymentIntentId, intent.id))
     .orderBy(desc(eq(bookings.stripePaymentIntentId, intent.id)))
     .limit(1)
     .get();

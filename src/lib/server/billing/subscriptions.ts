@@ -3,6 +3,7 @@
 // events are ignored, and the spa's tier follows from its subscriptions. Every
 // tier change is a spas UPDATE, so the content-version triggers mark the
 // published site as older than the data and a rebuild follows.
+import { parseId } from '#lib/ids.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { checkoutHolds, spas, subscriptions, type SubscriptionStatus, type Tier } from '#db/schema.ts';
@@ -25,10 +26,9 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
 function planOf(sub: Stripe.Subscription, hint?: { spaId?: number; tier?: PaidTier }) {
   const item = sub.items?.data?.[0];
   const plan = planByLookupKey(item?.price?.lookup_key);
-  const spaId = Number(sub.metadata?.spa_id ?? hint?.spaId);
   const tier = parsePaidTier(sub.metadata?.tier) ?? hint?.tier ?? plan?.tier ?? null;
   const billing = parseBilling(sub.metadata?.billing) ?? plan?.billing ?? null;
-  return { spaId: Number.isSafeInteger(spaId) && spaId > 0 ? spaId : null, tier, billing, item };
+  return { spaId: parseId(sub.metadata?.spa_id ?? hint?.spaId), tier, billing, item };
 }
 
 export type ApplyResult = 'applied' | 'ignored' | 'unknown';

@@ -4,6 +4,7 @@
 // failure rolls both back and Stripe delivers again. Stripe sends in no
 // particular order: state comes from the objects themselves and older events
 // for the same object are ignored (billing-rules.ts).
+import { parseId } from '#lib/ids.ts';
 import type Stripe from 'stripe';
 import { stripeEvents } from '#db/schema.ts';
 import { parsePaidTier } from '#lib/billing-rules.ts';
@@ -103,8 +104,8 @@ function apply(event: Stripe.Event, fetched: Stripe.Subscription | null): ApplyR
       const session = event.data.object;
       releaseHold(session.id);
       if (!fetched) return 'skipped';
-      const spaId = Number(session.metadata?.spa_id ?? session.client_reference_id);
-      return applySubscriptionState(fetched, event.created, { spaId: Number.isSafeInteger(spaId) ? spaId : undefined, tier: parsePaidTier(session.metadata?.tier) ?? undefined });
+      const spaId = parseId(session.metadata?.spa_id ?? session.client_reference_id);
+      return applySubscriptionState(fetched, event.created, { spaId: spaId ?? undefined, tier: parsePaidTier(session.metadata?.tier) ?? undefined });
     }
     case 'checkout.session.expired':
       releaseHold(event.data.object.id);

@@ -2,6 +2,7 @@
 // JavaScript): confirm, reschedule, complete or cancel a booking, move a lead.
 // The same schemas and lifecycle as PATCH /api/bookings/{id} and /api/leads/{id}.
 import { bookingChangeSchema, leadChangeSchema } from '#lib/booking-schema.ts';
+import { parseId } from '#lib/ids.ts';
 import { announceBookingChange } from './booking-mail.ts';
 import { changeBooking, changeLeadStatus } from './bookings.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -18,12 +19,11 @@ export const DASHBOARD_NOTICES = {
 export type DashboardNotice = keyof typeof DASHBOARD_NOTICES;
 export type DashboardActionResult = { ok: true; notice: DashboardNotice } | { ok: false; status: number; message: string };
 
-const id = (value: FormDataEntryValue | null) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null);
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function handleDashboardAction(form: Pick<URLSearchParams, 'get'>, user: SessionUser, origin: string): DashboardActionResult {
   const intent = form.get('intent');
-  const targetId = id(form.get('id'));
+  const targetId = parseId(form.get('id'));
   if (targetId === null) return { ok: false, status: 400, message: 'That item could not be found. Reload the page and try again.' };
 
   if (intent === 'booking') {

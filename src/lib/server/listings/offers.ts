@@ -8,6 +8,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { offers, offerServices, services, spas } from '#db/schema.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
+import { parseId } from '#lib/ids.ts';
 import { formFieldOf, OFFER_FIELDS, offerFromForm, offerSchema, offerTierViolations } from '#lib/listing-schema.ts';
 import { centsToDecimal } from '#lib/money.ts';
 import { slugify, uniqueSlug } from '#lib/slug.ts';
@@ -67,7 +68,7 @@ export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLS
   for (const field of OFFER_FIELDS) values[field] = form.get(field) ?? '';
   const chosen = form.getAll('serviceIds');
   const featured = form.get('featured') === 'on' || form.get('featured') === 'true';
-  const keep = { serviceIds: chosen.filter((id) => /^\d{1,10}$/.test(id)).map(Number), featured };
+  const keep = { serviceIds: chosen.map(parseId).filter((id) => id !== null), featured };
   return db.transaction(() => {
     const spa = db.select({ tier: spas.tier, cityId: spas.cityId }).from(spas).where(eq(spas.id, spaId)).get();
     const existing = findOwnerOffer(spaId, offerId);

@@ -3,6 +3,7 @@
 // the one route allowed a body larger than 64 KiB (server/request-body.ts).
 import { parseId } from '#lib/ids.ts';
 import { MAX_UPLOAD_BYTES } from './image-pipeline.ts';
+import { refuse, type FormReader } from '../forms.ts';
 import { MAX_BODY_BYTES, readBodyBytes, readForm } from '../http.ts';
 import { addPhoto, deletePhoto, movePhoto, setPhotoAlt, type PhotoResult } from './photos.ts';
 import { refreshSocialCard } from './social-cards.ts';
@@ -32,21 +33,24 @@ function fromPhotoResult(result: PhotoResult, notice: PhotoNotice, field?: 'phot
   return result.ok ? { ok: true, notice } : { ok: false, status: result.status, message: result.message, field, photoId };
 }
 
-async function readUpload(request: Request): Promise<{ form: FormData } | { error: PhotoActionResult }> {
+/**
+ * The photo page's reader for forms.ts's handleForm: an upload is multipart
+ * and up to UPLOAD_FORM_LIMIT (its file kept); every other form is text.
+ */
+export const readPhotoForm: FormReader<FormData | URLSearchParams> = async (request) => {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    const form = await readForm(request, MAX_BODY_BYTES);
+    return form ? { form } : refuse<never>(400, { _: 'That form did not arrive. Reload the page and try again.' });
+  }
   const bytes = await readBodyBytes(request, UPLOAD_FORM_LIMIT).catch(() => null);
-  if (!bytes) return { error: { ok: false, status: 413, message: 'This photo is larger than 10 MB. Make it smaller and try again.', field: 'photo' } };
-  const type = request.headers.get('content-type') ?? '';
+  if (!bytes) return refuse<never>(413, { photo: 'This photo is larger than 10 MB. Make it smaller and try again.' });
   const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
-  if (!form) return { error: { ok: false, status: 400, message: 'The upload did not arrive whole. Try again.', field: 'photo' } };
-  return { form };
-}
+  return form ? { form } : refuse<never>(400, { photo: 'The upload did not arrive whole. Try again.' });
+};
 
-export async function handlePhotoAction(request: Request, spa: { id: number; name: string }): Promise<PhotoActionResult> {
-  const type = request.headers.get('content-type') ?? '';
-  if (/^multipart\/form-data\b/i.test(type)) {
-    const read = await readUpload(request);
-    if ('error' in read) return read.error;
-    const { form } = read;
+export async function handlePhotoAction(form: FormData | URLSearchParams, spa: { id: number; name: string }): Promise<PhotoActionResult> {
+  if (form instanceof FormData) {
     if (form.get('intent') !== 'upload') return { ok: false, status: 400, message: 'Unknown action.' };
     const file = form.get('photo');
     if (!(file instanceof File) || (file.size === 0 && file.name === '')) return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
@@ -54,8 +58,6 @@ export async function handlePhotoAction(request: Request, spa: { id: number; nam
     const result = await addPhoto(spa, new Uint8Array(await file.arrayBuffer()), typeof alt === 'string' ? alt : null);
     return fromPhotoResult(result, 'uploaded', 'photo');
   }
-  const form = await readForm(request, MAX_BODY_BYTES);
-  if (!form) return { ok: false, status: 400, message: 'That form did not arrive. Reload the page and try again.' };
   const intent = form.get('intent');
   const photoId = parseId(form.get('photo'));
   switch (intent) {

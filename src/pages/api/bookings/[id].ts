@@ -3,6 +3,7 @@
 // lifecycle (src/lib/booking-lifecycle.ts) and tells the client by mail.
 import type { APIRoute } from 'astro';
 import { bookingChangeSchema } from '#lib/booking-schema.ts';
+import { parseId } from '#lib/ids.ts';
 import { requireApiUser } from '#lib/server/auth/auth.ts';
 import { announceBookingChange } from '#lib/server/bookings/booking-mail.ts';
 import { actorFor, bookingDetails, bookingJson, changeBooking } from '#lib/server/bookings/bookings.ts';
@@ -10,12 +11,10 @@ import { apiError, invalid, json, notFound, publicOrigin, readJson } from '#lib/
 
 export const prerender = false;
 
-const bookingId = (raw: string | undefined) => (/^\d{1,15}$/.test(raw ?? '') ? Number(raw) : null);
-
 export const GET: APIRoute = (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
-  const id = bookingId(context.params.id);
+  const id = parseId(context.params.id);
   const details = id === null ? null : bookingDetails(id);
   if (!details || !actorFor(details, { user })) return notFound('Booking');
   return json(bookingJson(details));
@@ -24,7 +23,7 @@ export const GET: APIRoute = (context) => {
 export const PATCH: APIRoute = async (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
-  const id = bookingId(context.params.id);
+  const id = parseId(context.params.id);
   if (id === null) return notFound('Booking');
 
   const body = await readJson(context.request, 2_048);

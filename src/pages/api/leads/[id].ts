@@ -2,6 +2,7 @@
 // new -> contacted -> converted or lost.
 import type { APIRoute } from 'astro';
 import { leadChangeSchema } from '#lib/booking-schema.ts';
+import { parseId } from '#lib/ids.ts';
 import { requireApiUser } from '#lib/server/auth/auth.ts';
 import { changeLeadStatus } from '#lib/server/bookings/bookings.ts';
 import { apiError, invalid, json, notFound, readJson } from '#lib/server/http.ts';
@@ -11,7 +12,7 @@ export const prerender = false;
 export const PATCH: APIRoute = async (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
-  const id = /^\d{1,15}$/.test(context.params.id ?? '') ? Number(context.params.id) : null;
+  const id = parseId(context.params.id);
   if (id === null) return notFound('Lead');
 
   const body = await readJson(context.request, 1_024);

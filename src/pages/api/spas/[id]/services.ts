@@ -6,13 +6,14 @@ import { and, eq } from 'drizzle-orm';
 import { spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { listSpaServices } from '#lib/server/directory/directory.ts';
+import { parseId } from '#lib/ids.ts';
 import { json, notFound } from '#lib/server/http.ts';
 import { priceLabel } from '#lib/services.ts';
 
 export const prerender = false;
 
 export const GET: APIRoute = ({ params }) => {
-  const id = /^\d{1,12}$/.test(params.id ?? '') ? Number(params.id) : null;
+  const id = parseId(params.id);
   const spa = id === null ? undefined : db.select({ id: spas.id, name: spas.name }).from(spas).where(and(eq(spas.id, id), eq(spas.active, true))).get();
   if (!spa) return notFound('Spa');
   const services = listSpaServices(spa.id).map((service) => ({ id: service.id, name: service.name, priceLabel: priceLabel(service) }));
