@@ -1,10 +1,10 @@
 // Another server on the build under test, with its own copy of the database
 // (so what a test does to it, such as exhausting a rate limit, touches no
 // other test) and settings of the test's choosing.
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { withDatabase } from './database.ts';
 import { baseURL, databasePath, e2eDir, siteDir as sharedSiteDir, siteEnv } from './env.ts';
 
 export interface ServerCopy {
@@ -44,12 +44,7 @@ export async function startServerCopy(port: number, extraEnv: Record<string, str
     }
   }
   if (!reuse) {
-    const source = new Database(databasePath, { readonly: true });
-    try {
-      source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
-    } finally {
-      source.close();
-    }
+    withDatabase(databasePath, (source) => source.exec(`vacuum into '${database.replaceAll("'", "''")}'`));
   }
   const child = spawn(process.execPath, ['server/serve.ts'], {
     env: { ...siteEnv, DATABASE_PATH: database, SITE_DIR: site, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
