@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { readMail, readOutbox } from './mail.ts';
 
 // Messages as the site's mailer writes them: nodemailer, multipart/alternative,
 // non-ASCII subjects and long lines that force encoded words and quoted-printable.
-async function compose(message: nodemailer.SendMailOptions): Promise<string> {
+async function compose(message: SendMailOptions): Promise<string> {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const info = await transport.sendMail({ from: 'Directory <hello@example.com>', ...message });
   return (info.message as Buffer).toString('utf8');
