@@ -26,9 +26,8 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
   ],
+  // ANALYTICS_SALT is the tests' own (tests/support/site.ts), so they can clear the limits of 127.0.0.1 between tests.
   webServer: siteWebServer('node tests/support/e2e-server.ts', process.env.E2E_DIR!, port, {
-    // Known to the tests (tests/support/env.ts), which clear the limits of 127.0.0.1 between tests.
-    ANALYTICS_SALT: 'e2e-analytics-salt',
     // Social cards ask a local oEmbed stand-in (tests/e2e/photos.spec.ts starts it on the next port).
     OEMBED_ENDPOINTS: `youtube=http://127.0.0.1:${port + 1}/oembed,tiktok=http://127.0.0.1:${port + 1}/oembed`,
     OEMBED_ALLOW_LOOPBACK: 'on',
