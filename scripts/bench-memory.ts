@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { closeDatabase } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { seedDemo } from '#db/seed.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
+import { queryAt } from '#tests/support/database.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
@@ -81,9 +81,7 @@ async function main() {
   if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntil(() => fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false), 'the server answering', 120_000);
-  const db = new Database(env.DATABASE_PATH!, { readonly: true });
-  const services = (db.prepare('select id from services where active = 1').all() as { id: number }[]).map((row) => row.id);
-  db.close();
+  const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
 
   const rounds: { round: number; build: string | null; rssMb: number; load: Awaited<ReturnType<typeof load>> }[] = [];
   const first = await load(Number(values.seconds), services, 0);
