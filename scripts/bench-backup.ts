@@ -16,12 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { queryAt } from '#tests/support/database.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
@@ -55,9 +53,8 @@ function runScript(script: string, args: string[] = []): { ok: boolean; ms: numb
 }
 
 async function main() {
-  seedDemo(migrateDatabase(env.DATABASE_PATH!));
-  closeDatabase(env.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  prepareSite(env);
+  buildSite(env);
   const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
   await startSite();
 

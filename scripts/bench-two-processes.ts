@@ -7,18 +7,16 @@
 // answer, counted apart); every booking answered 201 is in the database once;
 // the rebuild is published once and both processes serve it.
 // Figures: data/bench/two-processes.json. Talks to 127.0.0.1 only; bounded.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { queryAt } from '#tests/support/database.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
@@ -32,9 +30,8 @@ const servers: ChildProcess[] = [];
 const buildOf = (origin: string) => fetch(`${origin}/healthz`).then((r) => r.headers.get('x-site-build'));
 
 async function main() {
-  seedDemo(migrateDatabase(shared.DATABASE_PATH!));
-  closeDatabase(shared.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  prepareSite(shared);
+  buildSite(shared);
   ports.forEach((port, i) => {
     servers.push(spawn(process.execPath, SERVER_ARGS, { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
   });
