@@ -207,13 +207,12 @@ function signalGroup(target: Server, signal: NodeJS.Signals) {
   }
 }
 
-/** SIGKILL to the server's process group, at once; the promise resolves once it is gone. */
-export function killServer(): Promise<void> {
+/** SIGKILL to the server's process group, at once (before the first await); resolves once it is gone. */
+export async function killServer(): Promise<void> {
   const target = server!;
   signalGroup(target, 'SIGKILL');
-  return target.exited.then(() => {
-    server = null;
-  });
+  await target.exited;
+  server = null;
 }
 
 export async function stopServer(): Promise<void> {
