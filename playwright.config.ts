@@ -26,13 +26,10 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
   ],
+  // tests/support/site.ts sets the rest: the tests' own ANALYTICS_SALT (they clear the limits of
+  // 127.0.0.1 between tests) and no publishing on change (tests run `npm run rebuild` themselves;
+  // admin.spec.ts starts a server of its own with it on).
   webServer: siteWebServer('node tests/support/e2e-server.ts', process.env.E2E_DIR!, port, {
-    // Known to the tests (tests/support/env.ts), which clear the limits of 127.0.0.1 between tests.
-    ANALYTICS_SALT: 'e2e-analytics-salt',
-    // Tests here run `npm run rebuild` themselves and read its output
-    // (rebuild.spec.ts), so the shared server does not rebuild on its own; the
-    // publishing tests start a server of their own with it on (admin.spec.ts).
-    PUBLISH_ON_CHANGE: 'off',
     // Social cards ask a local oEmbed stand-in (tests/e2e/photos.spec.ts starts it on the next port).
     OEMBED_ENDPOINTS: `youtube=http://127.0.0.1:${port + 1}/oembed,tiktok=http://127.0.0.1:${port + 1}/oembed`,
     OEMBED_ALLOW_LOOPBACK: 'on',

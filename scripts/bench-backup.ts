@@ -16,12 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
+import { queryAt } from '#tests/support/database.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
@@ -55,10 +53,9 @@ function runScript(script: string, args: string[] = []): { ok: boolean; ms: numb
 }
 
 async function main() {
-  seedDemo(migrateDatabase(env.DATABASE_PATH!));
-  closeDatabase(env.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
-  const services = (new Database(env.DATABASE_PATH!, { readonly: true }).prepare('select id from services where active = 1').all() as { id: number }[]).map((row) => row.id);
+  prepareSite(env);
+  buildSite(env);
+  const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
   await startSite();
 
   // Bookings at full speed; each acknowledged id is noted with the moment it was acknowledged.
@@ -104,9 +101,7 @@ async function main() {
   const last = backups.at(-1)!;
   const mustHave = acknowledged.filter((entry) => entry.at < last.startedAt).map((entry) => entry.id);
   const restoreRun = runScript('server/restore.ts', [newest]);
-  const restored = new Database(env.DATABASE_PATH!, { readonly: true });
-  const present = new Set((restored.prepare('select id from bookings').all() as { id: number }[]).map((row) => row.id));
-  restored.close();
+  const present = new Set(queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from bookings').map((row) => row.id));
   const missing = mustHave.filter((id) => !present.has(id));
 
   await startSite();

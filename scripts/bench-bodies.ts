@@ -5,17 +5,15 @@
 // failed request; the server's resident memory under 300 MB throughout.
 // Figures go to data/bench/bodies.json; the process exits 1 when a bar is missed.
 // Talks to 127.0.0.1 only; every loop is bounded in count and time.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { logger } from '#lib/log.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-bodies');
@@ -128,11 +126,8 @@ async function steadyStream(streams: number, state: { stop: boolean }, latencies
 }
 
 async function main() {
-  const db = migrateDatabase(env.DATABASE_PATH!);
-  seedDemo(db);
-  closeDatabase(env.DATABASE_PATH!);
-  const publish = spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
-  if (publish.status !== 0) throw new Error('publishing failed');
+  prepareSite(env);
+  buildSite(env);
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; ; i++) {
     const up = await fetch(`${origin}/api/cities`).then((r) => r.ok).catch(() => false);

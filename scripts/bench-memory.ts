@@ -4,18 +4,16 @@
 // builds' modules stayed loaded for good (docs/decisions/0002).
 // Bar (issue 15): under 250 MB after ten rebuilds and the load.
 // Figures: data/bench/memory.json. Talks to 127.0.0.1 only; bounded.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
+import { queryAt } from '#tests/support/database.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
@@ -76,14 +74,11 @@ async function load(seconds: number, services: number[], roundNo: number) {
 const buildOf = () => fetch(`${origin}/healthz`).then((r) => r.headers.get('x-site-build')).catch(() => null);
 
 async function main() {
-  seedDemo(migrateDatabase(env.DATABASE_PATH!));
-  closeDatabase(env.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  prepareSite(env);
+  buildSite(env);
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntil(() => fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false), 'the server answering', 120_000);
-  const db = new Database(env.DATABASE_PATH!, { readonly: true });
-  const services = (db.prepare('select id from services where active = 1').all() as { id: number }[]).map((row) => row.id);
-  db.close();
+  const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
 
   const rounds: { round: number; build: string | null; rssMb: number; load: Awaited<ReturnType<typeof load>> }[] = [];
   const first = await load(Number(values.seconds), services, 0);
@@ -91,7 +86,7 @@ async function main() {
   log.info(`start: ${rounds[0]!.rssMb} MB after ${first.requests} requests`);
   for (let i = 1; i <= Number(values.rebuilds); i++) {
     const before = await buildOf();
-    if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error(`rebuild ${i} failed`);
+    buildSite(env);
     await waitUntil(async () => (await buildOf()) !== before, `the server serving rebuild ${i}`, 30_000);
     const figures = await load(Number(values.seconds), services, i);
     rounds.push({ round: i, build: await buildOf(), rssMb: rssMb(server.pid!), load: figures });

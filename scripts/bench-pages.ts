@@ -22,12 +22,12 @@ import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Request } from '@playwright/test';
-import Database from 'better-sqlite3';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { closeDatabase } from '#db/client.ts';
 import { prepareDatabase } from '#db/prepare.ts';
 import { logger } from '#lib/log.ts';
+import { queryAt } from '#tests/support/database.ts';
 import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-pages');
@@ -469,13 +469,12 @@ async function measureScale() {
   const buildSeconds = publish(`${values.spas} spas`, env);
   if (buildSeconds >= BUILD_BUDGET_SECONDS) failures.push(`scale: build took ${buildSeconds.toFixed(1)} s, budget ${BUILD_BUDGET_SECONDS} s`);
 
-  const db = new Database(env.DATABASE_PATH!, { readonly: true });
-  const cities = (db.prepare('select slug from cities order by id').all() as { slug: string }[]).map((r) => r.slug);
+  const cities = queryAt<{ slug: string }>(env.DATABASE_PATH!, 'select slug from cities order by id').map((r) => r.slug);
   // A name that is not a treatment key exercises the lower(name) match, not the treatment index.
-  const named = db
-    .prepare("select lower(name) as name from services where treatment is null or lower(name) <> treatment group by lower(name) order by count(*) desc limit 1")
-    .get() as { name: string } | undefined;
-  db.close();
+  const [named] = queryAt<{ name: string }>(
+    env.DATABASE_PATH!,
+    'select lower(name) as name from services where treatment is null or lower(name) <> treatment group by lower(name) order by count(*) desc limit 1',
+  );
   const q = (params: Record<string, string>) => {
     const search = new URLSearchParams(params).toString();
     return search ? `?${search}` : '';
@@ -536,13 +535,9 @@ async function measureDemo() {
   closeDatabase(env.DATABASE_PATH!);
   publish('demo directory', env);
 
-  const db = new Database(env.DATABASE_PATH!, { readonly: true });
   // The richest spa page (Elite shows the most) is the one that can break the budget.
-  const spa = db.prepare("select slug from spas order by case tier when 'ELITE' then 0 when 'PREMIUM' then 1 else 2 end, id limit 1").get() as { slug: string };
-  const offer = db
-    .prepare("select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1")
-    .get() as { slug: string } | undefined;
-  db.close();
+  const spa = queryAt<{ slug: string }>(env.DATABASE_PATH!, "select slug from spas order by case tier when 'ELITE' then 0 when 'PREMIUM' then 1 else 2 end, id limit 1")[0]!;
+  const [offer] = queryAt<{ slug: string }>(env.DATABASE_PATH!, "select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1");
 
   const pages: { label: string; path: string; optional?: boolean }[] = [
     { label: 'home', path: '/' },

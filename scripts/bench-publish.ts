@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { logger } from '#lib/log.ts';
+import { queryAt, writeAt } from '#tests/support/database.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 
@@ -46,16 +46,13 @@ async function main() {
   server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitUntil(() => output.includes('listening on'), 'the server start');
 
-  const db = new Database(env.DATABASE_PATH!);
-  db.pragma('busy_timeout = 5000');
-  const targets = db.prepare<[number], { id: number; slug: string; description: string | null }>('select id, slug, description from spas where active = 1 order by id limit ?').all(Number(values.edits));
-  const edit = db.prepare('update spas set description = ?, updated_at = ? where id = ?');
+  const targets = queryAt<{ id: number; slug: string; description: string | null }>(env.DATABASE_PATH, 'select id, slug, description from spas where active = 1 order by id limit ?', Number(values.edits));
   const latencies: number[] = [];
   const loadAtStart = loadavg()[0]!;
   for (const [i, spa] of targets.entries()) {
     const marker = `Bench edit ${i + 1} at ${Date.now()}.`;
     const started = performance.now();
-    edit.run(`${spa.description ?? ''} ${marker}`, Date.now(), spa.id);
+    writeAt(env.DATABASE_PATH, 'update spas set description = ?, updated_at = ? where id = ?', `${spa.description ?? ''} ${marker}`, Date.now(), spa.id);
     await waitUntil(
       async () => {
         const response = await fetch(`${base}/spas/${spa.slug}`);
@@ -68,7 +65,6 @@ async function main() {
     latencies.push(ms);
     log.info(`edit ${i + 1}/${targets.length}: live after ${(ms / 1000).toFixed(1)} s`);
   }
-  db.close();
 
   const sorted = [...latencies].sort((a, b) => a - b);
   const figures = {

@@ -10,10 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { logger } from '#lib/log.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-static');
@@ -86,9 +84,8 @@ function wrk(url: string, encoding: string | null): WrkResult {
 async function main() {
   need('wrk');
   need('nginx');
-  seedDemo(migrateDatabase(env.DATABASE_PATH!));
-  closeDatabase(env.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  prepareSite(env);
+  buildSite(env);
   const client = join(realpathSync(join(env.SITE_DIR!, 'current')), 'client');
 
   const ours = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -7,18 +7,16 @@
 // answer, counted apart); every booking answered 201 is in the database once;
 // the rebuild is published once and both processes serve it.
 // Figures: data/bench/two-processes.json. Talks to 127.0.0.1 only; bounded.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
+import { queryAt } from '#tests/support/database.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
@@ -32,9 +30,8 @@ const servers: ChildProcess[] = [];
 const buildOf = (origin: string) => fetch(`${origin}/healthz`).then((r) => r.headers.get('x-site-build'));
 
 async function main() {
-  seedDemo(migrateDatabase(shared.DATABASE_PATH!));
-  closeDatabase(shared.DATABASE_PATH!);
-  if (spawnSync(process.execPath, ['server/rebuild.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+  prepareSite(shared);
+  buildSite(shared);
   ports.forEach((port, i) => {
     servers.push(spawn(process.execPath, SERVER_ARGS, { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
   });
@@ -47,7 +44,7 @@ async function main() {
   }
   const firstBuild = await buildOf(origins[0]!);
   const buildsBefore = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
-  const services = (new Database(shared.DATABASE_PATH!, { readonly: true }).prepare('select id from services where active = 1').all() as { id: number }[]).map((row) => row.id);
+  const services = queryAt<{ id: number }>(shared.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
 
   const created: number[] = [];
   const latencies: number[] = [];
@@ -102,9 +99,7 @@ async function main() {
   }
   const buildsAfter = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
 
-  const db = new Database(shared.DATABASE_PATH!, { readonly: true });
-  const stored = new Map((db.prepare("select id, count(*) as n from bookings where email like 'two-%' group by id").all() as { id: number; n: number }[]).map((row) => [row.id, row.n]));
-  db.close();
+  const stored = new Map(queryAt<{ id: number; n: number }>(shared.DATABASE_PATH, "select id, count(*) as n from bookings where email like 'two-%' group by id").map((row) => [row.id, row.n]));
   const lost = created.filter((id) => stored.get(id) !== 1);
 
   const sorted = latencies.sort((a, b) => a - b);

@@ -9,12 +9,12 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { migrateDatabase } from '#db/migrate.ts';
 import { seedDemo } from '#db/seed.ts';
 import { closeDatabase } from '#db/client.ts';
 import { logger } from '#lib/log.ts';
 import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
+import { queryAt } from '#tests/support/database.ts';
 import { percentile, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench');
@@ -67,9 +67,7 @@ async function main() {
     server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
     server.on('exit', () => reject(new Error('server exited')));
   });
-  const db = new Database(demo.DATABASE_PATH, { readonly: true });
-  const slugs = (db.prepare('select slug from spas order by id limit 5').all() as { slug: string }[]).map((r) => r.slug);
-  db.close();
+  const slugs = queryAt<{ slug: string }>(demo.DATABASE_PATH, 'select slug from spas order by id limit 5').map((r) => r.slug);
   const paths = ['/', '/sitemap', '/cities/irvine', '/privacy-policy', ...slugs.map((s) => `/spas/${s}`)];
 
   const latencies: number[] = [];

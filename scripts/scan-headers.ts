@@ -10,16 +10,14 @@
 //
 //   node scripts/scan-headers.ts                 a throw-away site of its own, as behind a TLS proxy (SITE_URL https)
 //   node scripts/scan-headers.ts --url http://127.0.0.1:4321 [--https]   a running site (--https: expect HSTS)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closeDatabase } from '#db/client.ts';
-import { migrateDatabase } from '#db/migrate.ts';
-import { seedDemo } from '#db/seed.ts';
 import { logger } from '#lib/log.ts';
+import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('scan-headers');
@@ -153,9 +151,8 @@ async function main() {
     const port = Number(values.port);
     work = mkdtempSync(join(tmpdir(), 'medspa-scan-'));
     const env = benchSiteEnv(work, port, { SITE_URL: `https://127.0.0.1:${port}`, TRUST_PROXY: '1' });
-    seedDemo(migrateDatabase(env.DATABASE_PATH!));
-    closeDatabase(env.DATABASE_PATH!);
-    if (spawnSync(process.execPath, ['server/rebuild.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('publishing failed');
+    prepareSite(env);
+    buildSite(env);
     children.push(spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     origin = `http://127.0.0.1:${port}`;
     https = true;

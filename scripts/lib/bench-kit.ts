@@ -1,7 +1,8 @@
-// What the benchmark scripts (bench.ts, bench-pages.ts, bench-bookings.ts) share:
-// percentiles, rounding, and running main() with clean-up on every way out.
-import { join } from 'node:path';
+// What the benchmark scripts share: percentiles, rounding, running main() with
+// clean-up on every way out, and their sites (tests/support/site.ts).
 import type { logger } from '#lib/log.ts';
+import type { SettingName } from '#server/env.ts';
+import { siteProcessEnv, siteSettings, type SiteEnv } from '#tests/support/site.ts';
 
 /** The p-th percentile of an ascending list (nearest rank); 0 for an empty one. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -32,34 +33,14 @@ export function runBenchmark(main: () => Promise<void>, cleanUp: () => Promise<v
     });
 }
 
-/**
- * How the benchmarks start the server: as production does (package.json's
- * start and serve, docs/deploy.md), with a small young generation. V8 sizes
- * it for the machine's memory, which kept the server near 320 MB resident
- * after a little load; at 4 MB per semi-space it stays near 170 MB with the
- * same p99 (bench-bodies, 2026-11-23).
- */
-export const SERVER_ARGS = ['--max-semi-space-size=4', 'server/serve.ts'];
+export { SERVER_ARGS } from '#tests/support/site.ts';
 
 /**
- * The environment of a throw-away site in `work`: its own database, builds and
- * outbox, mail to files (never the caller's SMTP), no request log, quiet builds.
+ * The environment of a throw-away site in `work` (tests/support/site.ts, as
+ * the e2e tests build theirs): its own database, builds and outbox, mail to
+ * files (never the caller's SMTP), no request log, quiet builds.
  */
-export function benchSiteEnv(work: string, port: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    SMTP_URL: '',
-    DATABASE_PATH: join(work, 'site.db'),
-    SITE_DIR: join(work, 'site'),
-    MAIL_OUTBOX: join(work, 'outbox'),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    REQUEST_LOG: 'off',
-    REBUILD_LOG_LEVEL: 'warn',
-    ...extra,
-  };
-}
+export const benchSiteEnv = (work: string, port: number, extra: Partial<Record<SettingName, string>> = {}): SiteEnv => siteProcessEnv(siteSettings(work, port, extra));
 
 /** The verdict: each missed bar logged, and exit code 1 when there is one. */
 export function reportBars(log: ReturnType<typeof logger>, missed: string[]): void {

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { databasePath } from '../support/env.ts';
+import { query, withE2eDatabase, write } from '../support/db.ts';
 import { hydrated } from '../support/islands.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
@@ -50,10 +49,7 @@ test.describe('navigation when signed in', () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
-    const db = new Database(databasePath, { readonly: true });
-    const left = db.prepare('select count(*) n from sessions where user_id = ?').get(user.id) as { n: number };
-    db.close();
-    expect(left.n).toBe(0);
+    expect(query('select 1 from sessions where user_id = ?', user.id)).toHaveLength(0);
   });
 
   test('a signed-out visitor downloads no React for the account corner', async ({ page }) => {
@@ -86,26 +82,26 @@ test.describe('the mobile sheet when signed in', () => {
 test.describe('member home', () => {
   test('greets by first name and lists up to 6 bookings with their details', async ({ page, context }) => {
     const user = createSignedInUser({ firstName: 'Lena' });
-    const db = new Database(databasePath);
-    const service = db.prepare("select id, name, duration, price_cents from services where price_cents > 0 and active = 1 limit 1").get() as {
-      id: number;
-      name: string;
-      duration: number;
-      price_cents: number;
-    };
-    const insert = db.prepare('insert into bookings (user_id, service_id, name, email, preferred_date, status, created_at) values (?, ?, ?, ?, ?, ?, ?)');
+    const [service] = query<{ id: number; name: string; duration: number; price_cents: number }>(
+      'select id, name, duration, price_cents from services where price_cents > 0 and active = 1 limit 1',
+    );
     const statuses = ['pending', 'confirmed', 'cancelled', 'completed', 'pending', 'confirmed', 'pending'];
-    statuses.forEach((status, i) => insert.run(user.id, i === 0 ? null : service.id, 'Lena', user.email, i === 1 ? null : '2026-12-15', status, Date.now() + i));
-    db.close();
+    withE2eDatabase(
+      (db) => {
+        const insert = db.prepare('insert into bookings (user_id, service_id, name, email, preferred_date, status, created_at) values (?, ?, ?, ?, ?, ?, ?)');
+        statuses.forEach((status, i) => insert.run(user.id, i === 0 ? null : service!.id, 'Lena', user.email, i === 1 ? null : '2026-12-15', status, Date.now() + i));
+      },
+      { write: true },
+    );
     await signIn(context, user);
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Lena');
     const cards = page.locator('[data-booking-card]');
     await expect(cards).toHaveCount(6);
     // Newest first: the last inserted (pending, with service) leads.
-    await expect(cards.first()).toContainText(service.name);
-    await expect(cards.first()).toContainText(`${service.duration} minutes`);
-    await expect(cards.first()).toContainText(`$${(service.price_cents / 100).toFixed(2)}`);
+    await expect(cards.first()).toContainText(service!.name);
+    await expect(cards.first()).toContainText(`${service!.duration} minutes`);
+    await expect(cards.first()).toContainText(`$${(service!.price_cents / 100).toFixed(2)}`);
     await expect(cards.first().locator('[data-status]')).toHaveClass(/badge-status-pending/);
     await expect(page.locator('[data-booking-card] [data-status="confirmed"]').first()).toHaveClass(/badge-status-confirmed/);
     // Six of seven: the oldest (the one without a service) is not shown.
@@ -123,9 +119,7 @@ test.describe('member home', () => {
 
   test('shows Date TBD and Duration TBD when they are unknown', async ({ page, context }) => {
     const user = createSignedInUser({ firstName: 'Zoe' });
-    const db = new Database(databasePath);
-    db.prepare('insert into bookings (user_id, name, email, status) values (?, ?, ?, ?)').run(user.id, 'Zoe', user.email, 'pending');
-    db.close();
+    write('insert into bookings (user_id, name, email, status) values (?, ?, ?, ?)', user.id, 'Zoe', user.email, 'pending');
     await signIn(context, user);
     await page.goto('/');
     const card = page.locator('[data-booking-card]');

@@ -6,9 +6,9 @@
 // dashboard at 375 and 1280 px.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { queryAt } from '../support/database.ts';
 import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
@@ -134,12 +134,7 @@ function queueIdle(server: ServerCopy): boolean {
 }
 
 function readOne<T>(server: ServerCopy, sql: string, ...params: unknown[]): T {
-  const db = new Database(server.databasePath, { readonly: true });
-  try {
-    return db.prepare(sql).get(...params) as T;
-  } finally {
-    db.close();
-  }
+  return queryAt<T>(server.databasePath, sql, ...params)[0]!;
 }
 
 test.describe('the editors’ desk on the suite’s server', () => {

@@ -2,34 +2,15 @@
 // types, tier rules, search order and the analytics endpoint's refusals, checked
 // against the served site and, where it matters, against the database itself.
 import { expect, test, type APIResponse } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { baseURL, databasePath } from '../support/env.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL } from '../support/env.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 
 const DECIMAL = /^\d+\.\d{2}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const weight = { ELITE: 3, PREMIUM: 2, FREE: 1 } as Record<string, number>;
-
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(databasePath, { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
-
-function write(sql: string, ...params: unknown[]) {
-  const db = new Database(databasePath);
-  db.pragma('busy_timeout = 5000');
-  try {
-    db.prepare(sql).run(...params);
-  } finally {
-    db.close();
-  }
-}
 
 async function jsonOf(response: APIResponse, status: number) {
   expect(response.status(), await response.text()).toBe(status);

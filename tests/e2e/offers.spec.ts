@@ -3,8 +3,7 @@
 // the site's own helpers, so a wrong helper cannot make its own test pass.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { databasePath } from '../support/env.ts';
+import { query } from '../support/db.ts';
 
 interface OfferRow {
   id: number;
@@ -33,35 +32,22 @@ interface ServiceRow {
 
 /** Active offers of active spas: what /offers lists. Featuring is Premium and Elite: a Free spa's flag is not shown. */
 function listedOffers(): OfferRow[] {
-  const db = new Database(databasePath, { readonly: true });
-  try {
-    return db
-      .prepare(
-        `select o.id, o.slug, o.title, o.description, o.original_price_cents as originalPriceCents,
-           o.offer_price_cents as offerPriceCents, o.savings_cents as savingsCents, o.valid_from as validFrom,
-           o.valid_to as validTo, (o.featured = 1 and s.tier in ('PREMIUM', 'ELITE')) as featured, s.id as spaId, s.name as spaName, s.slug as spaSlug, s.tier as spaTier,
-           c.name as cityName
-         from offers o join spas s on s.id = o.spa_id join cities c on c.id = o.city_id
-         where o.active = 1 and s.active = 1`,
-      )
-      .all() as OfferRow[];
-  } finally {
-    db.close();
-  }
+  return query<OfferRow>(
+    `select o.id, o.slug, o.title, o.description, o.original_price_cents as originalPriceCents,
+       o.offer_price_cents as offerPriceCents, o.savings_cents as savingsCents, o.valid_from as validFrom,
+       o.valid_to as validTo, (o.featured = 1 and s.tier in ('PREMIUM', 'ELITE')) as featured, s.id as spaId, s.name as spaName, s.slug as spaSlug, s.tier as spaTier,
+       c.name as cityName
+     from offers o join spas s on s.id = o.spa_id join cities c on c.id = o.city_id
+     where o.active = 1 and s.active = 1`,
+  );
 }
 
 function offerServices(offerId: number): ServiceRow[] {
-  const db = new Database(databasePath, { readonly: true });
-  try {
-    return db
-      .prepare(
-        `select s.name, s.price_cents as priceCents, s.price_unit as priceUnit, s.duration
-         from offer_services os join services s on s.id = os.service_id where os.offer_id = ?`,
-      )
-      .all(offerId) as ServiceRow[];
-  } finally {
-    db.close();
-  }
+  return query<ServiceRow>(
+    `select s.name, s.price_cents as priceCents, s.price_unit as priceUnit, s.duration
+     from offer_services os join services s on s.id = os.service_id where os.offer_id = ?`,
+    offerId,
+  );
 }
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());

@@ -2,9 +2,8 @@
 // balancer, one JSON log line per request without tokens or addresses, a
 // request id sent back, and a stop that ends in time even with a slow client.
 import { expect, test } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { queryAt } from '../support/database.ts';
 import { baseURL } from '../support/env.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 
@@ -103,9 +102,8 @@ test.describe('a restart under load', () => {
     let server = await startServerCopy(port, settings);
     const { dir } = server;
     const origin = server.url;
-    const db = new Database(join(dir, 'site.db'), { readonly: true });
     // Spread over every spa: each spa takes a limited number of requests an hour.
-    const spaIds = (db.prepare('select id from spas where active = 1 order by id').all() as { id: number }[]).map((row) => row.id);
+    const spaIds = queryAt<{ id: number }>(server.databasePath, 'select id from spas where active = 1 order by id').map((row) => row.id);
     const acknowledged: { id: number; email: string; after: boolean }[] = [];
     const refused: string[] = [];
     const failed: string[] = [];
@@ -157,7 +155,6 @@ test.describe('a restart under load', () => {
     } catch (error) {
       stop = true;
       await Promise.all(clients);
-      db.close();
       server.stop();
       throw error;
     }
@@ -165,18 +162,17 @@ test.describe('a restart under load', () => {
     await Promise.all(clients);
     try {
       expect(failed).toEqual([]);
-      const stored = db.prepare("select id, email from bookings where email like 'restart-%'").all() as { id: number; email: string }[];
+      const stored = queryAt<{ id: number; email: string }>(server.databasePath, "select id, email from bookings where email like 'restart-%'");
       const byId = new Map(stored.map((row) => [row.id, row.email]));
       const lost = acknowledged.filter((booking) => byId.get(booking.id) !== booking.email);
       expect(lost).toEqual([]);
       expect(new Set(acknowledged.map((booking) => booking.id)).size).toBe(acknowledged.length);
       // Their mail: queued with the booking, sent by whichever process was running.
       await expect
-        .poll(() => (db.prepare("select count(*) as n from mail_queue where sent_at is null and json_extract(message, '$.to') like 'restart-%'").get() as { n: number }).n, { timeout: 30_000 })
+        .poll(() => queryAt(server.databasePath, "select 1 from mail_queue where sent_at is null and json_extract(message, '$.to') like 'restart-%'").length, { timeout: 30_000 })
         .toBe(0);
       console.log(`restart under load: ${acknowledged.length} acknowledged (${acknowledged.filter((b) => b.after).length} after the restart), ${refused.length} attempts without an answer, ${limited} rate-limited, 0 lost`);
     } finally {
-      db.close();
       server.stop();
     }
   });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { baseURL, databasePath, siteEnv } from '../support/env.ts';
+import { query, write } from '../support/db.ts';
+import { baseURL, siteEnv } from '../support/env.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
@@ -19,16 +19,11 @@ function runRebuild(): { done: Promise<{ code: number | null; output: string }>;
 
 // The change is to a description: other tests compare names and order, not descriptions.
 function describeSpa(slug: string, description: string) {
-  const db = new Database(databasePath);
-  db.prepare('update spas set description = ? where slug = ?').run(description, slug);
-  db.close();
+  write('update spas set description = ? where slug = ?', description, slug);
 }
 
 function someSpa(): { slug: string; description: string } {
-  const db = new Database(databasePath, { readonly: true });
-  const spa = db.prepare("select slug, description from spas where tier = 'ELITE' order by id limit 1").get() as { slug: string; description: string };
-  db.close();
-  return spa;
+  return query<{ slug: string; description: string }>("select slug, description from spas where tier = 'ELITE' order by id limit 1")[0]!;
 }
 
 test('a rebuild swaps the new site in while requests keep flowing, without one error or half page', async () => {

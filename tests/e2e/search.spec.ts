@@ -1,7 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { query, tierWeight } from '../support/db.ts';
-import { databasePath } from '../support/env.ts';
+import { query, tierWeight, write } from '../support/db.ts';
 import { hydrated } from '../support/islands.ts';
 
 interface SpaRow {
@@ -121,8 +119,7 @@ test('each card shows Book Now only when the tier allows a booking link and one 
 test('a FREE spa never shows a booking or social link, even when the database has one', async ({ page }) => {
   const [free] = query<{ id: number }>("select id from spas where tier = 'FREE' and active = 1 order by id limit 1");
   // Search results are rendered on request, so a change in the database shows at once.
-  const db = new Database(databasePath);
-  db.prepare("update spas set booking_link = 'https://example.com/book', social_feed_url = 'https://instagram.com/x', social_platform = 'instagram' where id = ?").run(free!.id);
+  write("update spas set booking_link = 'https://example.com/book', social_feed_url = 'https://instagram.com/x', social_platform = 'instagram' where id = ?", free!.id);
   try {
     await page.goto('/search-results?tier=free');
     const card = page.locator(`[data-spa-card][data-spa-id="${free!.id}"]`);
@@ -130,8 +127,7 @@ test('a FREE spa never shows a booking or social link, even when the database ha
     await expect(card.locator('[data-inquire-link]')).toHaveAttribute('href', `/booking?spa=${free!.id}`);
     await expect(card.locator('[data-book-link], [data-social-link]')).toHaveCount(0);
   } finally {
-    db.prepare('update spas set booking_link = null, social_feed_url = null, social_platform = null where id = ?').run(free!.id);
-    db.close();
+    write('update spas set booking_link = null, social_feed_url = null, social_platform = null where id = ?', free!.id);
   }
 });
 

@@ -6,11 +6,10 @@
 import { expect, test } from '@playwright/test';
 import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { query, write } from '../support/db.ts';
 import { analyticsSalt, baseURL } from '../support/env.ts';
 import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
+import { readOutbox } from '../support/mail.ts';
 import { decodeQuotedPrintable, OUTBOX } from '../support/outbox.ts';
 
 const site = new URL(baseURL);
@@ -53,9 +52,9 @@ const postJson = (from: string, path: string, data: unknown) => postFrom(from, p
 
 /** Raw messages in the outbox whose recipient ends with `suffix`. */
 async function messagesToDomain(suffix: string): Promise<string[]> {
-  const names = (await readdir(OUTBOX).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
-  const raws = await Promise.all(names.map((name) => readFile(join(OUTBOX, name), 'utf8')));
-  return raws.filter((raw) => /^To: (.*)$/im.exec(raw)?.[1]?.trim().toLowerCase().endsWith(suffix));
+  return readOutbox(OUTBOX)
+    .filter((mail) => mail.to.some((address) => address.endsWith(suffix)))
+    .map((mail) => mail.raw);
 }
 
 /**

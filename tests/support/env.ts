@@ -1,23 +1,16 @@
 // What the end-to-end tests know about the site under test (see playwright.config.ts).
-import { join } from 'node:path';
+import { siteProcessEnv, siteSettings, TEST_ANALYTICS_SALT } from './site.ts';
 
 export const e2eDir = process.env.E2E_DIR!;
-export const databasePath = join(e2eDir, 'site.db');
-export const siteDir = join(e2eDir, 'site');
-export const baseURL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
+const port = Number(process.env.E2E_PORT ?? 4399);
+/** The settings the Playwright web server runs the site with (playwright.config.ts). */
+export const site = siteSettings(e2eDir, port);
+export const databasePath = site.DATABASE_PATH;
+export const siteDir = site.SITE_DIR;
+export const baseURL = site.SITE_URL;
 
-/** The environment a script needs to act on the site under test. */
-export const siteEnv = {
-  ...process.env,
-  DATABASE_PATH: databasePath,
-  SITE_DIR: siteDir,
-  SITE_URL: baseURL,
-  REBUILD_LOG_LEVEL: 'warn',
-  // A second server a test starts on this site (another port, another SITE_URL)
-  // must not publish into the shared SITE_DIR on its own: its pages would carry
-  // its own origin. A test that wants publishing on change gives it its own site.
-  PUBLISH_ON_CHANGE: 'off',
-};
+/** The environment a script (a rebuild, another server) needs to act on the site under test. */
+export const siteEnv = siteProcessEnv(site);
 
-/** The server's ANALYTICS_SALT (set in playwright.config.ts), so tests can name a client's rate-limit rows. */
-export const analyticsSalt = 'e2e-analytics-salt';
+/** The server's ANALYTICS_SALT, so tests can name a client's rate-limit rows. */
+export const analyticsSalt = TEST_ANALYTICS_SALT;

@@ -1,11 +1,13 @@
 // Another server on the build under test, with its own copy of the database
 // (so what a test does to it, such as exhausting a rate limit, touches no
 // other test) and settings of the test's choosing.
-import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { baseURL, databasePath, e2eDir, siteDir as sharedSiteDir, siteEnv } from './env.ts';
+import type { SettingName } from '#server/env.ts';
+import { withDatabase } from './database.ts';
+import { baseURL, databasePath, e2eDir, site as e2eSite, siteDir as sharedSiteDir } from './env.ts';
+import { siteSettings, startSite } from './site.ts';
 
 export interface ServerCopy {
   url: string;
@@ -16,7 +18,7 @@ export interface ServerCopy {
   child: ChildProcess;
   /** Everything the server printed so far. */
   output: () => string;
-  stop: () => void;
+  stop: () => Promise<void>;
 }
 
 /** Ports above the suite's own: the suite's port plus `offset`. */
@@ -27,10 +29,10 @@ export const copyPort = (offset: number) => Number(new URL(baseURL).port) + offs
  * copy of the build being served), so its rebuilds never swap the suite's site.
  * `dir`: start on the folder (database and outbox) of an earlier copy, as a restart does.
  */
-export async function startServerCopy(port: number, extraEnv: Record<string, string> = {}, { ownSite = false, dir: reuse }: { ownSite?: boolean; dir?: string } = {}): Promise<ServerCopy> {
+export async function startServerCopy(port: number, extraEnv: Partial<Record<SettingName, string>> = {}, { ownSite = false, dir: reuse }: { ownSite?: boolean; dir?: string } = {}): Promise<ServerCopy> {
   const dir = reuse ?? mkdtempSync(join(e2eDir, 'copy-'));
   const database = join(dir, 'site.db');
-  let site = siteEnv.SITE_DIR;
+  let site = sharedSiteDir;
   if (ownSite) {
     site = join(dir, 'site');
     if (!reuse) {
@@ -44,26 +46,9 @@ export async function startServerCopy(port: number, extraEnv: Record<string, str
     }
   }
   if (!reuse) {
-    const source = new Database(databasePath, { readonly: true });
-    try {
-      source.exec(`vacuum into '${database.replaceAll("'", "''")}'`);
-    } finally {
-      source.close();
-    }
+    withDatabase(databasePath, (source) => source.exec(`vacuum into '${database.replaceAll("'", "''")}'`));
   }
-  const child = spawn(process.execPath, ['server/serve.ts'], {
-    env: { ...siteEnv, DATABASE_PATH: database, SITE_DIR: site, MAIL_OUTBOX: join(dir, 'outbox'), PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      log += data.toString();
-      if (log.includes('listening on')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, dir, databasePath: database, siteDir: site, child, output: () => log, stop: () => child.kill('SIGTERM') };
+  // The suite's public origin (SITE_URL) and uploads: another process of the same site, as behind a load balancer.
+  const running = await startSite(siteSettings(dir, port, { SITE_URL: e2eSite.SITE_URL, SITE_DIR: site, UPLOAD_DIR: e2eSite.UPLOAD_DIR, ...extraEnv }));
+  return { url: `http://127.0.0.1:${port}`, dir, databasePath: database, siteDir: site, ...running };
 }

@@ -2,25 +2,9 @@
 // way src/lib/server/auth/sessions.ts makes them, so tests of signed-in screens do
 // not depend on the e-mail round trip (tests/e2e/auth.spec.ts covers that).
 import type { BrowserContext } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { createHash, randomBytes } from 'node:crypto';
+import { hashToken, randomToken } from '#lib/server/auth/tokens.ts';
+import { withDatabase } from './database.ts';
 import { baseURL, databasePath } from './env.ts';
-
-const base32 = (bytes: Buffer) => {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return bits > 0 ? out + alphabet[(value << (5 - bits)) & 31] : out;
-};
 
 export interface TestUser {
   id: number;
@@ -31,23 +15,20 @@ export interface TestUser {
 /** `path`: another server's database (a test's own server, tests/support/server-copy.ts). */
 export function createSignedInUser(fields: { firstName?: string; lastName?: string; role?: 'client' | 'owner' | 'admin' } = {}, path = databasePath): TestUser {
   const email = `user-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const db = new Database(path);
-  try {
-    const user = db
-      .prepare('insert into users (email, first_name, last_name, role) values (?, ?, ?, ?) returning id')
-      .get(email, fields.firstName ?? null, fields.lastName ?? null, fields.role ?? 'client') as { id: number };
-    const id = base32(randomBytes(15));
-    const secret = base32(randomBytes(20));
-    db.prepare('insert into sessions (id, secret_hash, user_id, expires_at) values (?, ?, ?, ?)').run(
-      id,
-      createHash('sha256').update(secret).digest('hex'),
-      user.id,
-      Date.now() + 86_400_000,
-    );
-    return { id: user.id, email, token: `${id}.${secret}` };
-  } finally {
-    db.close();
-  }
+  return withDatabase(
+    path,
+    (db) => {
+      const user = db
+        .prepare('insert into users (email, first_name, last_name, role) values (?, ?, ?, ?) returning id')
+        .get(email, fields.firstName ?? null, fields.lastName ?? null, fields.role ?? 'client') as { id: number };
+      // The sizes createSession uses (src/lib/server/auth/sessions.ts): the server checks the token's shape.
+      const id = randomToken(15);
+      const secret = randomToken(20);
+      db.prepare('insert into sessions (id, secret_hash, user_id, expires_at) values (?, ?, ?, ?)').run(id, hashToken(secret), user.id, Date.now() + 86_400_000);
+      return { id: user.id, email, token: `${id}.${secret}` };
+    },
+    { write: true },
+  );
 }
 
 /** Puts the session (and the signed-in hint) into a browser context. */

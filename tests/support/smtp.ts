@@ -1,7 +1,6 @@
-// For tests only: a real SMTP server on 127.0.0.1 and enough MIME to read
-// what nodemailer writes (unfolded headers, nested multiparts,
-// quoted-printable and base64 bodies). Used by mailer.test.ts and
-// booking-mail.test.ts.
+// For tests only: a real SMTP server on 127.0.0.1 that keeps what it is sent.
+// Used by mailer.test.ts and booking-mail.test.ts; read a message with
+// readMail (tests/support/mail.ts).
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerError } from 'smtp-server';
 
@@ -54,34 +53,6 @@ export async function startLoopbackSmtp(reply: (attempt: number) => SMTPServerEr
 
 export const smtpError = (responseCode: number, message: string): SMTPServerError => Object.assign(new Error(message), { responseCode });
 
-export interface MimePart {
-  headers: Record<string, string>;
-  body: string;
-  parts: MimePart[];
-}
-
-export function parseMime(raw: string): MimePart {
-  const text = raw.replace(/\r\n/g, '\n');
-  const split = text.indexOf('\n\n');
-  const headers: Record<string, string> = {};
-  for (const line of text.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const body = text.slice(split + 2);
-  const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
-  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1).map((part) => parseMime(part.replace(/^\n/, ''))) : [];
-  return { headers, body: decodeBody(body, headers['content-transfer-encoding']), parts };
-}
-
-function decodeBody(body: string, encoding = '7bit'): string {
-  if (/base64/i.test(encoding)) return Buffer.from(body, 'base64').toString('utf8');
-  if (/quoted-printable/i.test(encoding)) {
-    const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
-
-export const allParts = (part: MimePart): MimePart[] => [part, ...part.parts.flatMap(allParts)];
-export const partOfType = (root: MimePart, type: string) => allParts(root).find((part) => (part.headers['content-type'] ?? '').startsWith(type));
+// What the server caught is read by the one mail reader (./mail.ts); these
+// re-exports keep the tests beside the mailer reading from here.
+export { allParts, parseMime, partOfType, readMail, type Mail, type MimePart } from './mail.ts';

@@ -1,0 +1,40 @@
+// The one way tests and benchmarks open a site's database file from outside
+// the site: read-only unless a fixture means to write, the file must exist
+// (a wrong path is an error, not a new empty database), and every opening is
+// closed when its work is done, so no test holds a lock the server waits on.
+// (The site itself opens its database with db/client.ts openDatabase.)
+// tests/support/db.ts applies these to the e2e run's database.
+import Database from 'better-sqlite3';
+
+export type Sqlite = Database.Database;
+
+/** `write`: open for changes; writers wait up to 5 s for the server's locks. */
+export function openDatabaseFile(path: string, { write = false } = {}): Sqlite {
+  const db = new Database(path, { readonly: !write, fileMustExist: true });
+  if (write) db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Opens `path`, runs `work` on it, and closes it. */
+export function withDatabase<T>(path: string, work: (db: Sqlite) => T, options: { write?: boolean } = {}): T {
+  const db = openDatabaseFile(path, options);
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The rows of one query. */
+export const queryAt = <T>(path: string, sql: string, ...params: unknown[]): T[] => withDatabase(path, (db) => db.prepare(sql).all(...params) as T[]);
+
+/** One statement that changes the database (returning its first row when it has one), for fixtures. */
+export const writeAt = <T = unknown>(path: string, sql: string, ...params: unknown[]): T | undefined =>
+  withDatabase(
+    path,
+    (db) => {
+      const statement = db.prepare(sql);
+      return (statement.reader ? statement.get(...params) : (statement.run(...params), undefined)) as T | undefined;
+    },
+    { write: true },
+  );
