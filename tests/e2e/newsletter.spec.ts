@@ -20,6 +20,8 @@ const rowsFor = (email: string) => query<SubscriberRow>('select * from newslette
 
 test.describe('newsletter', () => {
   test('sign up, confirm, unsubscribe with one click, subscribe again: one row all along', async ({ page, request }) => {
+    // A whole round trip (eight pages, two mails waited for, two axe scans): more than one step's 30 s.
+    test.setTimeout(90_000);
     const email = uniqueEmail();
     await page.goto('/offers');
     const footerForm = page.locator('footer form[data-newsletter-form]');
