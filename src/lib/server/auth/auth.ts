@@ -106,6 +106,20 @@ export interface EditableSpa {
   tier: (typeof spas.$inferSelect)['tier'];
   ownerId: number | null;
   cityId: number;
+  /** Listed on the public site (approved and not withdrawn). */
+  active: boolean;
+}
+
+/** The listings `user` may manage, by name: their own, or every one for an editor. */
+export function listEditableSpas(user: SessionUser) {
+  const admin = user.role === 'admin';
+  return db
+    .select({ id: spas.id, name: spas.name })
+    .from(spas)
+    .where(admin ? undefined : eq(spas.ownerId, user.id))
+    .orderBy(spas.name)
+    .limit(admin ? 500 : 50)
+    .all();
 }
 
 /**
@@ -118,7 +132,7 @@ export function findEditableSpa(user: SessionUser | null, rawId: unknown): Edita
   const spaId = parseId(rawId);
   if (!user || spaId === null) return null;
   const spa = db
-    .select({ id: spas.id, name: spas.name, slug: spas.slug, tier: spas.tier, ownerId: spas.ownerId, cityId: spas.cityId })
+    .select({ id: spas.id, name: spas.name, slug: spas.slug, tier: spas.tier, ownerId: spas.ownerId, cityId: spas.cityId, active: spas.active })
     .from(spas)
     .where(eq(spas.id, spaId))
     .get();

@@ -76,6 +76,20 @@ export function listCities() {
   return db.select().from(cities).where(eq(cities.active, true)).orderBy(asc(cities.id)).all();
 }
 
+/** The cities an owner may choose for a listing, by name (signup, "Add New Spa"). */
+export function listCityOptions() {
+  return db.select({ id: cities.id, name: cities.name }).from(cities).where(eq(cities.active, true)).orderBy(asc(cities.name)).all();
+}
+
+/** The spa a visitor may book: listed on the public site. */
+export function findListedSpa(id: number) {
+  return db
+    .select({ id: spas.id, name: spas.name })
+    .from(spas)
+    .where(and(eq(spas.id, id), eq(spas.active, true)))
+    .get();
+}
+
 export function getCity(slug: string) {
   return db
     .select()
