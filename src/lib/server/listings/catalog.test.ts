@@ -1,4 +1,4 @@
-// Services and offers as owners manage them (owner-services.ts, owner-offers.ts).
+// Services and offers as owners manage them (services.ts, offers.ts).
 import { eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, offers, services, siteMeta, spas, type Tier } from '#db/schema.ts';
