@@ -90,14 +90,6 @@ export function findListedSpa(id: number) {
     .get();
 }
 
-export function getCity(slug: string) {
-  return db
-    .select()
-    .from(cities)
-    .where(and(eq(cities.slug, slug), eq(cities.active, true)))
-    .get();
-}
-
 export function listActiveSpas() {
   return db
     .select({ spa: spas, city: { name: cities.name, slug: cities.slug } })
@@ -331,12 +323,6 @@ export function listCurrentOffers(today: string, filter: { cityId?: number; spaI
     )
     .orderBy(...offerOrder)
     .all();
-}
-
-export function getOffer(slug: string) {
-  return activeOffers()
-    .where(and(offerIsListed, eq(offers.slug, slug)))
-    .get();
 }
 
 export function listOfferServices(offerId: number) {
