@@ -131,8 +131,8 @@ export function searchSpas(query: SearchQuery) {
   return { spas: rows, total, page, pages };
 }
 
-/** Every active spa as a card, tier then newest (the JSON API's list). */
-export function listActiveSpaCardRows() {
+/** Every active spa as a card, tier then newest (the JSON API's list, GET /api/spas). */
+export function listActiveSpaCards() {
   return spaCards().where(eq(spas.active, true)).orderBy(...tierOrder).all();
 }
 
