@@ -21,7 +21,6 @@ export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed', 'refu
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** A listing's editorial state: new listings wait for an editor; only approved ones can be public. */
 export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const SOCIAL_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;

@@ -1,10 +1,10 @@
-// Fills the demo directory from db/demo-data.ts. Deterministic (no randomness;
+// Fills the demo directory from db/demo-data/. Deterministic (no randomness;
 // dates are relative to the seeding day in Pacific time) and idempotent: every
 // row is upserted on its natural key, so seeding twice leaves the same rows.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import type { Db } from './client.ts';
-import { demoAnsweredRequests, demoCities, demoClinicians, demoOffers, demoOwner, demoReviews, demoSpas } from './demo-data.ts';
+import { demoAnsweredRequests, demoCities, demoClinicians, demoOffers, demoOwner, demoReviews, demoSpas } from './demo-data/index.ts';
 import { bookings, cities, clinicians, offerServices, offers, reviews, services, spaPhotos, spas, users } from './schema.ts';
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closeDatabase } from '#db/client.ts';
-import { demoCities } from '#db/demo-data.ts';
+import { demoCities } from '#db/demo-data/index.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { cities, offers, services, spaPhotos, spas } from '#db/schema.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';

@@ -28,7 +28,7 @@ function fakeSite({ buildMs = 5_000 } = {}) {
       return was;
     },
     runBuild: () => {
-      const version = site.version; // what publish.ts reads when it starts
+      const version = site.version; // what rebuild.ts reads when it starts
       site.builds.push({ at: Date.now(), version });
       site.running++;
       if (site.running > 1) site.overlapping++;

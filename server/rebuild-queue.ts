@@ -8,7 +8,7 @@
 //     or `maxWaitMs` after the first unpublished change, whichever is first;
 //   - never overlapping: one child at a time, and none while another process
 //     holds the rebuild lock (a change made meanwhile is built after it);
-//   - a failed build leaves the served site as it was (publish.ts swaps only a
+//   - a failed build leaves the served site as it was (rebuild.ts swaps only a
 //     complete build); it is logged, kept with the tail of its output for the
 //     editors, and retried after a pause unless the data changes again first.
 //

@@ -17,4 +17,3 @@ export const magicLinkRequestSchema = z.object({
 
 export const newsletterSignupSchema = z.object({ email: emailAddress });
 
-export type MagicLinkRequestInput = z.input<typeof magicLinkRequestSchema>;

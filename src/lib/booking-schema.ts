@@ -123,7 +123,6 @@ export const bookingFormSchema = z.extend(bookingRequestSchema, {
   consent: z.literal(true, BOOKING_MESSAGES.consent),
 });
 
-export type BookingRequestInput = z.input<typeof bookingRequestSchema>;
 export type BookingRequest = z.output<typeof bookingRequestSchema>;
 
 /** 'YYYY-MM-DDTHH:MM' is Orange County wall-clock time (a datetime-local field); an ISO instant with a zone is taken as it is. */

@@ -62,7 +62,7 @@ export const clinicianSchema = z
     treatments: z.array(z.enum(TREATMENT_SLUGS as [string, ...string[]], { message: 'Choose treatments from the list' })).max(TREATMENT_SLUGS.length).default([]),
   })
   .superRefine((value, ctx) => {
-    if (!FORMATS[value.role].pattern.test(value.licenseNumber)) {
+    if (!isValidLicence(value.role, value.licenseNumber)) {
       ctx.addIssue({ code: 'custom', path: ['licenseNumber'], message: licenceFormatMessage(value.role) });
     }
     if (value.isMedicalDirector && value.role !== 'MD' && value.role !== 'DO') {

@@ -248,7 +248,6 @@ export const serviceSchema = z.object({
     .transform((value) => value || null),
 });
 
-export type ServiceInput = z.output<typeof serviceSchema>;
 export const SERVICE_FIELDS = ['name', 'description', 'price', 'priceUnit', 'duration', 'category', 'treatment'] as const;
 
 export const serviceFromForm = (values: Record<string, string>) => ({ ...values, priceCents: values.price });
@@ -290,7 +289,6 @@ export const offerSchema = z
     if (offer.validFrom && offer.validTo && offer.validTo < offer.validFrom) context.addIssue({ code: 'custom', path: ['validTo'], message: LISTING_MESSAGES.dateOrder });
   });
 
-export type OfferInput = z.output<typeof offerSchema>;
 export const OFFER_FIELDS = ['title', 'slug', 'description', 'originalPrice', 'offerPrice', 'validFrom', 'validTo', 'imageUrl'] as const;
 
 /** The form's values (serviceIds repeated, featured a checkbox) in the schema's shape. */

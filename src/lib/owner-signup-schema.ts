@@ -27,8 +27,6 @@ export const REQUIRED_FIELDS = ['spaName', 'ownerEmail', 'cityId'] as const;
 
 export const SIGNUP_LIMITS = { name: 200, description: 5_000, address: 300, phone: 40, website: 500 } as const;
 
-/** After the free path's "Success!" the page goes to /owner/login (spec 9: 2 s). */
-export const SIGNUP_REDIRECT_MS = 2_000;
 
 // Control characters have no business in a listing, lone surrogates are not text.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

@@ -1,5 +1,5 @@
 // When a confirmed booking's reminders go out (issue 14). Pure: the server
-// module (server/booking-reminders.ts) schedules what this returns in the
+// module (src/lib/server/bookings/reminders.ts) schedules what this returns in the
 // durable mail queue, keyed per booking and kind.
 //
 //   day-before   24 elapsed hours before the appointment (not the same wall-

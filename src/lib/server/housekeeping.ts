@@ -1,6 +1,7 @@
 // Housekeeping: rows that are of no use to anyone once their time is up.
-// Run by server/serve.ts at start and every night after midnight in Orange
-// County. It takes the database as a parameter (no astro:env), so the server
+// Run by server/serve.ts, in the one process with BACKGROUND_JOBS=on, at start
+// and every night after midnight in Orange County; nothing else deletes these
+// rows (a spent or expired token is refused when used, and stays until then). It takes the database as a parameter (no astro:env), so the server
 // script, the tests and a one-off `node` call can all run it.
 //   sessions            expired (a sign-in lasts 30 days, sliding)
 //   magic_tokens        spent, or past their 15 minutes

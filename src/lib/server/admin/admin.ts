@@ -259,7 +259,6 @@ export function listListings({ q = '', page = 1 }: { q?: string; page?: number }
   return { rows, total, page: current, pages, q: term };
 }
 
-export type AdminListing = ReturnType<typeof listAwaitingReview>[number];
 
 export const AUDIT_PER_PAGE = 50;
 

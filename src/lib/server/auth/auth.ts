@@ -1,8 +1,9 @@
 // Who is asking, and may they. The middleware resolves the session into
 // Astro.locals; pages and endpoints ask these helpers:
-//   getUser      -> the user or null
-//   requireUser  -> the user, or a redirect to sign in (pages) / 401 (API)
-//   requireOwnerOf, requireAdmin -> the user, or 403
+//   getUser          -> the user or null (pages answer 401 with a sign-in link)
+//   requireApiUser   -> the user, or 401 (JSON endpoints)
+//   requireOwnerOf   -> the user, or 401/403
+//   findEditableSpa  -> the spa the user may manage, or null (404)
 import type { AstroCookies } from 'astro';
 import { and, eq } from 'drizzle-orm';
 import { spas } from '#db/schema.ts';
@@ -59,31 +60,11 @@ export function signOut(context: SessionContext, { everywhere = false } = {}): v
   context.locals.session = null;
 }
 
-interface RequestContext {
-  locals: App.Locals;
-  url: URL;
-  redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response;
-}
-
 export const getUser = (context: { locals: App.Locals }): SessionUser | null => context.locals.user;
-
-/** For pages: the user, or a redirect to the sign-in page that comes back here. */
-export function requireUser(context: RequestContext): SessionUser | Response {
-  const user = getUser(context);
-  if (user) return user;
-  const next = context.url.pathname + context.url.search;
-  return context.redirect(`/api/login?next=${encodeURIComponent(next)}`, 302);
-}
 
 /** For JSON endpoints: the user, or 401. */
 export function requireApiUser(context: { locals: App.Locals }): SessionUser | Response {
   return getUser(context) ?? apiError(401, 'unauthorized', 'Sign in to continue.');
-}
-
-export function requireAdmin(context: { locals: App.Locals }): SessionUser | Response {
-  const user = getUser(context);
-  if (!user) return apiError(401, 'unauthorized', 'Sign in to continue.');
-  return user.role === 'admin' ? user : apiError(403, 'forbidden', 'Only editors may do this.');
 }
 
 /** The owner of the spa (or an admin); everyone else gets 403, signed-out visitors 401. */
@@ -106,6 +87,20 @@ export interface EditableSpa {
   tier: (typeof spas.$inferSelect)['tier'];
   ownerId: number | null;
   cityId: number;
+  /** Listed on the public site (approved and not withdrawn). */
+  active: boolean;
+}
+
+/** The listings `user` may manage, by name: their own, or every one for an editor. */
+export function listEditableSpas(user: SessionUser) {
+  const admin = user.role === 'admin';
+  return db
+    .select({ id: spas.id, name: spas.name })
+    .from(spas)
+    .where(admin ? undefined : eq(spas.ownerId, user.id))
+    .orderBy(spas.name)
+    .limit(admin ? 500 : 50)
+    .all();
 }
 
 /**
@@ -118,7 +113,7 @@ export function findEditableSpa(user: SessionUser | null, rawId: unknown): Edita
   const spaId = parseId(rawId);
   if (!user || spaId === null) return null;
   const spa = db
-    .select({ id: spas.id, name: spas.name, slug: spas.slug, tier: spas.tier, ownerId: spas.ownerId, cityId: spas.cityId })
+    .select({ id: spas.id, name: spas.name, slug: spas.slug, tier: spas.tier, ownerId: spas.ownerId, cityId: spas.cityId, active: spas.active })
     .from(spas)
     .where(eq(spas.id, spaId))
     .get();

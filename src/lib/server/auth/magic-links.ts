@@ -3,7 +3,7 @@
 // opens a confirmation page; the token is spent only when the person confirms
 // (POST), so mail scanners that open links cannot use it up.
 import { SMTP_URL } from 'astro:env/server';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { magicTokens, users } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
 import { logger } from '#lib/log.ts';
@@ -142,9 +142,4 @@ export function redeemMagicLink(token: string, now = Date.now()): { userId: numb
     claimListings({ id: user.id, email: spent.email });
     return { userId: user.id, email: spent.email, created: !existing };
   });
-}
-
-/** Old tokens are of no use to anyone; the server clears them now and then. */
-export function deleteStaleMagicTokens(now = Date.now()): void {
-  db.delete(magicTokens).where(sql`${magicTokens.expiresAt} < ${now - 24 * 3_600_000}`).run();
 }

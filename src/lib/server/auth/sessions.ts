@@ -2,7 +2,7 @@
 // the id and the secret's SHA-256. Validation compares the hash in constant
 // time, slides the expiry forward when half of it has passed, and a session can
 // be revoked by deleting its row.
-import { eq, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { sessions, users } from '#db/schema.ts';
 import { db } from '../db.ts';
 import { hashToken, randomToken, tokenMatchesHash } from './tokens.ts';
@@ -74,10 +74,6 @@ export function invalidateSession(sessionId: string): void {
 
 export function invalidateUserSessions(userId: number): void {
   db.delete(sessions).where(eq(sessions.userId, userId)).run();
-}
-
-export function deleteExpiredSessions(now = Date.now()): void {
-  db.delete(sessions).where(lt(sessions.expiresAt, new Date(now))).run();
 }
 
 export interface CookieOptions {

@@ -1,8 +1,8 @@
 // The Stripe client, built once from the environment (astro:env, server-only
 // secrets). Without STRIPE_SECRET_KEY payments are simply "not configured":
 // getStripe() is null, pages say so and the endpoints answer 503; nothing
-// throws. The payment logic (billing-payments.ts, billing-checkout.ts,
-// billing-webhooks.ts) takes the client as an argument, so tests hand it one
+// throws. The payment logic (payments.ts, checkout.ts, webhooks.ts beside
+// this file) takes the client as an argument, so tests hand it one
 // pointed at the local stand-in (tests/support/stripe-stand-in.ts).
 import {
   STRIPE_API_HOST,

@@ -155,7 +155,7 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
   if (!target.ok) return target.response;
   const spa = db.select().from(spas).where(eq(spas.id, target.spaId)).get();
   if (!spa) return apiError(404, 'not_found', 'Spa not found.');
-  // A new listing awaiting review may be paid for: its plan puts it live (billing-subscriptions.ts).
+  // A new listing awaiting review may be paid for: its plan puts it live (subscriptions.ts).
   if (!spa.active && spa.reviewStatus !== 'pending') return apiError(409, 'spa_inactive', 'This listing is not active. Contact us to reactivate it first.');
   const current = db
     .select({ id: subscriptions.id })

@@ -95,7 +95,7 @@ export function syncSpaTier(spaId: number): void {
   const shown = best.sub ?? subs.sort((a, b) => b.lastEventCreated - a.lastEventCreated)[0] ?? null;
   const spa = db.select().from(spas).where(eq(spas.id, spaId)).get();
   if (!spa) return;
-  // A new listing awaiting review goes live with its first paid plan (pending-listings.ts).
+  // A new listing awaiting review goes live with its first paid plan (listings/pending.ts).
   const goesLive = spa.reviewStatus === 'pending' && best.tier !== 'FREE';
   const next = {
     tier: best.tier,

@@ -3,7 +3,7 @@
 // count later. The target is computed from the listing, never taken from the
 // request; the visitor is known only by a salted hash of the address
 // (docs/decisions/0003, 0015).
-import { and, count, eq, gte } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { clicks, spas } from '#db/schema.ts';
 import type { ClickEvent } from '#lib/click-event.ts';
 import { outboundTarget } from '#lib/outbound.ts';
@@ -67,9 +67,4 @@ export function recordClick(event: ClickEvent, context: ClickContext): ClickResu
     .returning({ id: clicks.id })
     .get();
   return { ok: true, id: row.id };
-}
-
-/** How many outbound clicks a spa had since a moment (all time by default), for its owner. */
-export function countSpaClicks(spaId: number, since = new Date(0)): number {
-  return db.select({ n: count() }).from(clicks).where(and(eq(clicks.spaId, spaId), gte(clicks.clickedAt, since))).get()?.n ?? 0;
 }

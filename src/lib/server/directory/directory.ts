@@ -76,11 +76,17 @@ export function listCities() {
   return db.select().from(cities).where(eq(cities.active, true)).orderBy(asc(cities.id)).all();
 }
 
-export function getCity(slug: string) {
+/** The cities an owner may choose for a listing, by name (signup, "Add New Spa"). */
+export function listCityOptions() {
+  return db.select({ id: cities.id, name: cities.name }).from(cities).where(eq(cities.active, true)).orderBy(asc(cities.name)).all();
+}
+
+/** The spa a visitor may book: listed on the public site. */
+export function findListedSpa(id: number) {
   return db
-    .select()
-    .from(cities)
-    .where(and(eq(cities.slug, slug), eq(cities.active, true)))
+    .select({ id: spas.id, name: spas.name })
+    .from(spas)
+    .where(and(eq(spas.id, id), eq(spas.active, true)))
     .get();
 }
 
@@ -125,8 +131,8 @@ export function searchSpas(query: SearchQuery) {
   return { spas: rows, total, page, pages };
 }
 
-/** Every active spa as a card, tier then newest (the JSON API's list). */
-export function listActiveSpaCardRows() {
+/** Every active spa as a card, tier then newest (the JSON API's list, GET /api/spas). */
+export function listActiveSpaCards() {
   return spaCards().where(eq(spas.active, true)).orderBy(...tierOrder).all();
 }
 
@@ -317,12 +323,6 @@ export function listCurrentOffers(today: string, filter: { cityId?: number; spaI
     )
     .orderBy(...offerOrder)
     .all();
-}
-
-export function getOffer(slug: string) {
-  return activeOffers()
-    .where(and(offerIsListed, eq(offers.slug, slug)))
-    .get();
 }
 
 export function listOfferServices(offerId: number) {

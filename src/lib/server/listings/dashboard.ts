@@ -196,10 +196,6 @@ export const newSpaSchema = z.object({
   cityId: idSchema.or(z.literal('').transform(() => null)).pipe(z.number({ message: 'Choose a city' })),
 });
 
-export function listCities() {
-  return db.select({ id: cities.id, name: cities.name }).from(cities).where(eq(cities.active, true)).orderBy(cities.name).all();
-}
-
 export type OwnerPostResult =
   | { ok: true; notice: OwnerDashboardNotice }
   | { ok: true; redirect: string }

@@ -1,12 +1,12 @@
 // Registering a spa (/owner/signup; spec 2, 5, 7, 8): the one flow behind
 // POST /api/owner/create-spa and the form posted without JavaScript.
 //
-// - Essential (FREE): a listing awaiting review (pending-listings.ts) and,
+// - Essential (FREE): a listing awaiting review (pending.ts) and,
 //   for a visitor who is not signed in, a sign-in link to the owner's address
 //   (requestMagicLink, with its limits): confirming it proves the address and
 //   hands the listing over.
 // - Premium or Elite, signed in: Stripe Checkout with the listing as spaData
-//   (billing-checkout.ts); the listing goes live at that tier when Stripe's
+//   (billing/checkout.ts); the listing goes live at that tier when Stripe's
 //   webhook says the checkout completed.
 // - Premium or Elite, not signed in: the same listing awaiting review, and a
 //   sign-in link that continues to the plan page for it once the address is

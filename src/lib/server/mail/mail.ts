@@ -1,5 +1,5 @@
 // The app's mail, configured from the environment (see mailer.ts for how it
-// sends, mail-queue.ts for the queue, and README for SMTP_URL, MAIL_OUTBOX and
+// sends, queue.ts for the queue, and README for SMTP_URL, MAIL_OUTBOX and
 // MAIL_FROM). Two ways to send, for two kinds of message:
 //   sendMail            awaited: the person is waiting for it (a sign-in link)
 //   sendMailInBackground queued in the database: must arrive, must not delay

@@ -4,7 +4,7 @@ import { auditLog, cities, clinicians, spas, users } from '#db/schema.ts';
 import { clinicianSchema, type ClinicianInput } from '#lib/licences.ts';
 import { addClinician, listClinicians, removeClinician, setLicenceChecked, updateClinician } from './clinicians.ts';
 import { db } from '../db.ts';
-import { listActiveSpaCardRows, searchSpas } from '../directory/directory.ts';
+import { listActiveSpaCards, searchSpas } from '../directory/directory.ts';
 
 const TAG = `clinicians-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 let spaA = 0;
@@ -78,7 +78,7 @@ describe('licence checks', () => {
   });
 
   it('decide the spa card’s mark and the search filter', () => {
-    const card = () => listActiveSpaCardRows().find((s) => s.id === spaB)!;
+    const card = () => listActiveSpaCards().find((s) => s.id === spaB)!;
     const found = (trust: 'director' | 'checked') => searchSpas({ page: 1, trust, city: undefined, service: undefined, tier: undefined, featured: undefined }).total;
     expect(card()).toMatchObject({ hasMedicalDirector: true, licencesChecked: false });
     const checkedBefore = found('checked');

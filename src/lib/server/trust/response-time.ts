@@ -1,5 +1,5 @@
 // How fast a spa answers, from the stored requests (../response-time.ts has the
-// rules). Called at build for the spa page and by the owner's dashboard.
+// rules). Called at build for the spa page.
 import { and, eq, gt, lte } from 'drizzle-orm';
 import { bookings } from '#db/schema.ts';
 import { RESPONSE_WINDOW_DAYS, responseTime, type ResponseTime } from '#lib/response-time.ts';

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { listActiveSpaCards } from '#lib/server/directory/api-queries.ts';
+import { listActiveSpaCards } from '#lib/server/directory/directory.ts';
 import { json } from '#lib/server/http.ts';
 import { spaJson } from '#lib/server/serialize.ts';
 

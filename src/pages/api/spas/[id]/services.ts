@@ -2,11 +2,8 @@
 // request form on /booking?spa={id} (a pre-rendered page that learns the spa
 // only from the address).
 import type { APIRoute } from 'astro';
-import { and, eq } from 'drizzle-orm';
-import { spas } from '#db/schema.ts';
-import { db } from '#lib/server/db.ts';
-import { listSpaServices } from '#lib/server/directory/directory.ts';
 import { parseId } from '#lib/ids.ts';
+import { findListedSpa, listSpaServices } from '#lib/server/directory/directory.ts';
 import { json, notFound } from '#lib/server/http.ts';
 import { priceLabel } from '#lib/services.ts';
 
@@ -14,7 +11,7 @@ export const prerender = false;
 
 export const GET: APIRoute = ({ params }) => {
   const id = parseId(params.id);
-  const spa = id === null ? undefined : db.select({ id: spas.id, name: spas.name }).from(spas).where(and(eq(spas.id, id), eq(spas.active, true))).get();
+  const spa = id === null ? undefined : findListedSpa(id);
   if (!spa) return notFound('Spa');
   const services = listSpaServices(spa.id).map((service) => ({ id: service.id, name: service.name, priceLabel: priceLabel(service) }));
   return json({ ...spa, services });
