@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { loadOnce } from '#lib/client/load-once.ts';
 import { toast } from '#lib/client/toasts.ts';
 
 export type MagicLinkPurpose = 'owner' | 'client';
@@ -36,14 +37,9 @@ async function errorBody(response: Response): Promise<ErrorBody> {
   }
 }
 
-type Schemas = typeof import('#lib/auth-schemas.ts');
-let schemas: Promise<Schemas> | null = null;
 // zod loads when someone starts to fill the form in, not with the page.
-const loadSchemas = () =>
-  (schemas ??= import('#lib/auth-schemas.ts').catch((error: unknown) => {
-    schemas = null;
-    throw error;
-  }));
+const loadSchemas = loadOnce(() => import('#lib/auth-schemas.ts'));
+type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
 
 // Passwordless sign-in (spec 4, Magic link form): entry -> sent -> back to
 // entry with Send Another Link. The server renders a plain form that posts to
