@@ -7,6 +7,7 @@
 // hydration is what is sent.
 import { useState, type SubmitEvent } from 'react';
 import { toast } from '#lib/client/toasts.ts';
+import PlanPrices from '../PlanPrices.tsx';
 
 export interface PlanCard {
   tier: 'PREMIUM' | 'ELITE';
@@ -104,14 +105,7 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
             <h2 id={`plan-${plan.tier}`} className="font-serif text-2xl text-ink">
               {plan.name}
             </h2>
-            <p className="price-monthly mt-2 text-ink">
-              <span className="text-3xl font-semibold">{plan.monthly}</span>
-              <span className="text-ink-muted"> a month</span>
-            </p>
-            <p className="price-annual mt-2 text-ink">
-              <span className="text-3xl font-semibold">{plan.annual}</span>
-              <span className="text-ink-muted"> a year (save {plan.annualSavings})</span>
-            </p>
+            <PlanPrices {...plan} />
             <ul className="mt-4 flex flex-1 flex-col gap-2 text-sm text-ink-muted">
               {plan.features.map((feature) => (
                 <li key={feature}>✓ {feature}</li>
