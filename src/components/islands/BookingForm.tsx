@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { trackEvent } from '#lib/client/analytics.ts';
 import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '#lib/client/booking.ts';
 import { loadOnce } from '#lib/client/load-once.ts';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 import { pacificDate } from '#lib/dates.ts';
 import { fieldErrors } from './field-errors.tsx';
@@ -207,12 +208,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
 
     setSubmitting(true);
     try {
-      const response = await fetch('/api/bookings', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(payload),
-      });
+      const response = await postJson('/api/bookings', payload);
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as ErrorBody;
         const fieldErrors = firstErrors(Object.entries(body.error?.fields ?? {}).map(([field, message]) => ({ path: [field], message })));

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { loadOnce } from '#lib/client/load-once.ts';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 
 export type MagicLinkPurpose = 'owner' | 'client';
@@ -98,12 +99,7 @@ export default function MagicLinkForm({ purpose, next, intro, initialEmail = '',
     setError(null);
     setState({ step: 'entry', sending: true });
     try {
-      const response = await fetch(MAGIC_LINK_ENDPOINT, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ...parsed.data, ...(purpose === 'owner' ? { for: 'owner' } : {}) }),
-      });
+      const response = await postJson(MAGIC_LINK_ENDPOINT, { ...parsed.data, ...(purpose === 'owner' ? { for: 'owner' } : {}) });
       if (response.ok) {
         setState({ step: 'sent', email: parsed.data.email });
         toast({ title: 'Magic Link Sent!', description: 'Check your email for a sign-in link. It expires in 15 minutes.' });

@@ -10,6 +10,7 @@
 // hydration is what is sent.
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { loadOnce } from '#lib/client/load-once.ts';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 import { fieldErrors } from './field-errors.tsx';
 import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
@@ -109,18 +110,8 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
     try {
       const response =
         paid && signedInEmail
-          ? await fetch('/api/stripe/checkout', {
-              method: 'POST',
-              credentials: 'include',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({ tier: signup.tier, billing: signup.billing === 'annual' ? 'yearly' : 'monthly', spaData: schema.listingDataOf(signup) }),
-            })
-          : await fetch('/api/owner/create-spa', {
-              method: 'POST',
-              credentials: 'include',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify(signup),
-            });
+          ? await postJson('/api/stripe/checkout', { tier: signup.tier, billing: signup.billing === 'annual' ? 'yearly' : 'monthly', spaData: schema.listingDataOf(signup) })
+          : await postJson('/api/owner/create-spa', signup);
       const body = (await response.json().catch(() => ({}))) as ErrorBody;
       if (response.ok && body.url) {
         window.location.assign(body.url);

@@ -6,6 +6,7 @@
 // and the spa select are uncontrolled, so whatever was chosen before
 // hydration is what is sent.
 import { useState, type SubmitEvent } from 'react';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 import PlanPrices from '../PlanPrices.tsx';
 
@@ -44,12 +45,7 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
     const spaId = form.get('spaId');
     setPending(tier);
     try {
-      const response = await fetch('/api/stripe/checkout', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ tier, billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly', ...(spaId ? { spaId: Number(spaId) } : {}) }),
-      });
+      const response = await postJson('/api/stripe/checkout', { tier, billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly', ...(spaId ? { spaId: Number(spaId) } : {}) });
       if (response.status === 401) {
         toast({ title: 'Sign in required', description: 'Please sign in to subscribe.', variant: 'destructive' });
         setTimeout(() => window.location.assign(loginUrl), 500);
