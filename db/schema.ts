@@ -30,10 +30,24 @@ export const ANALYTICS_ENTITY_TYPES = ['spa', 'page', 'offer'] as const;
 const id = () => integer('id').primaryKey({ autoIncrement: true });
 /** ELITE 3, PREMIUM 2, anything else 1 (spec 9): the listing order's first key. */
 export const TIER_WEIGHT_SQL = sql.raw(`(case "tier" when 'ELITE' then 3 when 'PREMIUM' then 2 else 1 end)`);
+/** A moment, stored as epoch milliseconds. */
+const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
 const createdAt = () =>
-  integer('created_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+  timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
 const updatedAt = () =>
-  integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+  timestamp('updated_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
+/** created_at and updated_at, both the insert time by default. */
+const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
+/** The spa a row belongs to: it goes when the spa goes. */
+const spaId = () =>
+  integer('spa_id')
+    .notNull()
+    .references(() => spas.id, { onDelete: 'cascade' });
+/** The city a row is in (cities are never deleted). */
+const cityId = () =>
+  integer('city_id')
+    .notNull()
+    .references(() => cities.id);
 const bool = (name: string) => integer(name, { mode: 'boolean' });
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
@@ -48,8 +62,7 @@ export const users = sqliteTable(
     profileImageUrl: text('profile_image_url'),
     role: text('role', { enum: ROLES }).notNull().default('client'),
     stripeCustomerId: text('stripe_customer_id'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     // E-mail addresses are stored lower-cased; the index makes them unique.
@@ -70,7 +83,7 @@ export const sessions = sqliteTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
@@ -80,7 +93,7 @@ export const sessions = sqliteTable(
 // per client). In SQLite so limits survive a restart.
 export const rateLimits = sqliteTable('rate_limits', {
   key: text('key').primaryKey(),
-  windowStart: integer('window_start', { mode: 'timestamp_ms' }).notNull(),
+  windowStart: timestamp('window_start').notNull(),
   count: integer('count').notNull(),
 });
 
@@ -95,18 +108,18 @@ export const mailQueue = sqliteTable(
     message: text('message', { mode: 'json' }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     /** When the next attempt is due; while an attempt runs, the end of its lease. */
-    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }).notNull(),
-    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
-    failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    sentAt: timestamp('sent_at'),
+    failedAt: timestamp('failed_at'),
     lastError: text('last_error'),
     // Scheduled mail (booking reminders): what it is about and of which kind,
     // e.g. 'booking-12:reminder-24h', so a later change can move or drop it;
     // null for mail sent at once.
     key: text('key'),
     /** The time it was scheduled for (nextAttemptAt starts there); null: at once. */
-    notBefore: integer('not_before', { mode: 'timestamp_ms' }),
+    notBefore: timestamp('not_before'),
     /** Unsent by then, it is dropped instead of sent (a reminder after the appointment is noise). */
-    notAfter: integer('not_after', { mode: 'timestamp_ms' }),
+    notAfter: timestamp('not_after'),
     createdAt: createdAt(),
   },
   (t) => [index('mail_queue_due_idx').on(t.sentAt, t.failedAt, t.nextAttemptAt), index('mail_queue_key_idx').on(t.key)],
@@ -119,8 +132,8 @@ export const mailSentMarks = sqliteTable(
   'mail_sent_marks',
   {
     key: text('key').notNull(),
-    notBefore: integer('not_before', { mode: 'timestamp_ms' }).notNull(),
-    markedAt: integer('marked_at', { mode: 'timestamp_ms' }).notNull(),
+    notBefore: timestamp('not_before').notNull(),
+    markedAt: timestamp('marked_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.notBefore] })],
 );
@@ -132,9 +145,9 @@ export const magicTokens = sqliteTable(
     id: id(),
     tokenHash: text('token_hash').notNull(),
     email: text('email').notNull(),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
     used: bool('used').notNull().default(false),
-    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    usedAt: timestamp('used_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('magic_tokens_token_hash_unique').on(t.tokenHash), index('magic_tokens_email_idx').on(t.email)],
@@ -191,17 +204,14 @@ export const spas = sqliteTable(
     // The address a signup named as owner, until someone proves it with a
     // sign-in link: the listing then becomes theirs (owner_id) and this is cleared.
     claimEmail: text('claim_email'),
-    cityId: integer('city_id')
-      .notNull()
-      .references(() => cities.id),
+    cityId: cityId(),
     stripeCustomerId: text('stripe_customer_id'),
     stripeSubscriptionId: text('stripe_subscription_id'),
     subscriptionStatus: text('subscription_status', { enum: SUBSCRIPTION_STATUSES }),
     // Inside this many hours before a confirmed appointment the client cancels
     // by phone, not online (booking-lifecycle.ts).
     cancellationWindowHours: integer('cancellation_window_hours').notNull().default(24),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('spas_slug_unique').on(t.slug),
@@ -224,9 +234,7 @@ export const spaSlugHistory = sqliteTable(
   'spa_slug_history',
   {
     slug: text('slug').primaryKey(),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    spaId: spaId(),
     createdAt: createdAt(),
   },
   (t) => [index('spa_slug_history_spa_idx').on(t.spaId)],
@@ -237,9 +245,7 @@ export const spaPhotos = sqliteTable(
   'spa_photos',
   {
     id: id(),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    spaId: spaId(),
     url: text('url').notNull(),
     alt: text('alt').notNull().default(''),
     position: integer('position').notNull().default(0),
@@ -252,9 +258,7 @@ export const services = sqliteTable(
   'services',
   {
     id: id(),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    spaId: spaId(),
     name: text('name', { length: 255 }).notNull(),
     description: text('description'),
     priceCents: integer('price_cents').notNull(),
@@ -266,8 +270,7 @@ export const services = sqliteTable(
     treatment: text('treatment'),
     imageUrl: text('image_url'),
     active: bool('active').notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('services_spa_name_unique').on(t.spaId, t.name),
@@ -294,12 +297,8 @@ export const offers = sqliteTable(
     savingsCents: integer('savings_cents').notNull(),
     validFrom: text('valid_from'),
     validTo: text('valid_to'),
-    cityId: integer('city_id')
-      .notNull()
-      .references(() => cities.id),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    cityId: cityId(),
+    spaId: spaId(),
     imageUrl: text('image_url'),
     active: bool('active').notNull().default(true),
     featured: bool('featured').notNull().default(false),
@@ -340,7 +339,7 @@ export const bookings = sqliteTable(
     phone: text('phone'),
     preferredDate: text('preferred_date'),
     // Set when the spa confirms: the appointment itself.
-    scheduledAt: integer('scheduled_at', { mode: 'timestamp_ms' }),
+    scheduledAt: timestamp('scheduled_at'),
     message: text('message'),
     status: text('status', { enum: BOOKING_STATUSES }).notNull().default('pending'),
     stripePaymentIntentId: text('stripe_payment_intent_id'),
@@ -351,7 +350,7 @@ export const bookings = sqliteTable(
     // `created` (epoch seconds) of the last Stripe event applied to the payment,
     // so a late, older delivery cannot undo a newer one.
     paymentEventCreated: integer('payment_event_created'),
-    paidAt: integer('paid_at', { mode: 'timestamp_ms' }),
+    paidAt: timestamp('paid_at'),
     // The secret in the client's manage link, which opens this booking without
     // an account. Kept as is (not hashed) so every later mail can carry the
     // same link; it grants nothing beyond this row (docs/decisions/0009).
@@ -361,11 +360,10 @@ export const bookings = sqliteTable(
     // The spa's first answer to the request (a confirmation or a decline by the
     // owner or an admin), set once, in the statement that makes the change: how
     // fast a spa answers is computed from it (response-time.ts).
-    firstAnsweredAt: integer('first_answered_at', { mode: 'timestamp_ms' }),
+    firstAnsweredAt: timestamp('first_answered_at'),
     // When the owner was reminded of a request left unanswered for 24 hours; never twice.
-    ownerRemindedAt: integer('owner_reminded_at', { mode: 'timestamp_ms' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ownerRemindedAt: timestamp('owner_reminded_at'),
+    ...timestamps(),
   },
   (t) => [
     index('bookings_user_idx').on(t.userId, t.createdAt),
@@ -395,8 +393,7 @@ export const leads = sqliteTable(
     message: text('message'),
     status: text('status', { enum: LEAD_STATUSES }).notNull().default('new'),
     assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index('leads_spa_idx').on(t.spaId, t.status, t.createdAt),
@@ -408,25 +405,22 @@ export const subscriptions = sqliteTable(
   'subscriptions',
   {
     id: id(),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    spaId: spaId(),
     stripeSubscriptionId: text('stripe_subscription_id').notNull(),
     stripeCustomerId: text('stripe_customer_id').notNull(),
     tier: text('tier', { enum: ['PREMIUM', 'ELITE'] }).notNull(),
     status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
-    currentPeriodStart: integer('current_period_start', { mode: 'timestamp_ms' }),
-    currentPeriodEnd: integer('current_period_end', { mode: 'timestamp_ms' }),
+    currentPeriodStart: timestamp('current_period_start'),
+    currentPeriodEnd: timestamp('current_period_end'),
     cancelAtPeriodEnd: bool('cancel_at_period_end').notNull().default(false),
-    canceledAt: integer('canceled_at', { mode: 'timestamp_ms' }),
-    trialStart: integer('trial_start', { mode: 'timestamp_ms' }),
-    trialEnd: integer('trial_end', { mode: 'timestamp_ms' }),
+    canceledAt: timestamp('canceled_at'),
+    trialStart: timestamp('trial_start'),
+    trialEnd: timestamp('trial_end'),
     billing: text('billing', { enum: BILLING_PERIODS }),
     // `created` (epoch seconds) of the last Stripe event applied to this row:
     // older deliveries of the same subscription are ignored.
     lastEventCreated: integer('last_event_created').notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('subscriptions_stripe_id_unique').on(t.stripeSubscriptionId),
@@ -452,17 +446,13 @@ export const checkoutHolds = sqliteTable(
   'checkout_holds',
   {
     id: id(),
-    cityId: integer('city_id')
-      .notNull()
-      .references(() => cities.id),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    cityId: cityId(),
+    spaId: spaId(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     tier: text('tier', { enum: ['PREMIUM', 'ELITE'] }).notNull(),
     checkoutSessionId: text('checkout_session_id'),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
-    releasedAt: integer('released_at', { mode: 'timestamp_ms' }),
+    expiresAt: timestamp('expires_at').notNull(),
+    releasedAt: timestamp('released_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -507,7 +497,7 @@ export const analyticsEvents = sqliteTable(
     userAgent: text('user_agent'),
     referrer: text('referrer'),
     ipHash: text('ip_hash'),
-    occurredAt: integer('occurred_at', { mode: 'timestamp_ms' }).notNull(),
+    occurredAt: timestamp('occurred_at').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -527,15 +517,15 @@ export const newsletterSubscribers = sqliteTable(
     preferences: text('preferences', { mode: 'json' }).$type<string[]>(),
     unsubscribeToken: text('unsubscribe_token').notNull(),
     subscribed: bool('subscribed').notNull().default(false),
-    subscribedAt: integer('subscribed_at', { mode: 'timestamp_ms' }),
+    subscribedAt: timestamp('subscribed_at'),
     cityId: integer('city_id').references(() => cities.id),
     active: bool('active').notNull().default(true),
-    confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
-    unsubscribedAt: integer('unsubscribed_at', { mode: 'timestamp_ms' }),
+    confirmedAt: timestamp('confirmed_at'),
+    unsubscribedAt: timestamp('unsubscribed_at'),
     source: text('source'),
     // Double opt-in: the hash of the token in the latest confirmation mail.
     confirmTokenHash: text('confirm_token_hash'),
-    confirmSentAt: integer('confirm_sent_at', { mode: 'timestamp_ms' }),
+    confirmSentAt: timestamp('confirm_sent_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -559,8 +549,8 @@ export const socialMediaCache = sqliteTable(
     providerName: text('provider_name'),
     width: integer('width'),
     height: integer('height'),
-    fetchedAt: integer('fetched_at', { mode: 'timestamp_ms' }).notNull(),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    fetchedAt: timestamp('fetched_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
     active: bool('active').notNull().default(true),
   },
   (t) => [uniqueIndex('social_media_cache_url_unique').on(t.url)],
@@ -577,9 +567,7 @@ export const clinicians = sqliteTable(
   'clinicians',
   {
     id: id(),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    spaId: spaId(),
     name: text('name').notNull(),
     role: text('role', { enum: CLINICIAN_ROLES }).notNull(),
     /** Stored normalised: upper case, no spaces or hyphens (src/lib/licences.ts). */
@@ -587,10 +575,9 @@ export const clinicians = sqliteTable(
     isMedicalDirector: bool('is_medical_director').notNull().default(false),
     /** The directory's treatment keys (src/content/site.ts treatments) this clinician performs. */
     treatments: text('treatments', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-    licenseCheckedAt: integer('license_checked_at', { mode: 'timestamp_ms' }),
+    licenseCheckedAt: timestamp('license_checked_at'),
     licenseCheckedBy: integer('license_checked_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index('clinicians_spa_idx').on(t.spaId),
@@ -611,8 +598,8 @@ export const reviewInvitations = sqliteTable(
       .primaryKey()
       .references(() => bookings.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
-    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('review_invitations_token_unique').on(t.tokenHash)],
@@ -633,9 +620,7 @@ export const reviews = sqliteTable(
     bookingId: integer('booking_id')
       .notNull()
       .references(() => bookings.id, { onDelete: 'restrict' }),
-    spaId: integer('spa_id')
-      .notNull()
-      .references(() => spas.id, { onDelete: 'cascade' }),
+    spaId: spaId(),
     rating: integer('rating').notNull(),
     body: text('body').notNull(),
     /** The treatment the client names, or null. */
@@ -647,7 +632,7 @@ export const reviews = sqliteTable(
     state: text('state', { enum: REVIEW_STATES }).notNull().default('published'),
     removedReason: text('removed_reason'),
     reply: text('reply'),
-    repliedAt: integer('replied_at', { mode: 'timestamp_ms' }),
+    repliedAt: timestamp('replied_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -674,7 +659,7 @@ export const reviewReports = sqliteTable(
     decision: text('decision', { enum: REVIEW_REPORT_DECISIONS }),
     decisionReason: text('decision_reason'),
     decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
-    decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
+    decidedAt: timestamp('decided_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -724,7 +709,7 @@ export const auditLog = sqliteTable(
     target: text('target').notNull(),
     /** A rejection's reason, the listing's name at the time... */
     detail: text('detail'),
-    at: integer('at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+    at: timestamp('at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at),

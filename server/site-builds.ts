@@ -19,11 +19,10 @@ import {
   rmSync,
   statSync,
   symlinkSync,
-  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import { currentBuildDir, isRunning, paths, type BuildInfo } from '#lib/server/published-site.ts';
+import { currentBuildDir, isRunning, paths, takeMark, type BuildInfo } from '#lib/server/published-site.ts';
 
 /** Why the published site must be built again, or null when it is up to date. */
 export function staleReason(
@@ -98,12 +97,7 @@ export function isPending(siteDir: string): boolean {
 
 /** Consumes the pending mark: true when a rebuild was asked for. */
 export function takePending(siteDir: string): boolean {
-  try {
-    unlinkSync(paths(siteDir).pending);
-    return true;
-  } catch {
-    return false;
-  }
+  return takeMark(paths(siteDir).pending);
 }
 
 const SOURCE_ROOTS = ['src', 'public', 'db/schema.ts', 'astro.config.mjs', 'package-lock.json'];

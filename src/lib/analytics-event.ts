@@ -17,7 +17,8 @@ export const TIMESTAMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** How far ahead of the server's clock a browser's clock may run. */
 export const TIMESTAMP_MAX_AHEAD_MS = 5 * 60 * 1000;
 
-const optionalText = (max: number) =>
+/** Optional short text: trimmed, capped, and null when absent or empty. */
+export const optionalText = (max: number) =>
   z
     .string({ message: 'Must be text' })
     .trim()

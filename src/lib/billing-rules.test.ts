@@ -9,6 +9,7 @@ import {
   parsePaidTier,
   paymentStatusFromIntent,
   planByLookupKey,
+  planPrices,
   PLANS,
   shouldApplyPaymentEvent,
   shouldApplySubscriptionEvent,
@@ -32,6 +33,11 @@ describe('plans', () => {
   it('saves $194 a year on Premium and $394 on Elite', () => {
     expect(annualSavingsCents('PREMIUM')).toBe(19_400);
     expect(annualSavingsCents('ELITE')).toBe(39_400);
+  });
+
+  it('shows the plan cards’ prices in whole dollars', () => {
+    expect(planPrices('PREMIUM')).toEqual({ monthly: '$97', annual: '$970', annualSavings: '$194' });
+    expect(planPrices('ELITE')).toEqual({ monthly: '$197', annual: '$1,970', annualSavings: '$394' });
   });
 
   it('reads the spec client’s yearly as annual and refuses anything else', () => {

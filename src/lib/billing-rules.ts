@@ -5,6 +5,7 @@
 // does the talking to Stripe and SQLite and asks these.
 import { plans } from '#content/site.ts';
 import type { BillingPeriod, PaymentStatus, SubscriptionStatus, Tier } from '#db/schema.ts';
+import { formatWholeDollars } from './money.ts';
 import { ELITE_PER_CITY } from './tiers.ts';
 
 export type PaidTier = Exclude<Tier, 'FREE'>;
@@ -48,6 +49,15 @@ export function planByLookupKey(key: string | null | undefined): Plan | undefine
 /** What a year saves over twelve months: $194 Premium, $394 Elite (spec 9). */
 export function annualSavingsCents(tier: PaidTier): number {
   return findPlan(tier, 'monthly').amountCents * 12 - findPlan(tier, 'annual').amountCents;
+}
+
+/** A paid plan's prices as its card shows them, in whole dollars: "$97" a month, "$970" a year, "$194" saved. */
+export function planPrices(tier: PaidTier): { monthly: string; annual: string; annualSavings: string } {
+  return {
+    monthly: formatWholeDollars(findPlan(tier, 'monthly').amountCents),
+    annual: formatWholeDollars(findPlan(tier, 'annual').amountCents),
+    annualSavings: formatWholeDollars(annualSavingsCents(tier)),
+  };
 }
 
 /** The spec's client sends `yearly`; the toggle and lookup keys say `annual`. */

@@ -3,15 +3,8 @@
 // session's user, a hash of the address and the User-Agent (docs/decisions/0003,
 // 0011). Pure: no server imports.
 import { z } from 'zod';
+import { optionalText } from './analytics-event.ts';
 import { CLICK_KINDS } from './outbound.ts';
-
-const optionalText = (max: number) =>
-  z
-    .string({ message: 'Must be text' })
-    .trim()
-    .max(max, `Must be at most ${max} characters`)
-    .nullish()
-    .transform((value) => value || null);
 
 export const clickEventSchema = z.object({
   spaId: z.number({ message: 'Must be a spa id' }).int('Must be a spa id').positive('Must be a spa id'),

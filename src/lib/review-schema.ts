@@ -10,40 +10,36 @@ export const REVIEW_MIN_TEXT = 20;
 /** Control characters other than line breaks and tabs carry nothing a reader sees. */
 const plain = (value: string) => value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
 
+/** Plain text of at most `max` characters; with `min`, of at least `min.length` (else its message). */
+const plainText = (max: number, min?: { length: number; message: string }) => {
+  const text = z.string().max(max, `Must be at most ${max} characters`);
+  return z
+    .string()
+    .transform(plain)
+    .pipe(min ? text.min(min.length, min.message) : text);
+};
+
+/** Plain text that may be left out: null when absent or empty. */
+const optionalPlainText = (max: number) =>
+  plainText(max)
+    .optional()
+    .transform((value) => value || null);
+
 export const reviewSchema = z.object({
   rating: z.coerce
     .number({ message: 'Choose a rating from 1 to 5 stars' })
     .int('Choose a rating from 1 to 5 stars')
     .min(1, 'Choose a rating from 1 to 5 stars')
     .max(5, 'Choose a rating from 1 to 5 stars'),
-  body: z
-    .string()
-    .transform(plain)
-    .pipe(
-      z
-        .string()
-        .min(REVIEW_MIN_TEXT, `Tell others a little more: at least ${REVIEW_MIN_TEXT} characters`)
-        .max(REVIEW_MAX_TEXT, `Must be at most ${REVIEW_MAX_TEXT} characters`),
-    ),
-  treatment: z
-    .string()
-    .transform(plain)
-    .pipe(z.string().max(100, 'Must be at most 100 characters'))
-    .optional()
-    .transform((value) => value || null),
-  authorName: z
-    .string()
-    .transform(plain)
-    .pipe(z.string().min(1, 'Enter the name to show with your review').max(40, 'Must be at most 40 characters')),
+  body: plainText(REVIEW_MAX_TEXT, { length: REVIEW_MIN_TEXT, message: `Tell others a little more: at least ${REVIEW_MIN_TEXT} characters` }),
+  treatment: optionalPlainText(100),
+  authorName: plainText(40, { length: 1, message: 'Enter the name to show with your review' }),
 });
 
 export type ReviewInput = z.output<typeof reviewSchema>;
 
 export const replySchema = z.object({
-  reply: z
-    .string()
-    .transform(plain)
-    .pipe(z.string().min(1, 'Write your reply').max(REVIEW_MAX_REPLY, `Must be at most ${REVIEW_MAX_REPLY} characters`)),
+  reply: plainText(REVIEW_MAX_REPLY, { length: 1, message: 'Write your reply' }),
 });
 
 export const REPORT_REASONS = {
@@ -55,20 +51,12 @@ export const REPORT_REASONS = {
 
 export const reportSchema = z.object({
   reason: z.enum(Object.keys(REPORT_REASONS) as [keyof typeof REPORT_REASONS], { message: 'Choose why you are reporting this review' }),
-  details: z
-    .string()
-    .transform(plain)
-    .pipe(z.string().max(400, 'Must be at most 400 characters'))
-    .optional()
-    .transform((value) => value || null),
+  details: optionalPlainText(400),
 });
 
 export const decisionSchema = z.object({
   decision: z.enum(['kept', 'removed'], { message: 'Choose keep or remove' }),
-  reason: z
-    .string()
-    .transform(plain)
-    .pipe(z.string().min(5, 'Give the reason for the decision (it is logged)').max(500, 'Must be at most 500 characters')),
+  reason: plainText(500, { length: 5, message: 'Give the reason for the decision (it is logged)' }),
 });
 
 /** "2026-10" -> "October 2026". */

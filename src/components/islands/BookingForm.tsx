@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { trackEvent } from '#lib/client/analytics.ts';
 import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '#lib/client/booking.ts';
+import { loadOnce } from '#lib/client/load-once.ts';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 import { pacificDate } from '#lib/dates.ts';
+import { fieldErrors } from './field-errors.tsx';
 
 export interface ServiceChoice {
   id: number;
@@ -60,15 +63,10 @@ interface ErrorBody {
   error?: { fields?: Record<string, string> };
 }
 
-type Schemas = typeof import('#lib/booking-schema.ts');
-let schemas: Promise<Schemas> | null = null;
 // The schema (zod) is a third of the form's weight and most visitors never
 // touch the form: it loads when someone starts filling it in.
-const loadSchemas = () =>
-  (schemas ??= import('#lib/booking-schema.ts').catch((error: unknown) => {
-    schemas = null; // let the next attempt fetch it again
-    throw error;
-  }));
+const loadSchemas = loadOnce(() => import('#lib/booking-schema.ts'));
+type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
 
 /**
  * The form's fields as they are in the page now. The inputs are uncontrolled:
@@ -210,12 +208,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
 
     setSubmitting(true);
     try {
-      const response = await fetch('/api/bookings', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(payload),
-      });
+      const response = await postJson('/api/bookings', payload);
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as ErrorBody;
         const fieldErrors = firstErrors(Object.entries(body.error?.fields ?? {}).map(([field, message]) => ({ path: [field], message })));
@@ -240,13 +233,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     }
   }
 
-  const describe = (field: Field, hint?: string) => [errors[field] ? id(`${field}-error`) : null, hint ?? null].filter(Boolean).join(' ') || undefined;
-  const errorText = (field: Field) =>
-    errors[field] ? (
-      <p id={id(`${field}-error`)} className="field-error" data-error-for={field}>
-        {errors[field]}
-      </p>
-    ) : null;
+  const { invalid, describe, errorText } = fieldErrors(errors, id);
 
   return (
     <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} onChange={onChange} onFocus={() => void loadSchemas().catch(() => {})} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
@@ -261,28 +248,28 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         <label htmlFor={id('name')} className="label">
           Full name <span aria-hidden="true">*</span>
         </label>
-        <input id={id('name')} name="name" type="text" autoComplete="name" required maxLength={100} className="input" defaultValue={prefill?.name} aria-invalid={errors.name ? true : undefined} aria-describedby={describe('name')} />
+        <input id={id('name')} name="name" type="text" autoComplete="name" required maxLength={100} className="input" defaultValue={prefill?.name} aria-invalid={invalid('name')} aria-describedby={describe('name')} />
         {errorText('name')}
       </div>
       <div className="field">
         <label htmlFor={id('email')} className="label">
           Email <span aria-hidden="true">*</span>
         </label>
-        <input id={id('email')} name="email" type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required maxLength={254} className="input" defaultValue={prefill?.email} aria-invalid={errors.email ? true : undefined} aria-describedby={describe('email')} />
+        <input id={id('email')} name="email" type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required maxLength={254} className="input" defaultValue={prefill?.email} aria-invalid={invalid('email')} aria-describedby={describe('email')} />
         {errorText('email')}
       </div>
       <div className="field">
         <label htmlFor={id('phone')} className="label">
           Phone <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={30} className="input" defaultValue="" aria-invalid={errors.phone ? true : undefined} aria-describedby={describe('phone')} />
+        <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={30} className="input" defaultValue="" aria-invalid={invalid('phone')} aria-describedby={describe('phone')} />
         {errorText('phone')}
       </div>
       <div className="field">
         <label htmlFor={id('preferredDate')} className="label">
           Preferred date <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('preferredDate')} name="preferredDate" type="date" min={today} className="input" defaultValue="" aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describe('preferredDate')} />
+        <input id={id('preferredDate')} name="preferredDate" type="date" min={today} className="input" defaultValue="" aria-invalid={invalid('preferredDate')} aria-describedby={describe('preferredDate')} />
         {errorText('preferredDate')}
       </div>
       {spa && spa.services.length > 0 && (
@@ -290,7 +277,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           <label htmlFor={id('serviceId')} className="label">
             Treatment <span className="font-normal text-ink-muted">(optional)</span>
           </label>
-          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={errors.serviceId ? true : undefined} aria-describedby={describe('serviceId')}>
+          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={invalid('serviceId')} aria-describedby={describe('serviceId')}>
             <option value="">Not sure yet: I'd like advice</option>
             {spa.services.map((service) => (
               <option key={service.id} value={service.id}>
@@ -306,7 +293,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           <label htmlFor={id('serviceId')} className="label">
             Treatment <span className="font-normal text-ink-muted">(optional)</span>
           </label>
-          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={errors.serviceId ? true : undefined} aria-describedby={describe('serviceId')} data-treatment-choice>
+          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={invalid('serviceId')} aria-describedby={describe('serviceId')} data-treatment-choice>
             <option value="">Not sure yet: I'd like advice</option>
             {byCategory(services).map(([category, choices]) => (
               <optgroup key={category} label={categoryName(category)}>
@@ -337,12 +324,12 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         <label htmlFor={id('message')} className="label">
           Message <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <textarea id={id('message')} name="message" rows={4} maxLength={2000} className="input" placeholder="What would you like to treat? Any questions for the provider?" defaultValue="" aria-invalid={errors.message ? true : undefined} aria-describedby={describe('message')} />
+        <textarea id={id('message')} name="message" rows={4} maxLength={2000} className="input" placeholder="What would you like to treat? Any questions for the provider?" defaultValue="" aria-invalid={invalid('message')} aria-describedby={describe('message')} />
         {errorText('message')}
       </div>
       <div className="sm:col-span-2">
         <div className="flex items-start gap-3">
-          <input id={id('consent')} name="consent" type="checkbox" value="true" required className="mt-1 size-5 shrink-0 accent-brand-700" aria-invalid={errors.consent ? true : undefined} aria-describedby={describe('consent')} />
+          <input id={id('consent')} name="consent" type="checkbox" value="true" required className="mt-1 size-5 shrink-0 accent-brand-700" aria-invalid={invalid('consent')} aria-describedby={describe('consent')} />
           <label htmlFor={id('consent')} className="text-sm text-ink">
             I agree to be contacted about this request by e-mail or phone, and I have read the{' '}
             <a className="link" href="/privacy-policy">

@@ -6,6 +6,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useEffect, useMemo, useState, type SubmitEvent } from 'react';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 
 interface Props {
@@ -31,12 +32,7 @@ export default function CheckoutForm({ serviceId, amount, priceLabel, publishabl
     let cancelled = false;
     (async () => {
       try {
-        const response = await fetch('/api/create-payment-intent', {
-          method: 'POST',
-          credentials: 'include',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ serviceId, amount: Number(amount) }),
-        });
+        const response = await postJson('/api/create-payment-intent', { serviceId, amount: Number(amount) });
         if (cancelled) return;
         if (response.status === 401) {
           toast(UNAUTHORIZED);

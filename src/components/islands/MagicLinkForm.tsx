@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { loadOnce } from '#lib/client/load-once.ts';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 
 export type MagicLinkPurpose = 'owner' | 'client';
@@ -36,14 +38,9 @@ async function errorBody(response: Response): Promise<ErrorBody> {
   }
 }
 
-type Schemas = typeof import('#lib/auth-schemas.ts');
-let schemas: Promise<Schemas> | null = null;
 // zod loads when someone starts to fill the form in, not with the page.
-const loadSchemas = () =>
-  (schemas ??= import('#lib/auth-schemas.ts').catch((error: unknown) => {
-    schemas = null;
-    throw error;
-  }));
+const loadSchemas = loadOnce(() => import('#lib/auth-schemas.ts'));
+type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
 
 // Passwordless sign-in (spec 4, Magic link form): entry -> sent -> back to
 // entry with Send Another Link. The server renders a plain form that posts to
@@ -102,12 +99,7 @@ export default function MagicLinkForm({ purpose, next, intro, initialEmail = '',
     setError(null);
     setState({ step: 'entry', sending: true });
     try {
-      const response = await fetch(MAGIC_LINK_ENDPOINT, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ...parsed.data, ...(purpose === 'owner' ? { for: 'owner' } : {}) }),
-      });
+      const response = await postJson(MAGIC_LINK_ENDPOINT, { ...parsed.data, ...(purpose === 'owner' ? { for: 'owner' } : {}) });
       if (response.ok) {
         setState({ step: 'sent', email: parsed.data.email });
         toast({ title: 'Magic Link Sent!', description: 'Check your email for a sign-in link. It expires in 15 minutes.' });

@@ -9,7 +9,10 @@
 // Fields are uncontrolled (docs/decisions/0016): what was typed before
 // hydration is what is sent.
 import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { loadOnce } from '#lib/client/load-once.ts';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
+import { fieldErrors } from './field-errors.tsx';
 import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
 
 export interface SignupCity {
@@ -38,14 +41,9 @@ interface Props {
 type Field = 'spaName' | 'description' | 'address' | 'phone' | 'email' | 'website' | 'cityId' | 'ownerEmail';
 const FIELD_ORDER: Field[] = ['spaName', 'ownerEmail', 'cityId', 'description', 'address', 'phone', 'email', 'website'];
 
-type Schemas = typeof import('#lib/owner-signup-schema.ts');
-let schemas: Promise<Schemas> | null = null;
 // zod loads when someone starts to fill the form in, not with the page.
-const loadSchemas = () =>
-  (schemas ??= import('#lib/owner-signup-schema.ts').catch((error: unknown) => {
-    schemas = null;
-    throw error;
-  }));
+const loadSchemas = loadOnce(() => import('#lib/owner-signup-schema.ts'));
+type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
 
 const FAILED = { title: 'Error', description: 'Failed to create spa listing. Please try again.', variant: 'destructive' } as const;
 const MISSING = { title: 'Missing Information', description: 'Please fill in all required fields.', variant: 'destructive' } as const;
@@ -112,18 +110,8 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
     try {
       const response =
         paid && signedInEmail
-          ? await fetch('/api/stripe/checkout', {
-              method: 'POST',
-              credentials: 'include',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({ tier: signup.tier, billing: signup.billing === 'annual' ? 'yearly' : 'monthly', spaData: schema.listingDataOf(signup) }),
-            })
-          : await fetch('/api/owner/create-spa', {
-              method: 'POST',
-              credentials: 'include',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify(signup),
-            });
+          ? await postJson('/api/stripe/checkout', { tier: signup.tier, billing: signup.billing === 'annual' ? 'yearly' : 'monthly', spaData: schema.listingDataOf(signup) })
+          : await postJson('/api/owner/create-spa', signup);
       const body = (await response.json().catch(() => ({}))) as ErrorBody;
       if (response.ok && body.url) {
         window.location.assign(body.url);
@@ -156,14 +144,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
     }
   }
 
-  const describe = (field: Field, hint?: string) => [errors[field] ? id(`${field}-error`) : null, hint ? id(`${field}-hint`) : null].filter(Boolean).join(' ') || undefined;
-  const errorText = (field: Field) =>
-    errors[field] ? (
-      <p id={id(`${field}-error`)} className="field-error" data-error-for={field}>
-        {errors[field]}
-      </p>
-    ) : null;
-  const invalid = (field: Field) => (errors[field] ? true : undefined);
+  const { invalid, describe, errorText } = fieldErrors(errors, id);
   const clearError = (field: Field) => {
     if (errors[field]) setErrors(({ [field]: _gone, ...rest }) => rest);
   };
@@ -205,7 +186,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
           defaultValue={signedInEmail ?? values.ownerEmail}
           readOnly={Boolean(signedInEmail)}
           aria-invalid={invalid('ownerEmail')}
-          aria-describedby={describe('ownerEmail', 'hint')}
+          aria-describedby={describe('ownerEmail', id('ownerEmail-hint'))}
           onChange={() => clearError('ownerEmail')}
         />
         <p id={id('ownerEmail-hint')} className="text-sm text-ink-muted">

@@ -1,10 +1,16 @@
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type Ref, type SubmitEvent } from 'react';
 import { ALL_CITIES, ALL_SERVICES, searchUrl } from '#lib/search-url.ts';
 
 interface Option {
   value: string;
   label: string;
 }
+
+const TRUST_OPTIONS: Option[] = [
+  { value: '', label: 'Any listing' },
+  { value: 'director', label: 'Medical director listed' },
+  { value: 'checked', label: 'Licences checked' },
+];
 
 interface Props {
   treatments: Option[];
@@ -84,43 +90,29 @@ export default function SearchFilters({ treatments, cities, service, city, trust
 
   return (
     <form method="get" action={path} onSubmit={onSubmit} className="card grid gap-4 p-5 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-end" role="search" aria-label="Filter providers">
-      <div className="field">
-        <label htmlFor="filter-service" className="label">
-          Treatment
-        </label>
-        <select ref={serviceRef} id="filter-service" name="service" className="input" defaultValue={service ?? ALL_SERVICES}>
-          {treatments.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="filter-city" className="label">
-          Location
-        </label>
-        <select ref={cityRef} id="filter-city" name="city" className="input" defaultValue={city ?? ALL_CITIES}>
-          {cities.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="filter-trust" className="label">
-          Who treats you
-        </label>
-        <select ref={trustRef} id="filter-trust" name="trust" className="input" defaultValue={trust ?? ''}>
-          <option value="">Any listing</option>
-          <option value="director">Medical director listed</option>
-          <option value="checked">Licences checked</option>
-        </select>
-      </div>
+      <FilterSelect ref={serviceRef} name="service" label="Treatment" options={treatments} defaultValue={service ?? ALL_SERVICES} />
+      <FilterSelect ref={cityRef} name="city" label="Location" options={cities} defaultValue={city ?? ALL_CITIES} />
+      <FilterSelect ref={trustRef} name="trust" label="Who treats you" options={TRUST_OPTIONS} defaultValue={trust ?? ''} />
       <button type="submit" className="btn-primary btn-lg" disabled={loading}>
         Update Results
       </button>
     </form>
+  );
+}
+
+function FilterSelect({ ref, name, label, options, defaultValue }: { ref: Ref<HTMLSelectElement>; name: string; label: string; options: Option[]; defaultValue: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={`filter-${name}`} className="label">
+        {label}
+      </label>
+      <select ref={ref} id={`filter-${name}`} name={name} className="input" defaultValue={defaultValue}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -6,7 +6,9 @@
 // and the spa select are uncontrolled, so whatever was chosen before
 // hydration is what is sent.
 import { useState, type SubmitEvent } from 'react';
+import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
+import PlanPrices from '../PlanPrices.tsx';
 
 export interface PlanCard {
   tier: 'PREMIUM' | 'ELITE';
@@ -43,12 +45,7 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
     const spaId = form.get('spaId');
     setPending(tier);
     try {
-      const response = await fetch('/api/stripe/checkout', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ tier, billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly', ...(spaId ? { spaId: Number(spaId) } : {}) }),
-      });
+      const response = await postJson('/api/stripe/checkout', { tier, billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly', ...(spaId ? { spaId: Number(spaId) } : {}) });
       if (response.status === 401) {
         toast({ title: 'Sign in required', description: 'Please sign in to subscribe.', variant: 'destructive' });
         setTimeout(() => window.location.assign(loginUrl), 500);
@@ -104,14 +101,7 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
             <h2 id={`plan-${plan.tier}`} className="font-serif text-2xl text-ink">
               {plan.name}
             </h2>
-            <p className="price-monthly mt-2 text-ink">
-              <span className="text-3xl font-semibold">{plan.monthly}</span>
-              <span className="text-ink-muted"> a month</span>
-            </p>
-            <p className="price-annual mt-2 text-ink">
-              <span className="text-3xl font-semibold">{plan.annual}</span>
-              <span className="text-ink-muted"> a year (save {plan.annualSavings})</span>
-            </p>
+            <PlanPrices {...plan} />
             <ul className="mt-4 flex flex-1 flex-col gap-2 text-sm text-ink-muted">
               {plan.features.map((feature) => (
                 <li key={feature}>✓ {feature}</li>

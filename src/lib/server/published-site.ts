@@ -8,6 +8,25 @@
 import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** A JSON file as written, or null when it is missing or unreadable. */
+function readJsonFile<T>(file: string): T | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes a mark file; true when it was there. Of two processes taking the same mark, one gets true. */
+export function takeMark(file: string): boolean {
+  try {
+    rmSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface BuildInfo {
   id: string;
   contentVersion: number;
@@ -39,11 +58,7 @@ export function writeRebuildResult(siteDir: string, result: RebuildResult): void
 }
 
 export function readRebuildResult(siteDir: string): RebuildResult | null {
-  try {
-    return JSON.parse(readFileSync(paths(siteDir).lastRebuild, 'utf8')) as RebuildResult;
-  } catch {
-    return null;
-  }
+  return readJsonFile<RebuildResult>(paths(siteDir).lastRebuild);
 }
 
 /** The build `current` points at, or null when nothing is published yet. */
@@ -56,11 +71,7 @@ export function currentBuildDir(siteDir: string): string | null {
 }
 
 export function readBuildInfo(buildDir: string): BuildInfo | null {
-  try {
-    return JSON.parse(readFileSync(join(buildDir, 'build.json'), 'utf8')) as BuildInfo;
-  } catch {
-    return null;
-  }
+  return readJsonFile<BuildInfo>(join(buildDir, 'build.json'));
 }
 
 export function isRunning(pid: number): boolean {
@@ -120,11 +131,7 @@ export const queuePaths = (siteDir: string) => ({
 });
 
 export function readQueueState(siteDir: string): RebuildQueueState | null {
-  try {
-    return JSON.parse(readFileSync(queuePaths(siteDir).state, 'utf8')) as RebuildQueueState;
-  } catch {
-    return null;
-  }
+  return readJsonFile<RebuildQueueState>(queuePaths(siteDir).state);
 }
 
 /** Written whole and renamed into place: a reader never sees half a file. */
@@ -141,10 +148,5 @@ export function requestRebuild(siteDir: string, now = Date.now()): void {
 }
 
 export function takeRebuildRequest(siteDir: string): boolean {
-  try {
-    rmSync(queuePaths(siteDir).requested);
-    return true;
-  } catch {
-    return false;
-  }
+  return takeMark(queuePaths(siteDir).requested);
 }
