@@ -7,7 +7,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useEffect, useMemo, useState, type SubmitEvent } from 'react';
 import { postJson } from '#lib/client/post-json.ts';
-import { toast } from '#lib/client/toasts.ts';
+import { afterToastShown, toast } from '#lib/client/toasts.ts';
 
 interface Props {
   serviceId: number;
@@ -36,7 +36,7 @@ export default function CheckoutForm({ serviceId, amount, priceLabel, publishabl
         if (cancelled) return;
         if (response.status === 401) {
           toast(UNAUTHORIZED);
-          setTimeout(() => window.location.assign(loginUrl), 500);
+          afterToastShown(500, () => window.location.assign(loginUrl));
           return;
         }
         const body = (await response.json().catch(() => ({}))) as { clientSecret?: string };
@@ -45,7 +45,7 @@ export default function CheckoutForm({ serviceId, amount, priceLabel, publishabl
       } catch {
         if (cancelled) return;
         toast(INIT_FAILED);
-        setTimeout(() => window.location.assign('/services'), 1500);
+        afterToastShown(1500, () => window.location.assign('/services'));
       }
     })();
     return () => {
@@ -95,7 +95,7 @@ function PaymentForm({ priceLabel }: { priceLabel: string }) {
       }
       setPhase('success');
       toast({ title: 'Payment Successful', description: 'Thank you for your purchase!' });
-      setTimeout(() => window.location.assign('/?payment=success'), 2500);
+      afterToastShown(2500, () => window.location.assign('/?payment=success'));
     } catch {
       setPhase('ready');
       toast({ title: 'Payment Error', description: 'An unexpected error occurred', variant: 'destructive' });

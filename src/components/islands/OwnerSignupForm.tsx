@@ -11,7 +11,7 @@
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
-import { toast } from '#lib/client/toasts.ts';
+import { afterToastShown, toast } from '#lib/client/toasts.ts';
 import { fieldErrors } from './field-errors.tsx';
 import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
 
@@ -127,7 +127,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
               ? 'Your listing was submitted for review.'
               : 'Your listing was submitted. Sign in with your e-mail to claim it.',
         });
-        setTimeout(() => window.location.assign('/owner/login'), 2000);
+        afterToastShown(2000, () => window.location.assign('/owner/login'));
         return;
       }
       setProcessing(false);

@@ -7,7 +7,7 @@
 // hydration is what is sent.
 import { useState, type SubmitEvent } from 'react';
 import { postJson } from '#lib/client/post-json.ts';
-import { toast } from '#lib/client/toasts.ts';
+import { afterToastShown, toast } from '#lib/client/toasts.ts';
 import PlanPrices from '../PlanPrices.tsx';
 
 export interface PlanCard {
@@ -48,7 +48,7 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
       const response = await postJson('/api/stripe/checkout', { tier, billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly', ...(spaId ? { spaId: Number(spaId) } : {}) });
       if (response.status === 401) {
         toast({ title: 'Sign in required', description: 'Please sign in to subscribe.', variant: 'destructive' });
-        setTimeout(() => window.location.assign(loginUrl), 500);
+        afterToastShown(500, () => window.location.assign(loginUrl));
         return;
       }
       const body = (await response.json().catch(() => ({}))) as { url?: string; error?: { message?: string } };

@@ -125,3 +125,45 @@ describe('toast actions (spec 3: a toast has id, title, description, action, var
     expect(titles()).toEqual(['Plain']);
   });
 });
+
+describe('afterToastShown: a page leaves only after its toast was seen', () => {
+  // A browser's module: the Toaster is not mounted yet when the first toast arrives.
+  async function inBrowser() {
+    vi.useFakeTimers();
+    vi.resetModules();
+    vi.stubGlobal('document', {});
+    return import('./toasts.ts');
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('counts the pause from the moment the Toaster is on screen, once', async () => {
+    const toasts = await inBrowser();
+    const steps: string[] = [];
+    toasts.afterToastShown(500, () => steps.push('left'));
+    vi.advanceTimersByTime(1000);
+    expect(steps).toEqual([]);
+    toasts.setToasterReady();
+    vi.advanceTimersByTime(499);
+    expect(steps).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(steps).toEqual(['left']);
+    vi.advanceTimersByTime(toasts.TOASTER_WAIT_LIMIT_MS);
+    expect(steps).toEqual(['left']);
+    toasts.afterToastShown(200, () => steps.push('again'));
+    vi.advanceTimersByTime(200);
+    expect(steps).toEqual(['left', 'again']);
+  });
+
+  it('goes on without a Toaster that never mounts', async () => {
+    const toasts = await inBrowser();
+    const steps: string[] = [];
+    toasts.afterToastShown(500, () => steps.push('left'));
+    vi.advanceTimersByTime(toasts.TOASTER_WAIT_LIMIT_MS + 499);
+    expect(steps).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(steps).toEqual(['left']);
+  });
+});

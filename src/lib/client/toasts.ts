@@ -112,10 +112,33 @@ export function dismiss(id?: string): void {
   $toasts.set(left);
 }
 
+const waitingForViewer: (() => void)[] = [];
+
 /** The Toaster is mounted: toasts waiting for it start their clocks now. */
 export function setToasterReady(): void {
   viewerReady = true;
   for (const [id, timer] of timers) start(id, timer);
+  for (const run of waitingForViewer.splice(0)) run();
+}
+
+/** Longest wait for a Toaster that never mounts (its script failed): the step after the toast still happens. */
+export const TOASTER_WAIT_LIMIT_MS = 3000;
+
+/**
+ * Runs `then` once the toast has been on screen for `ms`: a page that leaves
+ * after a toast ("Logging in again...") must not leave before the Toaster has
+ * hydrated and shown it, which on a slow phone takes longer than the pause.
+ */
+export function afterToastShown(ms: number, then: () => void): void {
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    setTimeout(then, ms);
+  };
+  if (viewerReady) return go();
+  waitingForViewer.push(go);
+  setTimeout(go, TOASTER_WAIT_LIMIT_MS);
 }
 
 /**
