@@ -23,9 +23,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
   use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium },
-  projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
-  ],
+  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } }],
   // tests/support/site.ts sets the rest: the tests' own ANALYTICS_SALT (they clear the limits of
   // 127.0.0.1 between tests) and no publishing on change (tests run `npm run rebuild` themselves;
   // admin.spec.ts starts a server of its own with it on).

@@ -39,11 +39,30 @@ describe('database rules', () => {
   it('stores only http(s) addresses in the URLs a listing links to', () => {
     for (const column of ['website', 'bookingLink', 'socialFeedUrl', 'videoUrl'] as const) {
       for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', '//evil.example', 'https://']) {
-        expect(sqliteError(() => addSpa({ [column]: bad })), `${column} = ${bad}`).toMatch(/must start with http/);
+        expect(
+          sqliteError(() => addSpa({ [column]: bad })),
+          `${column} = ${bad}`,
+        ).toMatch(/must start with http/);
       }
       const spa = addSpa({ [column]: 'https://glow.example/book' });
-      expect(sqliteError(() => db.update(spas).set({ [column]: 'javascript:alert(1)' }).where(eq(spas.id, spa.id)).run())).toMatch(/must start with http/);
-      expect(sqliteError(() => db.update(spas).set({ [column]: 'HTTP://Glow.example' }).where(eq(spas.id, spa.id)).run())).toBe('no error');
+      expect(
+        sqliteError(() =>
+          db
+            .update(spas)
+            .set({ [column]: 'javascript:alert(1)' })
+            .where(eq(spas.id, spa.id))
+            .run(),
+        ),
+      ).toMatch(/must start with http/);
+      expect(
+        sqliteError(() =>
+          db
+            .update(spas)
+            .set({ [column]: 'HTTP://Glow.example' })
+            .where(eq(spas.id, spa.id))
+            .run(),
+        ),
+      ).toBe('no error');
     }
   });
 
@@ -67,9 +86,7 @@ describe('database rules', () => {
       /CHECK constraint failed: spas_tier_check/,
     );
     expect(sqliteError(() => db.run(sql`insert into users (email, role) values ('a@b.c', 'superuser')`))).toMatch(/users_role_check/);
-    expect(sqliteError(() => db.run(sql`insert into bookings (name, email, status) values ('A', 'a@b.c', 'lost')`))).toMatch(
-      /bookings_status_check/,
-    );
+    expect(sqliteError(() => db.run(sql`insert into bookings (name, email, status) values ('A', 'a@b.c', 'lost')`))).toMatch(/bookings_status_check/);
   });
 
   it('defaults a user to the client role and a booking to pending', () => {
@@ -82,17 +99,16 @@ describe('database rules', () => {
 
   it('stores money exactly as cents and serves it as a decimal string', () => {
     const spa = addSpa();
-    const service = db
-      .insert(services)
-      .values({ spaId: spa.id, name: 'HydraFacial', priceCents: 19999, duration: 60, category: 'facial' })
-      .returning()
-      .get();
+    const service = db.insert(services).values({ spaId: spa.id, name: 'HydraFacial', priceCents: 19999, duration: 60, category: 'facial' }).returning().get();
     expect(centsToDecimal(db.select().from(services).where(eq(services.id, service.id)).get()!.priceCents)).toBe('199.99');
+    expect(() => db.insert(services).values({ spaId: spa.id, name: 'Free money', priceCents: -1, duration: 30, category: 'facial' }).run()).toThrow(
+      /services_price_check/,
+    );
     expect(() =>
-      db.insert(services).values({ spaId: spa.id, name: 'Free money', priceCents: -1, duration: 30, category: 'facial' }).run(),
-    ).toThrow(/services_price_check/);
-    expect(() =>
-      db.insert(services).values({ spaId: spa.id, name: 'x'.repeat(256), priceCents: 100, duration: 30, category: 'facial' }).run(),
+      db
+        .insert(services)
+        .values({ spaId: spa.id, name: 'x'.repeat(256), priceCents: 100, duration: 30, category: 'facial' })
+        .run(),
     ).toThrow(/services_name_length_check/);
   });
 
@@ -100,26 +116,37 @@ describe('database rules', () => {
     const spa = addSpa();
     const offer = { title: 'Deal', slug: 'deal', description: 'Good', cityId, spaId: spa.id };
     expect(() =>
-      db.insert(offers).values({ ...offer, originalPriceCents: 10000, offerPriceCents: 8000, savingsCents: 5000 }).run(),
+      db
+        .insert(offers)
+        .values({ ...offer, originalPriceCents: 10000, offerPriceCents: 8000, savingsCents: 5000 })
+        .run(),
     ).toThrow(/offers_savings_check/);
     expect(() =>
-      db.insert(offers).values({ ...offer, originalPriceCents: 8000, offerPriceCents: 10000, savingsCents: -2000 }).run(),
+      db
+        .insert(offers)
+        .values({ ...offer, originalPriceCents: 8000, offerPriceCents: 10000, savingsCents: -2000 })
+        .run(),
     ).toThrow(/offers_prices_check/);
-    db.insert(offers).values({ ...offer, originalPriceCents: 10000, offerPriceCents: 8000, savingsCents: 2000 }).run();
+    db.insert(offers)
+      .values({ ...offer, originalPriceCents: 10000, offerPriceCents: 8000, savingsCents: 2000 })
+      .run();
   });
 
   it('allows at most 3 active Elite spas per city, on insert and on upgrade', () => {
     for (let i = 0; i < 3; i++) addSpa({ tier: 'ELITE' });
     expect(() => addSpa({ tier: 'ELITE' })).toThrow(/Elite tier is at capacity/);
     const premium = addSpa({ tier: 'PREMIUM' });
-    expect(() => db.update(spas).set({ tier: 'ELITE' }).where(eq(spas.id, premium.id)).run()).toThrow(
-      /Elite tier is at capacity/,
-    );
+    expect(() => db.update(spas).set({ tier: 'ELITE' }).where(eq(spas.id, premium.id)).run()).toThrow(/Elite tier is at capacity/);
     // An inactive Elite spa does not hold a place, and another city has its own three.
     addSpa({ tier: 'ELITE', active: false });
     const other = db.insert(cities).values({ name: 'Anaheim', slug: 'anaheim' }).returning().get();
     addSpa({ tier: 'ELITE', cityId: other.id });
-    const eliteHere = db.select().from(spas).where(eq(spas.cityId, cityId)).all().filter((s) => s.tier === 'ELITE' && s.active);
+    const eliteHere = db
+      .select()
+      .from(spas)
+      .where(eq(spas.cityId, cityId))
+      .all()
+      .filter((s) => s.tier === 'ELITE' && s.active);
     expect(eliteHere).toHaveLength(3);
   });
 

@@ -33,9 +33,13 @@ export const TIER_WEIGHT_SQL = sql.raw(`(case "tier" when 'ELITE' then 3 when 'P
 /** A moment, stored as epoch milliseconds. */
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
 const createdAt = () =>
-  timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
+  timestamp('created_at')
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
 const updatedAt = () =>
-  timestamp('updated_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
+  timestamp('updated_at')
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
 /** created_at and updated_at, both the insert time by default. */
 const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
 /** The spa a row belongs to: it goes when the spa goes. */
@@ -49,8 +53,7 @@ const cityId = () =>
     .notNull()
     .references(() => cities.id);
 const bool = (name: string) => integer(name, { mode: 'boolean' });
-const inList = (column: string, values: readonly string[]) =>
-  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
+const inList = (column: string, values: readonly string[]) => sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
 
 export const users = sqliteTable(
   'users',
@@ -395,10 +398,7 @@ export const leads = sqliteTable(
     assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps(),
   },
-  (t) => [
-    index('leads_spa_idx').on(t.spaId, t.status, t.createdAt),
-    check('leads_status_check', inList('status', LEAD_STATUSES)),
-  ],
+  (t) => [index('leads_spa_idx').on(t.spaId, t.status, t.createdAt), check('leads_status_check', inList('status', LEAD_STATUSES))],
 );
 
 export const subscriptions = sqliteTable(
@@ -574,7 +574,10 @@ export const clinicians = sqliteTable(
     licenseNumber: text('license_number').notNull(),
     isMedicalDirector: bool('is_medical_director').notNull().default(false),
     /** The directory's treatment keys (src/content/site.ts treatments) this clinician performs. */
-    treatments: text('treatments', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    treatments: text('treatments', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     licenseCheckedAt: timestamp('license_checked_at'),
     licenseCheckedBy: integer('license_checked_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps(),
@@ -582,7 +585,9 @@ export const clinicians = sqliteTable(
   (t) => [
     index('clinicians_spa_idx').on(t.spaId),
     uniqueIndex('clinicians_spa_license_unique').on(t.spaId, t.role, t.licenseNumber),
-    uniqueIndex('clinicians_one_director').on(t.spaId).where(sql`is_medical_director = 1`),
+    uniqueIndex('clinicians_one_director')
+      .on(t.spaId)
+      .where(sql`is_medical_director = 1`),
     check('clinicians_role_check', inList('role', CLINICIAN_ROLES)),
     check('clinicians_director_role_check', sql`is_medical_director = 0 or role in ('MD', 'DO')`),
     check('clinicians_name_length_check', sql`length(name) between 1 and 120`),
@@ -709,7 +714,9 @@ export const auditLog = sqliteTable(
     target: text('target').notNull(),
     /** A rejection's reason, the listing's name at the time... */
     detail: text('detail'),
-    at: timestamp('at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
+    at: timestamp('at')
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at),

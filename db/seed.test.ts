@@ -21,20 +21,20 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 const count = (table: SQLiteTable) =>
-  db.select({ n: sql<number>`count(*)` }).from(table).get()!.n;
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(table)
+    .get()!.n;
 
 describe('the demo directory', () => {
   it('has the 8 cities of the sitemap', () => {
-    expect(db.select().from(cities).all().map((c) => c.slug)).toEqual([
-      'newport-beach',
-      'irvine',
-      'costa-mesa',
-      'huntington-beach',
-      'laguna-beach',
-      'dana-point',
-      'mission-viejo',
-      'anaheim',
-    ]);
+    expect(
+      db
+        .select()
+        .from(cities)
+        .all()
+        .map((c) => c.slug),
+    ).toEqual(['newport-beach', 'irvine', 'costa-mesa', 'huntington-beach', 'laguna-beach', 'dana-point', 'mission-viejo', 'anaheim']);
     for (const city of db.select().from(cities).all()) {
       expect(city.zipCode).toMatch(/^9\d{4}$/);
       expect(city.description?.length).toBeGreaterThan(40);
@@ -43,7 +43,11 @@ describe('the demo directory', () => {
 
   it('has at least 48 spas across every tier, at most 3 Elite per city', () => {
     expect(count(spas)).toBeGreaterThanOrEqual(48);
-    const byTier = db.select({ tier: spas.tier, n: sql<number>`count(*)` }).from(spas).groupBy(spas.tier).all();
+    const byTier = db
+      .select({ tier: spas.tier, n: sql<number>`count(*)` })
+      .from(spas)
+      .groupBy(spas.tier)
+      .all();
     expect(byTier.map((row) => row.tier).sort()).toEqual(['ELITE', 'FREE', 'PREMIUM']);
     const elitePerCity = db
       .select({ cityId: spas.cityId, n: sql<number>`count(*)` })
@@ -63,7 +67,11 @@ describe('the demo directory', () => {
         expect(spa.featured, spa.slug).toBe(false);
       }
       if (spa.tier !== 'ELITE') expect(spa.videoUrl, spa.slug).toBeNull();
-      const photos = db.select().from(spaPhotos).where(sql`${spaPhotos.spaId} = ${spa.id}`).all();
+      const photos = db
+        .select()
+        .from(spaPhotos)
+        .where(sql`${spaPhotos.spaId} = ${spa.id}`)
+        .all();
       expect(photos.length, spa.slug).toBeLessThanOrEqual(PHOTO_LIMIT[spa.tier]);
       expect(photos.length, spa.slug).toBeGreaterThan(0);
     }
@@ -71,7 +79,13 @@ describe('the demo directory', () => {
 
   it('has at least 150 services covering every category, with complimentary consultations', () => {
     expect(count(services)).toBeGreaterThanOrEqual(150);
-    const categories = new Set(db.select({ c: services.category }).from(services).all().map((r) => r.c));
+    const categories = new Set(
+      db
+        .select({ c: services.category })
+        .from(services)
+        .all()
+        .map((r) => r.c),
+    );
     for (const category of SERVICE_CATEGORIES) expect(categories, category).toContain(category);
     const complimentary = db
       .select()
@@ -90,7 +104,11 @@ describe('the demo directory', () => {
     expect(all.some((o) => o.validTo !== null && o.validTo >= addDays(TODAY, 1))).toBe(true);
     for (const offer of all) {
       expect(offer.offerPriceCents).toBeLessThan(offer.originalPriceCents);
-      const linked = db.select().from(offerServices).where(sql`${offerServices.offerId} = ${offer.id}`).all();
+      const linked = db
+        .select()
+        .from(offerServices)
+        .where(sql`${offerServices.offerId} = ${offer.id}`)
+        .all();
       expect(linked.length, offer.slug).toBeGreaterThan(0);
     }
   });
@@ -101,7 +119,11 @@ describe('the demo directory', () => {
     for (const c of listed) expect(clinicianSchema.safeParse(c).success, c.name).toBe(true);
     expect(listed.some((c) => c.licenseCheckedAt)).toBe(true);
     expect(listed.some((c) => !c.licenseCheckedAt)).toBe(true);
-    const rows = db.select({ rating: reviews.rating, status: bookings.status, reviewSpa: reviews.spaId, bookingSpa: bookings.spaId, month: reviews.visitMonth }).from(reviews).innerJoin(bookings, sql`${bookings.id} = ${reviews.bookingId}`).all();
+    const rows = db
+      .select({ rating: reviews.rating, status: bookings.status, reviewSpa: reviews.spaId, bookingSpa: bookings.spaId, month: reviews.visitMonth })
+      .from(reviews)
+      .innerJoin(bookings, sql`${bookings.id} = ${reviews.bookingId}`)
+      .all();
     expect(rows.length).toBeGreaterThanOrEqual(5);
     for (const row of rows) {
       expect(row.status).toBe('completed');

@@ -26,12 +26,7 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
     const cityIds = new Map<string, number>();
     for (const city of demoCities) {
       const values = { ...city, state: 'CA', active: true };
-      const [row] = tx
-        .insert(cities)
-        .values(values)
-        .onConflictDoUpdate({ target: cities.slug, set: values })
-        .returning({ id: cities.id })
-        .all();
+      const [row] = tx.insert(cities).values(values).onConflictDoUpdate({ target: cities.slug, set: values }).returning({ id: cities.id }).all();
       cityIds.set(city.slug, row!.id);
     }
 
@@ -43,12 +38,7 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
       if (cityId === undefined) throw new Error(`Spa ${spa.slug} names unknown city ${citySlug}`);
       const createdAt = new Date(todayMs - createdDaysAgo * DAY_MS);
       const values = { ...fields, cityId, active: true, createdAt, updatedAt: createdAt };
-      const [row] = tx
-        .insert(spas)
-        .values(values)
-        .onConflictDoUpdate({ target: spas.slug, set: values })
-        .returning({ id: spas.id })
-        .all();
+      const [row] = tx.insert(spas).values(values).onConflictDoUpdate({ target: spas.slug, set: values }).returning({ id: spas.id }).all();
       const spaId = row!.id;
       spaIds.set(spa.slug, spaId);
 
@@ -96,12 +86,7 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
         validTo: validToDaysFromToday === null ? null : addDays(today, validToDaysFromToday),
         active: true,
       };
-      const [row] = tx
-        .insert(offers)
-        .values(values)
-        .onConflictDoUpdate({ target: offers.slug, set: values })
-        .returning({ id: offers.id })
-        .all();
+      const [row] = tx.insert(offers).values(values).onConflictDoUpdate({ target: offers.slug, set: values }).returning({ id: offers.id }).all();
       tx.delete(offerServices).where(eq(offerServices.offerId, row!.id)).run();
       for (const name of serviceNames) {
         const serviceId = serviceIds.get(`${spaSlug}/${name}`);
@@ -127,7 +112,11 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
         createdAt,
         updatedAt: firstAnsweredAt,
       };
-      const existing = tx.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, email), eq(bookings.spaId, answeringSpaId))).get();
+      const existing = tx
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(and(eq(bookings.email, email), eq(bookings.spaId, answeringSpaId)))
+        .get();
       if (existing) tx.update(bookings).set(values).where(eq(bookings.id, existing.id)).run();
       else tx.insert(bookings).values(values).run();
     });
@@ -152,12 +141,25 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
       const serviceId = serviceIds.get(`${review.spaSlug}/${review.serviceName}`);
       if (spaId === undefined || serviceId === undefined) throw new Error(`Review by ${review.clientEmail} names an unknown spa or service`);
       const visit = new Date(todayMs - review.visitDaysAgo * DAY_MS);
-      const existing = tx.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.email, review.clientEmail), eq(bookings.spaId, spaId))).get();
+      const existing = tx
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(and(eq(bookings.email, review.clientEmail), eq(bookings.spaId, spaId)))
+        .get();
       const bookingId =
         existing?.id ??
         tx
           .insert(bookings)
-          .values({ spaId, serviceId, name: review.clientName, email: review.clientEmail, status: 'completed', scheduledAt: visit, createdAt: visit, updatedAt: visit })
+          .values({
+            spaId,
+            serviceId,
+            name: review.clientName,
+            email: review.clientEmail,
+            status: 'completed',
+            scheduledAt: visit,
+            createdAt: visit,
+            updatedAt: visit,
+          })
           .returning({ id: bookings.id })
           .get().id;
       tx.insert(reviews)
@@ -185,7 +187,10 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
       .onConflictDoUpdate({ target: users.email, set: { firstName: owner.firstName, lastName: owner.lastName } })
       .returning({ id: users.id })
       .all();
-    tx.update(spas).set({ ownerId: ownerRow!.id }).where(and(eq(spas.slug, spaSlug), isNull(spas.ownerId))).run();
+    tx.update(spas)
+      .set({ ownerId: ownerRow!.id })
+      .where(and(eq(spas.slug, spaSlug), isNull(spas.ownerId)))
+      .run();
   });
 
   return {
@@ -200,6 +205,9 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
 
 /** True when the directory has no spas yet: `npm start` seeds only then. */
 export function isEmpty(db: Db): boolean {
-  const row = db.select({ n: sql<number>`count(*)` }).from(spas).get();
+  const row = db
+    .select({ n: sql<number>`count(*)` })
+    .from(spas)
+    .get();
   return (row?.n ?? 0) === 0;
 }

@@ -12,7 +12,13 @@ describe('npm run admin:add', () => {
     const result = promoteToAdmin(db, '  New.Editor@Example.com ');
     expect(result.outcome).toBe('created');
     expect(db.select().from(users).where(eq(users.id, result.id)).get()).toMatchObject({ email: 'new.editor@example.com', role: 'admin' });
-    expect(db.select().from(auditLog).where(eq(auditLog.target, `user:${result.id}`)).all()).toMatchObject([{ action: 'add-admin', actorEmail: 'npm run admin:add' }]);
+    expect(
+      db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.target, `user:${result.id}`))
+        .all(),
+    ).toMatchObject([{ action: 'add-admin', actorEmail: 'npm run admin:add' }]);
   });
 
   it('promotes an existing client, keeping the account', () => {

@@ -21,7 +21,9 @@ export function promoteToAdmin(db: Db, email: string): { id: number; email: stri
     const id = existing
       ? (tx.update(users).set({ role: 'admin', updatedAt: new Date() }).where(eq(users.id, existing.id)).run(), existing.id)
       : tx.insert(users).values({ email: address, role: 'admin' }).returning({ id: users.id }).get().id;
-    tx.insert(auditLog).values({ actorId: null, actorEmail: 'npm run admin:add', action: 'add-admin', target: `user:${id}`, detail: address }).run();
+    tx.insert(auditLog)
+      .values({ actorId: null, actorEmail: 'npm run admin:add', action: 'add-admin', target: `user:${id}`, detail: address })
+      .run();
     return { id, email: address, outcome: existing ? ('promoted' as const) : ('created' as const) };
   });
 }

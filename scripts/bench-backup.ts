@@ -23,7 +23,9 @@ import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
-const { values } = parseArgs({ options: { port: { type: 'string', default: '4393' }, workers: { type: 'string', default: '16' }, backups: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '4393' }, workers: { type: 'string', default: '16' }, backups: { type: 'string', default: '3' } },
+});
 const port = Number(values.port);
 const origin = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-backup-'));
@@ -33,7 +35,12 @@ let server: ChildProcess | null = null;
 async function startSite() {
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 1200; i++) {
-    if (await fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false)) return;
+    if (
+      await fetch(`${origin}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return;
     await delay(50);
   }
   throw new Error('the site did not become ready');
@@ -96,7 +103,9 @@ async function main() {
   await Promise.all(writers);
   await stopSite();
 
-  const files = readdirSync(env.BACKUP_DIR!).filter((name) => name.endsWith('.db')).sort();
+  const files = readdirSync(env.BACKUP_DIR!)
+    .filter((name) => name.endsWith('.db'))
+    .sort();
   const newest = join(env.BACKUP_DIR!, files.at(-1)!);
   const last = backups.at(-1)!;
   const mustHave = acknowledged.filter((entry) => entry.at < last.startedAt).map((entry) => entry.id);

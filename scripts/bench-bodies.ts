@@ -59,7 +59,11 @@ function rssMb(pid: number): number {
 /** Runs one attack in a process of its own and returns what it saw. */
 function attackInChild(path: string, type: string): Promise<{ status: number; sentMb: number; ms: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [import.meta.filename, '--port', String(port), '--megabytes', String(values.megabytes), '--attack', path, '--type', type], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [import.meta.filename, '--port', String(port), '--megabytes', String(values.megabytes), '--attack', path, '--type', type],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout!.on('data', (data: Buffer) => (out += data.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`attacker exited ${code}`))));
@@ -130,7 +134,9 @@ async function main() {
   buildSite(env);
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; ; i++) {
-    const up = await fetch(`${origin}/api/cities`).then((r) => r.ok).catch(() => false);
+    const up = await fetch(`${origin}/api/cities`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (up) break;
     if (i > 600) throw new Error('the server did not start');
     await delay(50);

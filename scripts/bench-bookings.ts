@@ -84,7 +84,15 @@ async function main() {
   }
 }
 
-function summarize({ load, kill, malformed }: { load?: Awaited<ReturnType<typeof measureLoad>>; kill?: Awaited<ReturnType<typeof measureKill>>; malformed?: Awaited<ReturnType<typeof measureMalformed>> }) {
+function summarize({
+  load,
+  kill,
+  malformed,
+}: {
+  load?: Awaited<ReturnType<typeof measureLoad>>;
+  kill?: Awaited<ReturnType<typeof measureKill>>;
+  malformed?: Awaited<ReturnType<typeof measureMalformed>>;
+}) {
   log.info('summary');
   for (const r of load?.rounds ?? []) {
     log.info(
@@ -93,7 +101,9 @@ function summarize({ load, kill, malformed }: { load?: Awaited<ReturnType<typeof
     );
   }
   if (kill) {
-    log.info(`  kill: ${kill.answered201} answered 201 before SIGKILL, ${Object.values(kill.errorsAtKill).reduce((a, b) => a + b, 0)} cut off, ${kill.missingAfterRestart} missing after restart, restart ${kill.restartMs} ms`);
+    log.info(
+      `  kill: ${kill.answered201} answered 201 before SIGKILL, ${Object.values(kill.errorsAtKill).reduce((a, b) => a + b, 0)} cut off, ${kill.missingAfterRestart} missing after restart, restart ${kill.restartMs} ms`,
+    );
     const { mail } = kill;
     log.info(
       `  kill mail: ${mail.unsentAtKill} unsent at the kill; queue empty ${mail.queueEmptyAfterRestartMs ?? '-'} ms after the restart began; ` +
@@ -101,7 +111,9 @@ function summarize({ load, kill, malformed }: { load?: Awaited<ReturnType<typeof
     );
   }
   if (malformed) {
-    log.info(`  malformed: ${malformed.requests} requests, ${JSON.stringify(malformed.byStatus)}, ${malformed.serverErrors} 5xx, ${malformed.rowsCreated.bookings} rows created`);
+    log.info(
+      `  malformed: ${malformed.requests} requests, ${JSON.stringify(malformed.byStatus)}, ${malformed.serverErrors} 5xx, ${malformed.rowsCreated.bookings} rows created`,
+    );
   }
 }
 

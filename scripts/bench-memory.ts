@@ -18,7 +18,12 @@ import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS,
 
 const log = logger('bench-memory');
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '4388' }, rebuilds: { type: 'string', default: '10' }, seconds: { type: 'string', default: '4' }, workers: { type: 'string', default: '16' } },
+  options: {
+    port: { type: 'string', default: '4388' },
+    rebuilds: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '4' },
+    workers: { type: 'string', default: '16' },
+  },
 });
 const BAR_MB = 250;
 const port = Number(values.port);
@@ -39,7 +44,16 @@ async function load(seconds: number, services: number[], roundNo: number) {
   let n = 0;
   const until = performance.now() + seconds * 1000;
   const preferredDate = addDays(pacificDate(), 7);
-  const paths = ['/', '/spas/harborlight-aesthetics', '/cities/irvine', '/search-results?service=botox', '/api/spas/search?city=irvine', '/owner/login', '/offers', '/no-such-page'];
+  const paths = [
+    '/',
+    '/spas/harborlight-aesthetics',
+    '/cities/irvine',
+    '/search-results?service=botox',
+    '/api/spas/search?city=irvine',
+    '/owner/login',
+    '/offers',
+    '/no-such-page',
+  ];
   const worker = async (w: number) => {
     while (performance.now() < until) {
       const k = n++;
@@ -68,16 +82,32 @@ async function load(seconds: number, services: number[], roundNo: number) {
   };
   await Promise.all(Array.from({ length: Number(values.workers) }, (_, w) => worker(w)));
   const sorted = latencies.sort((a, b) => a - b);
-  return { requests: sorted.length, p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), errors: errors.length, firstErrors: errors.slice(0, 3) };
+  return {
+    requests: sorted.length,
+    p50Ms: round(percentile(sorted, 50)),
+    p99Ms: round(percentile(sorted, 99)),
+    errors: errors.length,
+    firstErrors: errors.slice(0, 3),
+  };
 }
 
-const buildOf = () => fetch(`${origin}/healthz`).then((r) => r.headers.get('x-site-build')).catch(() => null);
+const buildOf = () =>
+  fetch(`${origin}/healthz`)
+    .then((r) => r.headers.get('x-site-build'))
+    .catch(() => null);
 
 async function main() {
   prepareSite(env);
   buildSite(env);
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  await waitUntil(() => fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false), 'the server answering', 120_000);
+  await waitUntil(
+    () =>
+      fetch(`${origin}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false),
+    'the server answering',
+    120_000,
+  );
   const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
 
   const rounds: { round: number; build: string | null; rssMb: number; load: Awaited<ReturnType<typeof load>> }[] = [];
@@ -111,8 +141,17 @@ async function main() {
   log.info(`RSS by round (MB): ${figures.rssMbByRound.join(', ')}; settled ${settled} MB`);
   const errors = rounds.reduce((sum, r) => sum + r.load.errors, 0);
   reportBars(log, [
-    ...(Math.max(last.rssMb, settled) < BAR_MB ? [] : [`resident memory ${Math.max(last.rssMb, settled)} MB after ${values.rebuilds} rebuilds, bar ${BAR_MB} MB`]),
-    ...(errors ? [`${errors} failed requests (${rounds.flatMap((r) => r.load.firstErrors).slice(0, 3).join('; ')})`] : []),
+    ...(Math.max(last.rssMb, settled) < BAR_MB
+      ? []
+      : [`resident memory ${Math.max(last.rssMb, settled)} MB after ${values.rebuilds} rebuilds, bar ${BAR_MB} MB`]),
+    ...(errors
+      ? [
+          `${errors} failed requests (${rounds
+            .flatMap((r) => r.load.firstErrors)
+            .slice(0, 3)
+            .join('; ')})`,
+        ]
+      : []),
   ]);
 }
 

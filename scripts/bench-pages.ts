@@ -97,7 +97,10 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<() => Promise<void>>
   const base = env.SITE_URL!;
   // A server left over from another run would answer instead of ours and make
   // every figure wrong, so refuse rather than measure it.
-  const occupied = await fetch(base, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+  const occupied = await fetch(base, { signal: AbortSignal.timeout(1000) }).then(
+    () => true,
+    () => false,
+  );
   if (occupied) throw new Error(`something already listens on ${base}; pass --port / --scale-port`);
   const server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   servers.add(server);
@@ -209,7 +212,12 @@ async function loadPage(browser: Browser, url: string, viewport: Viewport): Prom
       const type = response.headers()['content-type'] ?? '';
       const isScript = response.request().resourceType() === 'script' || /javascript|ecmascript/i.test(type);
       if (!isScript || response.status() >= 300) return;
-      bodies.push(response.body().then((body) => ({ url: response.url(), body }), () => null));
+      bodies.push(
+        response.body().then(
+          (body) => ({ url: response.url(), body }),
+          () => null,
+        ),
+      );
     });
     const response = await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
     // Scroll a screen at a time so every client:visible island crosses the viewport.
@@ -255,7 +263,10 @@ async function measureJavaScript(base: string, pages: { label: string; path: str
   const results: JsPage[] = [];
   try {
     for (const { label, path, optional } of pages) {
-      const html = await fetch(base + path, { redirect: 'manual', signal: AbortSignal.timeout(10_000) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+      const html = await fetch(base + path, { redirect: 'manual', signal: AbortSignal.timeout(10_000) }).then(async (r) => ({
+        status: r.status,
+        text: await r.text(),
+      }));
       const expected = label === '404' ? 404 : 200;
       if (html.status !== expected) {
         if (optional) {
@@ -349,7 +360,13 @@ async function runLighthouse(base: string, pages: { label: string; path: string 
         const audit = lhr.audits[ref.id];
         if (!audit || audit.score === null || audit.score >= 1) continue;
         if (['notApplicable', 'manual', 'informative'].includes(audit.scoreDisplayMode)) continue;
-        findings.push({ id: audit.id, title: audit.title, score: audit.score, weight: ref.weight, ...(audit.displayValue ? { displayValue: audit.displayValue } : {}) });
+        findings.push({
+          id: audit.id,
+          title: audit.title,
+          score: audit.score,
+          weight: ref.weight,
+          ...(audit.displayValue ? { displayValue: audit.displayValue } : {}),
+        });
       }
       const env = findings.filter((f) => ENVIRONMENT_AUDITS.has(f.id));
       const rest = findings.filter((f) => !ENVIRONMENT_AUDITS.has(f.id));
@@ -361,10 +378,19 @@ async function runLighthouse(base: string, pages: { label: string; path: string 
       const excused = blocking.length === 0 && env.some((f) => f.weight > 0);
       if (scores[id] !== 100 && !excused) failures.push(`lighthouse: ${path} ${id} ${scores[id]} (${blocking.join(', ') || 'no failing audit listed'})`);
     }
-    log.info(`lighthouse ${path}: ${LIGHTHOUSE_CATEGORIES.map((id) => `${id} ${scores[id]}`).join(', ')} (performance over ${runs} runs: ${performanceRuns.join(', ')})`);
+    log.info(
+      `lighthouse ${path}: ${LIGHTHOUSE_CATEGORIES.map((id) => `${id} ${scores[id]}`).join(', ')} (performance over ${runs} runs: ${performanceRuns.join(', ')})`,
+    );
     results.push({ label, path, scores, performanceRuns, failingAudits: failing, environmentAudits: environment, lighthouseVersion: lhr.lighthouseVersion });
   }
-  return { formFactor: 'mobile', throttling: 'default (simulated)', runsPerPage: runs, scoresFrom: 'the run with the median performance score', environmentAudits: [...ENVIRONMENT_AUDITS], pages: results };
+  return {
+    formFactor: 'mobile',
+    throttling: 'default (simulated)',
+    runsPerPage: runs,
+    scoresFrom: 'the run with the median performance score',
+    environmentAudits: [...ENVIRONMENT_AUDITS],
+    pages: results,
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -419,7 +445,9 @@ async function loadTest(base: string, path: string, queries: string[], total: nu
     errorSamples: errors.slice(0, 5),
     requestsPerSecond: Math.round(latencies.length / seconds),
     latencyMs: summary(latencies),
-    byQuery: Object.fromEntries([...perQuery].map(([query, list]) => [query || '(no filter)', { requests: list.length, ...summary(list.sort((a, b) => a - b)) }])),
+    byQuery: Object.fromEntries(
+      [...perQuery].map(([query, list]) => [query || '(no filter)', { requests: list.length, ...summary(list.sort((a, b) => a - b)) }]),
+    ),
   };
 }
 
@@ -447,10 +475,23 @@ done = function(summary, latency, requests)
 end
 `,
   );
-  const run = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, base], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  const run = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, base], {
+    encoding: 'utf8',
+    timeout: (seconds + 30) * 1000,
+  });
   const line = /WRK (\{.*\})/.exec(run.stdout ?? '');
   if (!line) throw new Error(`wrk gave no figures: ${run.stderr || run.stdout}`);
-  const figures = JSON.parse(line[1]!) as { requests: number; seconds: number; non2xx: number; errors: number; p50: number; p90: number; p95: number; p99: number; max: number };
+  const figures = JSON.parse(line[1]!) as {
+    requests: number;
+    seconds: number;
+    non2xx: number;
+    errors: number;
+    p50: number;
+    p90: number;
+    p95: number;
+    p99: number;
+    max: number;
+  };
   return {
     tool: 'wrk',
     path,
@@ -464,7 +505,11 @@ end
 
 async function measureScale() {
   const env = siteEnv('scale', Number(values['scale-port']));
-  const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 300_000,
+  });
   if (generate.status !== 0) throw new Error('generating the directory failed');
   const buildSeconds = publish(`${values.spas} spas`, env);
   if (buildSeconds >= BUILD_BUDGET_SECONDS) failures.push(`scale: build took ${buildSeconds.toFixed(1)} s, budget ${BUILD_BUDGET_SECONDS} s`);
@@ -501,13 +546,17 @@ async function measureScale() {
     // concurrency 8 on one Node process, latency is roughly 8x this.
     const serial = await loadTest(base, '/search-results', queries, queries.length * 20, 1);
     for (const run of [page, api, serial]) {
-      log.info(`${run.path}: ${run.requests} requests at concurrency ${run.concurrency}, ${run.requestsPerSecond}/s, p50 ${run.latencyMs.p50} ms, p95 ${run.latencyMs.p95} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms`);
+      log.info(
+        `${run.path}: ${run.requests} requests at concurrency ${run.concurrency}, ${run.requestsPerSecond}/s, p50 ${run.latencyMs.p50} ms, p95 ${run.latencyMs.p95} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms`,
+      );
       if (run.errors) failures.push(`scale: ${run.path}: ${run.errors} failed requests (${run.errorSamples.join('; ')})`);
       if (run.requests < run.planned) failures.push(`scale: ${run.path}: only ${run.requests} of ${run.planned} requests before the deadline`);
     }
     const wrkPage = wrkTest(base, '/search-results', queries, 10, 8);
     if (wrkPage) {
-      log.info(`/search-results (wrk): ${wrkPage.requests} requests over 8 connections, ${wrkPage.requestsPerSecond}/s, p50 ${wrkPage.latencyMs.p50} ms, p95 ${wrkPage.latencyMs.p95} ms, p99 ${wrkPage.latencyMs.p99} ms, max ${wrkPage.latencyMs.max} ms`);
+      log.info(
+        `/search-results (wrk): ${wrkPage.requests} requests over 8 connections, ${wrkPage.requestsPerSecond}/s, p50 ${wrkPage.latencyMs.p50} ms, p95 ${wrkPage.latencyMs.p95} ms, p99 ${wrkPage.latencyMs.p99} ms, max ${wrkPage.latencyMs.max} ms`,
+      );
       if (wrkPage.errors) failures.push(`scale: /search-results (wrk): ${wrkPage.errors} failed requests`);
     } else {
       log.warn('wrk is not installed (Debian package wrk): the budget is judged on the Node client, which shares the CPU');
@@ -519,7 +568,13 @@ async function measureScale() {
       spas: Number(values.spas),
       build: { seconds: round(buildSeconds), budgetSeconds: BUILD_BUDGET_SECONDS },
       searchResults: { ...page, budgetP95Ms: SEARCH_P95_BUDGET_MS },
-      searchResultsSerial: { requests: serial.requests, concurrency: 1, errors: serial.errors, requestsPerSecond: serial.requestsPerSecond, latencyMs: serial.latencyMs },
+      searchResultsSerial: {
+        requests: serial.requests,
+        concurrency: 1,
+        errors: serial.errors,
+        requestsPerSecond: serial.requestsPerSecond,
+        latencyMs: serial.latencyMs,
+      },
       apiSearch: api,
     };
   } finally {
@@ -536,8 +591,14 @@ async function measureDemo() {
   publish('demo directory', env);
 
   // The richest spa page (Elite shows the most) is the one that can break the budget.
-  const spa = queryAt<{ slug: string }>(env.DATABASE_PATH!, "select slug from spas order by case tier when 'ELITE' then 0 when 'PREMIUM' then 1 else 2 end, id limit 1")[0]!;
-  const [offer] = queryAt<{ slug: string }>(env.DATABASE_PATH!, "select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1");
+  const spa = queryAt<{ slug: string }>(
+    env.DATABASE_PATH!,
+    "select slug from spas order by case tier when 'ELITE' then 0 when 'PREMIUM' then 1 else 2 end, id limit 1",
+  )[0]!;
+  const [offer] = queryAt<{ slug: string }>(
+    env.DATABASE_PATH!,
+    "select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1",
+  );
 
   const pages: { label: string; path: string; optional?: boolean }[] = [
     { label: 'home', path: '/' },
@@ -576,7 +637,10 @@ function report(javascript: JsPage[]) {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
   for (const page of javascript) {
     if ('missing' in page) log.warn(`js ${page.path}: missing (${page.missing})`);
-    else log.info(`js ${page.path}: ${page.islands} island(s); mobile ${kb(page.mobile.totalGzipBytes)}, desktop ${kb(page.desktop.totalGzipBytes)} gzipped (inline ${kb(page.inline.gzipBytes)})`);
+    else
+      log.info(
+        `js ${page.path}: ${page.islands} island(s); mobile ${kb(page.mobile.totalGzipBytes)}, desktop ${kb(page.desktop.totalGzipBytes)} gzipped (inline ${kb(page.inline.gzipBytes)})`,
+      );
   }
 }
 

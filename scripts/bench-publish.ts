@@ -46,7 +46,11 @@ async function main() {
   server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitUntil(() => output.includes('listening on'), 'the server start');
 
-  const targets = queryAt<{ id: number; slug: string; description: string | null }>(env.DATABASE_PATH, 'select id, slug, description from spas where active = 1 order by id limit ?', Number(values.edits));
+  const targets = queryAt<{ id: number; slug: string; description: string | null }>(
+    env.DATABASE_PATH,
+    'select id, slug, description from spas where active = 1 order by id limit ?',
+    Number(values.edits),
+  );
   const latencies: number[] = [];
   const loadAtStart = loadavg()[0]!;
   for (const [i, spa] of targets.entries()) {
@@ -83,7 +87,9 @@ async function main() {
   };
   mkdirSync('data/bench', { recursive: true });
   writeFileSync('data/bench/publish.json', `${JSON.stringify(figures, null, 2)}\n`);
-  log.info(`listing change -> live at ${figures.spas} spas: median ${figures.liveAfterSeconds.median} s, p95 ${figures.liveAfterSeconds.p95} s (data/bench/publish.json)`);
+  log.info(
+    `listing change -> live at ${figures.spas} spas: median ${figures.liveAfterSeconds.median} s, p95 ${figures.liveAfterSeconds.p95} s (data/bench/publish.json)`,
+  );
   reportBars(log, percentile(sorted, 95) < BAR_P95_MS ? [] : [`p95 ${figures.liveAfterSeconds.p95} s is over the ${BAR_P95_MS / 1000} s bar`]);
 }
 

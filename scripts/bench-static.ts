@@ -15,7 +15,9 @@ import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
 
 const log = logger('bench-static');
-const { values } = parseArgs({ options: { port: { type: 'string', default: '4392' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '4392' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } },
+});
 const port = Number(values.port);
 const nginxPort = port + 1;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
@@ -25,12 +27,18 @@ const env = benchSiteEnv(work, port);
 const children: ChildProcess[] = [];
 
 function need(command: string) {
-  if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0) throw new Error(`${command} is not installed (scripts/bootstrap.sh npm run bench installs it)`);
+  if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0)
+    throw new Error(`${command} is not installed (scripts/bootstrap.sh npm run bench installs it)`);
 }
 
 async function waitFor(url: string) {
   for (let i = 0; i < 600; i++) {
-    if (await fetch(url).then((r) => r.ok).catch(() => false)) return;
+    if (
+      await fetch(url)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return;
     await delay(50);
   }
   throw new Error(`${url} did not answer`);
@@ -99,7 +107,11 @@ async function main() {
   const pages = { home: '/', spa: '/spas/harborlight-aesthetics' };
   const results: Record<string, unknown> = {};
   for (const [name, path] of Object.entries(pages)) {
-    for (const [mode, encoding] of [['plain', null], ['gzip', 'gzip'], ['br', 'br']] as const) {
+    for (const [mode, encoding] of [
+      ['plain', null],
+      ['gzip', 'gzip'],
+      ['br', 'br'],
+    ] as const) {
       // A short warm-up for each, then the measured run.
       wrk(`http://127.0.0.1:${port}${path}`, encoding);
       const project = wrk(`http://127.0.0.1:${port}${path}`, encoding);
@@ -107,9 +119,16 @@ async function main() {
       results[`${name}.${mode}`] = {
         project,
         nginx: peer,
-        ratio: peer ? { requestsPerSecond: round(project.requestsPerSecond / Math.max(peer.requestsPerSecond, 1)), p99: round(peer.p99Ms / Math.max(project.p99Ms, 0.001)) } : null,
+        ratio: peer
+          ? {
+              requestsPerSecond: round(project.requestsPerSecond / Math.max(peer.requestsPerSecond, 1)),
+              p99: round(peer.p99Ms / Math.max(project.p99Ms, 0.001)),
+            }
+          : null,
       };
-      log.info(`${name} ${mode}: ours ${project.requestsPerSecond}/s p99 ${project.p99Ms} ms${peer ? `; nginx ${peer.requestsPerSecond}/s p99 ${peer.p99Ms} ms` : ''}`);
+      log.info(
+        `${name} ${mode}: ours ${project.requestsPerSecond}/s p99 ${project.p99Ms} ms${peer ? `; nginx ${peer.requestsPerSecond}/s p99 ${peer.p99Ms} ms` : ''}`,
+      );
     }
   }
   const figures = { date: new Date().toISOString(), connections: Number(values.connections), seconds: Number(values.seconds), results };

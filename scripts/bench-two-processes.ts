@@ -20,7 +20,9 @@ import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
-const { values } = parseArgs({ options: { port: { type: 'string', default: '4390' }, workers: { type: 'string', default: '16' }, seconds: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '4390' }, workers: { type: 'string', default: '16' }, seconds: { type: 'string', default: '8' } },
+});
 const ports = [Number(values.port), Number(values.port) + 1];
 const origins = ports.map((port) => `http://127.0.0.1:${port}`);
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-two-'));
@@ -33,11 +35,21 @@ async function main() {
   prepareSite(shared);
   buildSite(shared);
   ports.forEach((port, i) => {
-    servers.push(spawn(process.execPath, SERVER_ARGS, { env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' }, stdio: ['ignore', 'ignore', 'inherit'] }));
+    servers.push(
+      spawn(process.execPath, SERVER_ARGS, {
+        env: { ...shared, PORT: String(port), BACKGROUND_JOBS: i === 0 ? 'on' : 'off' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
   });
   for (const origin of origins) {
     for (let i = 0; ; i++) {
-      if (await fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false)) break;
+      if (
+        await fetch(`${origin}/readyz`)
+          .then((r) => r.ok)
+          .catch(() => false)
+      )
+        break;
       if (i > 1200) throw new Error(`${origin} did not become ready`);
       await delay(50);
     }
@@ -99,7 +111,12 @@ async function main() {
   }
   const buildsAfter = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
 
-  const stored = new Map(queryAt<{ id: number; n: number }>(shared.DATABASE_PATH, "select id, count(*) as n from bookings where email like 'two-%' group by id").map((row) => [row.id, row.n]));
+  const stored = new Map(
+    queryAt<{ id: number; n: number }>(shared.DATABASE_PATH, "select id, count(*) as n from bookings where email like 'two-%' group by id").map((row) => [
+      row.id,
+      row.n,
+    ]),
+  );
   const lost = created.filter((id) => stored.get(id) !== 1);
 
   const sorted = latencies.sort((a, b) => a - b);

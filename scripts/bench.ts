@@ -45,7 +45,6 @@ function timed(label: string, args: string[], env: NodeJS.ProcessEnv): number {
 const countPages = (dir: string): number =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.html')).length;
 
-
 async function main() {
   // 1. Build times.
   const demo = envFor('demo');

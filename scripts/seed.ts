@@ -9,5 +9,4 @@ const log = logger('seed');
 loadEnv();
 const path = envPath('DATABASE_PATH');
 const counts = seedDemo(migrateDatabase(path));
-log.info(`${path}: ${counts.cities} cities, ${counts.spas} spas, ${counts.services} services, ${counts.offers} offers`,
-);
+log.info(`${path}: ${counts.cities} cities, ${counts.spas} spas, ${counts.services} services, ${counts.offers} offers`);

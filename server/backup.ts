@@ -10,7 +10,9 @@ const log = logger('backup');
 export async function backUpNow() {
   loadEnv();
   const result = await backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'), new Date(), { uploadDir: envPath('UPLOAD_DIR') });
-  log.info(`wrote ${result.file} (${(result.bytes / 1024 / 1024).toFixed(1)} MB in ${result.ms} ms)${result.removed.length ? `; removed ${result.removed.length} old` : ''}; uploads: ${result.uploads?.copied ?? 0} new file(s) copied`);
+  log.info(
+    `wrote ${result.file} (${(result.bytes / 1024 / 1024).toFixed(1)} MB in ${result.ms} ms)${result.removed.length ? `; removed ${result.removed.length} old` : ''}; uploads: ${result.uploads?.copied ?? 0} new file(s) copied`,
+  );
   return result;
 }
 

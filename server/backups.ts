@@ -62,7 +62,10 @@ export function integrityOf(path: string): string {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const rows = db.pragma('integrity_check') as { integrity_check: string }[];
-    return rows.map((row) => row.integrity_check).slice(0, 5).join('; ');
+    return rows
+      .map((row) => row.integrity_check)
+      .slice(0, 5)
+      .join('; ');
   } finally {
     db.close();
   }
@@ -83,7 +86,11 @@ const UPLOAD_NAME = /^([a-f0-9]{24})-[\dx]+\.(?:avif|webp)$/;
 function uploadFiles(root: string): string[] {
   return UPLOAD_KINDS.flatMap((kind) => {
     const dir = join(root, kind);
-    return existsSync(dir) ? readdirSync(dir).filter((name) => UPLOAD_NAME.test(name)).map((name) => `${kind}/${name}`) : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((name) => UPLOAD_NAME.test(name))
+          .map((name) => `${kind}/${name}`)
+      : [];
   });
 }
 
@@ -172,7 +179,11 @@ export async function backUp(databasePath: string, dir: string, now = new Date()
  * caller checks); the backup must pass the integrity check first. The old
  * database is kept beside it as <name>.before-restore.
  */
-export function restore(backupFile: string, databasePath: string, { uploadDir }: { uploadDir?: string } = {}): { keptOld: string | null; uploadsRestored: number } {
+export function restore(
+  backupFile: string,
+  databasePath: string,
+  { uploadDir }: { uploadDir?: string } = {},
+): { keptOld: string | null; uploadsRestored: number } {
   if (!existsSync(backupFile)) throw new Error(`no such backup: ${backupFile}`);
   const verdict = integrityOf(backupFile);
   if (verdict !== 'ok') throw new Error(`the backup failed its integrity check, nothing was changed: ${verdict}`);

@@ -208,7 +208,18 @@ describe('the queue state and requests on disk', () => {
 
   it('round-trips the state and consumes a request once', () => {
     expect(readQueueState(dir)).toBeNull();
-    const state = { updatedAt: '2026-11-23T10:00:00.000Z', status: 'idle', contentVersion: 1, publishedVersion: 1, buildStartsAt: null, building: null, expectedBuildMs: 1, expectedLiveAt: null, lastFailure: null, nextRetryAt: null } as const;
+    const state = {
+      updatedAt: '2026-11-23T10:00:00.000Z',
+      status: 'idle',
+      contentVersion: 1,
+      publishedVersion: 1,
+      buildStartsAt: null,
+      building: null,
+      expectedBuildMs: 1,
+      expectedLiveAt: null,
+      lastFailure: null,
+      nextRetryAt: null,
+    } as const;
     writeQueueState(dir, state);
     expect(readQueueState(dir)).toEqual(state);
     expect(takeRebuildRequest(dir)).toBe(false);

@@ -131,13 +131,21 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
           const count = failure && failure.contentVersion === version ? failure.count + 1 : 1;
           const pause = retryMs[Math.min(count - 1, retryMs.length - 1)]!;
           failure = { at: new Date().toISOString(), contentVersion: version, log: result.log.slice(-8_000), count, retryAt: now() + pause };
-          log.error(`the build of content version ${version} failed; the previous site stays live; retrying in ${Math.round(pause / 1000)} s unless the data changes first`);
+          log.error(
+            `the build of content version ${version} failed; the previous site stays live; retrying in ${Math.round(pause / 1000)} s unless the data changes first`,
+          );
         }
         running = null;
         if (!stopped) tick();
       });
     running = { startedAt, contentVersion: version, done };
-    publish(describe(version, published, { status: 'building', building: { startedAt: iso(startedAt)!, contentVersion: version, elsewhere: false }, expectedLiveAt: iso(startedAt + expectedBuildMs) }));
+    publish(
+      describe(version, published, {
+        status: 'building',
+        building: { startedAt: iso(startedAt)!, contentVersion: version, elsewhere: false },
+        expectedLiveAt: iso(startedAt + expectedBuildMs),
+      }),
+    );
   }
 
   function tick() {
@@ -155,12 +163,24 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
 
     if (running) {
       // Changes during a build wait for the next one; the state shows this one.
-      return publish(describe(version, published, { status: 'building', building: { startedAt: iso(running.startedAt)!, contentVersion: running.contentVersion, elsewhere: false }, expectedLiveAt: iso(running.startedAt + expectedBuildMs) }));
+      return publish(
+        describe(version, published, {
+          status: 'building',
+          building: { startedAt: iso(running.startedAt)!, contentVersion: running.contentVersion, elsewhere: false },
+          expectedLiveAt: iso(running.startedAt + expectedBuildMs),
+        }),
+      );
     }
     if (options.lockHeld()) {
       // `npm run rebuild` by hand, or another queue: wait for it, then look again.
       elsewhereSince ??= at;
-      return publish(describe(version, published, { status: 'building', building: { startedAt: iso(elsewhereSince)!, contentVersion: version, elsewhere: true }, expectedLiveAt: iso(elsewhereSince + expectedBuildMs) }));
+      return publish(
+        describe(version, published, {
+          status: 'building',
+          building: { startedAt: iso(elsewhereSince)!, contentVersion: version, elsewhere: true },
+          expectedLiveAt: iso(elsewhereSince + expectedBuildMs),
+        }),
+      );
     }
     elsewhereSince = null;
     if (!behind && !forced) {
@@ -168,7 +188,9 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
       return publish(describe(version, published, {}));
     }
     if (!forced && failure && failure.contentVersion === version && at < failure.retryAt) {
-      return publish(describe(version, published, { status: 'retrying', nextRetryAt: iso(failure.retryAt), expectedLiveAt: iso(failure.retryAt + expectedBuildMs) }));
+      return publish(
+        describe(version, published, { status: 'retrying', nextRetryAt: iso(failure.retryAt), expectedLiveAt: iso(failure.retryAt + expectedBuildMs) }),
+      );
     }
     const due = forced ? at : Math.min(lastChangeAt + quietMs, (firstUnpublishedAt ?? at) + maxWaitMs);
     if (at >= due) return startBuild(version, published);
@@ -180,7 +202,8 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
 
   return {
     tick,
-    state: () => current ?? { ...describe(options.readContentVersion(), options.readPublished()?.contentVersion ?? null, {}), updatedAt: new Date(now()).toISOString() },
+    state: () =>
+      current ?? { ...describe(options.readContentVersion(), options.readPublished()?.contentVersion ?? null, {}), updatedAt: new Date(now()).toISOString() },
     idle: async () => {
       while (running) await running.done;
     },

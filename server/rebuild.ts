@@ -10,7 +10,17 @@ import { openDatabase } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { siteMeta } from '#db/schema.ts';
 import { envPath, loadEnv } from './env.ts';
-import { acquireRebuildLock, isPending, markPending, pruneBuilds, releaseRebuildLock, sourceHash, staleReason, swapCurrent, takePending } from './site-builds.ts';
+import {
+  acquireRebuildLock,
+  isPending,
+  markPending,
+  pruneBuilds,
+  releaseRebuildLock,
+  sourceHash,
+  staleReason,
+  swapCurrent,
+  takePending,
+} from './site-builds.ts';
 import { currentBuildDir, paths, readBuildInfo, writeRebuildResult, type BuildInfo } from '#lib/server/published-site.ts';
 import { logger } from '#lib/log.ts';
 import { precompress } from './static-files.ts';
@@ -44,7 +54,13 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   } catch (error) {
     rmSync(outDir, { recursive: true, force: true }); // never leave a half build behind
     const message = error instanceof Error ? error.message : String(error);
-    writeRebuildResult(siteDir, { ok: false, at: new Date().toISOString(), buildId: id, durationMs: Math.round(performance.now() - started), error: message.split('\n').slice(0, 20).join('\n') });
+    writeRebuildResult(siteDir, {
+      ok: false,
+      at: new Date().toISOString(),
+      buildId: id,
+      durationMs: Math.round(performance.now() - started),
+      error: message.split('\n').slice(0, 20).join('\n'),
+    });
     throw error;
   }
   // Compressed once here, so the server never compresses a page (server/static-files.ts).
@@ -61,7 +77,8 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   swapCurrent(siteDir, outDir);
   writeRebuildResult(siteDir, { ok: true, at: info.builtAt, buildId: id, durationMs: info.durationMs });
   const pruned = pruneBuilds(siteDir);
-  log.info(`published ${id} in ${(info.durationMs / 1000).toFixed(1)} s` +
+  log.info(
+    `published ${id} in ${(info.durationMs / 1000).toFixed(1)} s` +
       (pruned.length ? ` (removed ${pruned.length} old build${pruned.length > 1 ? 's' : ''})` : ''),
   );
   return info;

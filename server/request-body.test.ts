@@ -18,7 +18,15 @@ describe('bodyLimitFor', () => {
   });
 
   it('does not stretch the exception to look-alike paths or other methods', () => {
-    for (const url of ['/owner/spas/7/photos/x', '/owner/spas/7/photosx', '/owner/spas/abc/photos', '/owner/spas/0/photos', '/api/owner/spas/7/photos', '//owner/spas/7/photos', '/owner/spas/7/../../api/bookings/photos']) {
+    for (const url of [
+      '/owner/spas/7/photos/x',
+      '/owner/spas/7/photosx',
+      '/owner/spas/abc/photos',
+      '/owner/spas/0/photos',
+      '/api/owner/spas/7/photos',
+      '//owner/spas/7/photos',
+      '/owner/spas/7/../../api/bookings/photos',
+    ]) {
       expect(bodyLimitFor('POST', url), url).toBe(DEFAULT_BODY_LIMIT);
     }
     expect(bodyLimitFor('PUT', '/owner/spas/7/photos')).toBe(DEFAULT_BODY_LIMIT);

@@ -20,7 +20,12 @@ async function start(generation: () => string) {
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-  return { get: (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers }).then(async (r) => ({ status: r.status, body: await r.text(), cache: r.headers.get('x-cache') })), rendered: () => rendered, cache };
+  return {
+    get: (path: string, headers: Record<string, string> = {}) =>
+      fetch(base + path, { headers }).then(async (r) => ({ status: r.status, body: await r.text(), cache: r.headers.get('x-cache') })),
+    rendered: () => rendered,
+    cache,
+  };
 }
 
 describe('response cache', () => {

@@ -20,7 +20,9 @@ async function main() {
   if (!file) throw new Error('usage: npm run db:restore -- path/to/site-YYYYMMDD-HHMMSS.db');
   if (await siteIsRunning()) throw new Error(`the site answers on ${env('HOST')}:${env('PORT')}; stop it first`);
   const { keptOld, uploadsRestored } = restore(file, envPath('DATABASE_PATH'), { uploadDir: envPath('UPLOAD_DIR') });
-  log.info(`restored ${file} into ${envPath('DATABASE_PATH')}${keptOld ? ` (the previous database is kept as ${keptOld})` : ''}; ${uploadsRestored} uploaded file(s) put back`);
+  log.info(
+    `restored ${file} into ${envPath('DATABASE_PATH')}${keptOld ? ` (the previous database is kept as ${keptOld})` : ''}; ${uploadsRestored} uploaded file(s) put back`,
+  );
 }
 
 main().catch((error: unknown) => {

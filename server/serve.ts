@@ -123,7 +123,13 @@ export async function startServer() {
     res.setHeader('X-Request-Id', requestId);
     if (logRequests) {
       res.once('finish', () =>
-        logEvent('http', { id: requestId, method: req.method, path: loggablePath(originalUrl), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }),
+        logEvent('http', {
+          id: requestId,
+          method: req.method,
+          path: loggablePath(originalUrl),
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        }),
       );
     }
     if (isHealthRequest(req)) return answerHealth(req, res);
@@ -225,7 +231,15 @@ function scheduleNightly() {
       logEvent('job', { job: 'nightly-rebuild', ok: code === 0 });
       const started = performance.now();
       backUp(envPath('DATABASE_PATH'), envPath('BACKUP_DIR'), new Date(), { uploadDir: envPath('UPLOAD_DIR') })
-        .then((result) => logEvent('job', { job: 'nightly-backup', ok: true, bytes: result.bytes, removed: result.removed.length, ms: Math.round(performance.now() - started) }))
+        .then((result) =>
+          logEvent('job', {
+            job: 'nightly-backup',
+            ok: true,
+            bytes: result.bytes,
+            removed: result.removed.length,
+            ms: Math.round(performance.now() - started),
+          }),
+        )
         .catch((error: unknown) => {
           logEvent('job', { job: 'nightly-backup', ok: false });
           log.error('nightly backup failed', error);

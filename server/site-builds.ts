@@ -9,26 +9,12 @@
 // symlink over `current`, which is atomic: a request sees the old site or the
 // new one, never a half-written one. See docs/decisions/0002-atomic-publishing.md.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { currentBuildDir, isRunning, paths, takeMark, type BuildInfo } from '#lib/server/published-site.ts';
 
 /** Why the published site must be built again, or null when it is up to date. */
-export function staleReason(
-  info: BuildInfo | null,
-  now: { contentVersion: number; sourceHash: string },
-): string | null {
+export function staleReason(info: BuildInfo | null, now: { contentVersion: number; sourceHash: string }): string | null {
   if (!info) return 'no site has been built yet';
   if (info.contentVersion < now.contentVersion) return 'the data changed since the last build';
   if (info.sourceHash !== now.sourceHash) return 'the code changed since the last build';

@@ -111,7 +111,14 @@ describe('page policies from Astro’s _headers.json', () => {
     writeFileSync(join(client, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     const policy = "default-src 'self'; frame-ancestors 'none'; script-src 'self' 'sha256-x';";
     const csp = [{ key: 'Content-Security-Policy', value: policy }];
-    writeFileSync(join(build, '_headers.json'), JSON.stringify([{ pathname: '/', headers: csp }, { pathname: '/404', headers: csp }, { pathname: '/spas/glow', headers: csp }]));
+    writeFileSync(
+      join(build, '_headers.json'),
+      JSON.stringify([
+        { pathname: '/', headers: csp },
+        { pathname: '/404', headers: csp },
+        { pathname: '/spas/glow', headers: csp },
+      ]),
+    );
     try {
       await precompress(client);
       const files = createStaticServer(client);

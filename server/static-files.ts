@@ -137,7 +137,11 @@ export function chooseEncoding(acceptEncoding: string | undefined, entry: Manife
 
 /** Hashed assets never change under their name; everything else is checked each time. */
 export const cacheControlFor = (path: string) =>
-  path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : path.endsWith('.html') ? 'public, max-age=0, must-revalidate' : 'public, max-age=3600, must-revalidate';
+  path.startsWith('/_astro/')
+    ? 'public, max-age=31536000, immutable'
+    : path.endsWith('.html')
+      ? 'public, max-age=0, must-revalidate'
+      : 'public, max-age=3600, must-revalidate';
 
 /** True when If-None-Match names this ETag (or is "*"). */
 export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -7,4 +7,3 @@ declare namespace App {
     session: import('#lib/server/auth/sessions.ts').Session | null;
   }
 }
-

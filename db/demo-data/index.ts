@@ -18,4 +18,13 @@ export { demoOffers } from './offers.ts';
 export { demoAnsweredRequests, demoClinicians, demoOwner, demoReviews } from './people.ts';
 export type { DemoCity, DemoClinician, DemoOffer, DemoReview, DemoService, DemoSpa } from './types.ts';
 
-export const demoSpas: DemoSpa[] = [...newportBeachSpas, ...irvineSpas, ...costaMesaSpas, ...huntingtonBeachSpas, ...lagunaBeachSpas, ...danaPointSpas, ...missionViejoSpas, ...anaheimSpas];
+export const demoSpas: DemoSpa[] = [
+  ...newportBeachSpas,
+  ...irvineSpas,
+  ...costaMesaSpas,
+  ...huntingtonBeachSpas,
+  ...lagunaBeachSpas,
+  ...danaPointSpas,
+  ...missionViejoSpas,
+  ...anaheimSpas,
+];

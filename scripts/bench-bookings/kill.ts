@@ -65,7 +65,10 @@ export async function measureKill() {
   const killAt = started + Number(values['kill-ms']);
   const deadline = started + 60_000;
   while (answered.size < killAfter || performance.now() < killAt) {
-    if (performance.now() > deadline) throw new Error(`only ${answered.size} bookings answered in 60 s (${JSON.stringify(tally(statuses))}, errors ${JSON.stringify(tally(errorsBeforeKill))})`);
+    if (performance.now() > deadline)
+      throw new Error(
+        `only ${answered.size} bookings answered in 60 s (${JSON.stringify(tally(statuses))}, errors ${JSON.stringify(tally(errorsBeforeKill))})`,
+      );
     await delay(5);
   }
   const gone = killServer();
@@ -161,7 +164,8 @@ export async function measureKill() {
   );
   for (const example of mail.examples) log.warn(`kill: ${example}`);
   const problem = (text: string) => failures.push(`kill: ${text}`);
-  if (result.missingAfterRestart) problem(`${result.missingAfterRestart} bookings answered 201 are missing after the restart (${result.missingIds.join(', ')})`);
+  if (result.missingAfterRestart)
+    problem(`${result.missingAfterRestart} bookings answered 201 are missing after the restart (${result.missingIds.join(', ')})`);
   if (result.answeredWithoutLead) problem(`${result.answeredWithoutLead} bookings answered 201 have no lead`);
   if (result.bookingsWithoutLead) problem(`${result.bookingsWithoutLead} stored bookings have no lead`);
   if (result.newLeads !== result.newBookings) problem(`${result.newBookings} new bookings but ${result.newLeads} new leads`);

@@ -188,7 +188,8 @@ export async function startServer(): Promise<number> {
   try {
     const deadline = performance.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${serverStderr.slice(-5).join(' | ')}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${serverStderr.slice(-5).join(' | ')}`);
       const answer = await send({ agent, method: 'GET', path: '/' });
       if (answer.status === 200) return performance.now() - started;
       if (performance.now() > deadline) throw new Error(`GET / did not answer 200 within 60 s (last: ${answer.status || answer.error})`);
@@ -272,7 +273,9 @@ export function present(expected: Map<number, string>) {
   return withDb((db) => {
     const rows = db.prepare('select id, email from bookings where id in (select value from json_each(?))').all(ids) as { id: number; email: string }[];
     const withLead = new Set(
-      (db.prepare('select distinct booking_id as id from leads where booking_id in (select value from json_each(?))').all(ids) as { id: number }[]).map((r) => r.id),
+      (db.prepare('select distinct booking_id as id from leads where booking_id in (select value from json_each(?))').all(ids) as { id: number }[]).map(
+        (r) => r.id,
+      ),
     );
     const found = new Map(rows.map((r) => [r.id, r.email]));
     const missingBookings = [...expected].filter(([id, email]) => found.get(id) !== email).map(([id]) => id);
@@ -344,7 +347,15 @@ const spaSubject = (name: string) => `New booking request from ${name}`;
  * allowed (delivery is at least once), counted.
  */
 export function bookingMail(bookings: Booked[]) {
-  type Row = { id: number; to: string | null; replyTo: string | null; subject: string | null; sentAt: number | null; failedAt: number | null; attempts: number };
+  type Row = {
+    id: number;
+    to: string | null;
+    replyTo: string | null;
+    subject: string | null;
+    sentAt: number | null;
+    failedAt: number | null;
+    attempts: number;
+  };
   const rows = withDb(
     (db) =>
       db
@@ -370,7 +381,18 @@ export function bookingMail(bookings: Booked[]) {
   const filesForClient = group(files, (f) => (f.subject.startsWith(CLIENT_SUBJECT) ? (f.to[0] ?? null) : null));
   const filesForSpa = group(files, (f) => (f.subject.startsWith(spaSubject('')) ? `${f.replyTo[0] ?? ''} ${f.subject}` : null));
 
-  const result = { expected: 0, queued: 0, missingFromQueue: 0, queuedMoreThanOnce: 0, notSent: 0, givenUp: 0, attemptedMoreThanOnce: 0, inOutbox: 0, missingFromOutbox: 0, sentTwice: 0 };
+  const result = {
+    expected: 0,
+    queued: 0,
+    missingFromQueue: 0,
+    queuedMoreThanOnce: 0,
+    notSent: 0,
+    givenUp: 0,
+    attemptedMoreThanOnce: 0,
+    inOutbox: 0,
+    missingFromOutbox: 0,
+    sentTwice: 0,
+  };
   const examples: string[] = [];
   for (const { email, name } of bookings) {
     const address = email.toLowerCase();
@@ -389,7 +411,9 @@ export function bookingMail(bookings: Booked[]) {
       else result.missingFromOutbox++;
       result.sentTwice += Math.max(0, written.length - 1);
       if ((!queued.length || !written.length || queued.some((r) => r.sentAt === null)) && examples.length < 10)
-        examples.push(`${what} mail of ${email}: ${queued.length} queued (${queued.filter((r) => r.sentAt !== null).length} sent), ${written.length} in the outbox`);
+        examples.push(
+          `${what} mail of ${email}: ${queued.length} queued (${queued.filter((r) => r.sentAt !== null).length} sent), ${written.length} in the outbox`,
+        );
     }
   }
   return { ...result, examples };

@@ -89,7 +89,8 @@ async function loadRound(n: number, burst: number) {
   if (result.distinctIds !== burst) problem(`${result.distinctIds} distinct booking ids for ${burst} requests`);
   if (result.newBookings !== burst) problem(`${result.newBookings} new bookings, expected ${burst}`);
   if (result.newLeads !== burst) problem(`${result.newLeads} new leads, expected ${burst}`);
-  if (result.answeredButMissing || result.answeredWithoutLead) problem(`${result.answeredButMissing} answered bookings missing, ${result.answeredWithoutLead} without a lead`);
+  if (result.answeredButMissing || result.answeredWithoutLead)
+    problem(`${result.answeredButMissing} answered bookings missing, ${result.answeredWithoutLead} without a lead`);
   return result;
 }
 

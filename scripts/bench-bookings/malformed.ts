@@ -52,14 +52,48 @@ function malformedCases(): BadCase[] {
 
   // Bad JSON: not parseable at all.
   const valid = JSON.stringify(base());
-  for (const text of ['', ' ', '{', '}', '[', '{"name":', '{"name":"Bench', 'nul', 'tru', '{"name":"a",}', '[1,2,]', "{'name':'Bench'}", '{name:"Bench"}', '{"name":"a" "email":"b"}', '{"a":1}{"b":2}', '{"a":1} x', 'NaN', 'Infinity', '-', '{"serviceId":01}', '{"serviceId":1.}', '{"serviceId":+1}', '{"serviceId":0x10}', '{"name":"a"/*c*/}', 'undefined', '{"name":"\\x41"}', '{"name":"\\u12"}', '"unterminated'])
+  for (const text of [
+    '',
+    ' ',
+    '{',
+    '}',
+    '[',
+    '{"name":',
+    '{"name":"Bench',
+    'nul',
+    'tru',
+    '{"name":"a",}',
+    '[1,2,]',
+    "{'name':'Bench'}",
+    '{name:"Bench"}',
+    '{"name":"a" "email":"b"}',
+    '{"a":1}{"b":2}',
+    '{"a":1} x',
+    'NaN',
+    'Infinity',
+    '-',
+    '{"serviceId":01}',
+    '{"serviceId":1.}',
+    '{"serviceId":+1}',
+    '{"serviceId":0x10}',
+    '{"name":"a"/*c*/}',
+    'undefined',
+    '{"name":"\\x41"}',
+    '{"name":"\\u12"}',
+    '"unterminated',
+  ])
     add('bad json', JSON.stringify(text), text, 400);
-  for (const cut of [1, 10, 25, 50, 100, Math.floor(valid.length / 2), valid.length - 2, valid.length - 1]) add('bad json', `truncated at ${cut} of ${valid.length}`, valid.slice(0, cut), 400);
+  for (const cut of [1, 10, 25, 50, 100, Math.floor(valid.length / 2), valid.length - 2, valid.length - 1])
+    add('bad json', `truncated at ${cut} of ${valid.length}`, valid.slice(0, cut), 400);
   add('bad json', 'raw NUL byte inside a string', Buffer.from(`{"name":"Bench\u0000Client","email":"bench-bad-nul@example.com"}`), 400);
   add('bad json', 'raw newline inside a string', `{"name":"Bench\nClient","email":"bench-bad-nl@example.com"}`, 400);
-  add('bad json', 'UTF-16 body labelled utf-16', Buffer.from(`\ufeff${valid}`, 'utf16le'), 400, { 'Content-Type': 'application/json; charset=utf-16', Origin: origin });
+  add('bad json', 'UTF-16 body labelled utf-16', Buffer.from(`\ufeff${valid}`, 'utf16le'), 400, {
+    'Content-Type': 'application/json; charset=utf-16',
+    Origin: origin,
+  });
   // Valid JSON, but not an object.
-  for (const text of ['null', 'true', 'false', '0', '42', '-1', '1e400', '"a string"', '""', '[]', '[{}]', `[${valid}]`, '{}']) add('not an object', text.length > 40 ? `${text.slice(0, 40)}...` : text, text);
+  for (const text of ['null', 'true', 'false', '0', '42', '-1', '1e400', '"a string"', '""', '[]', '[{}]', `[${valid}]`, '{}'])
+    add('not an object', text.length > 40 ? `${text.slice(0, 40)}...` : text, text);
 
   // Wrong types, field by field.
   const textFields = ['name', 'email', 'phone', 'preferredDate', 'message', 'source', 'medium', 'campaign'];
@@ -174,12 +208,22 @@ function malformedCases(): BadCase[] {
     415,
     { 'Content-Type': 'multipart/form-data; boundary=----bench', Origin: origin },
   );
-  add('content type', 'multipart body labelled application/json', '------bench\r\nContent-Disposition: form-data; name="name"\r\n\r\nBench\r\n------bench--\r\n', 400);
+  add(
+    'content type',
+    'multipart body labelled application/json',
+    '------bench\r\nContent-Disposition: form-data; name="name"\r\n\r\nBench\r\n------bench--\r\n',
+    400,
+  );
 
   // Text that is not text, or not allowed where it is.
   const raw = (label: string, bytes: number[], field = 'name') => {
     const before = JSON.stringify({ ...base(), [field]: 'BEFORE' }).split('BEFORE');
-    add('unicode', `${field} with raw bytes ${bytes.map((b) => b.toString(16).padStart(2, '0')).join(' ')} (${label})`, Buffer.concat([Buffer.from(`${before[0]}Bench `), Buffer.from(bytes), Buffer.from(before[1]!)]), 400);
+    add(
+      'unicode',
+      `${field} with raw bytes ${bytes.map((b) => b.toString(16).padStart(2, '0')).join(' ')} (${label})`,
+      Buffer.concat([Buffer.from(`${before[0]}Bench `), Buffer.from(bytes), Buffer.from(before[1]!)]),
+      400,
+    );
   };
   raw('UTF-8 encoded lone surrogate U+D800', [0xed, 0xa0, 0x80]);
   raw('UTF-8 encoded lone surrogate U+DFFF', [0xed, 0xbf, 0xbf]);
@@ -302,10 +346,18 @@ function malformedCases(): BadCase[] {
 
   // Deep nesting, inside and past the size limit.
   for (const depth of [100, 1000, 5000, 8000]) {
-    add('nesting', `message as arrays nested ${depth} deep`, JSON.stringify({ ...base(), message: 'NEST' }).replace('"NEST"', `${'['.repeat(depth)}${']'.repeat(depth)}`));
+    add(
+      'nesting',
+      `message as arrays nested ${depth} deep`,
+      JSON.stringify({ ...base(), message: 'NEST' }).replace('"NEST"', `${'['.repeat(depth)}${']'.repeat(depth)}`),
+    );
   }
   for (const depth of [1000, 2500]) {
-    add('nesting', `name as objects nested ${depth} deep`, JSON.stringify({ ...base(), name: 'NEST' }).replace('"NEST"', `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
+    add(
+      'nesting',
+      `name as objects nested ${depth} deep`,
+      JSON.stringify({ ...base(), name: 'NEST' }).replace('"NEST"', `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+    );
   }
   add('nesting', 'arrays nested 8000 deep, unclosed', '['.repeat(8000), 400);
   add('nesting', 'arrays nested 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, 413);
@@ -359,9 +411,12 @@ export async function measureMalformed() {
   agent.destroy();
   const after = rowCounts();
   const created = withDb((db) =>
-    (db.prepare("select id, email, name, preferred_date as preferredDate from bookings where email like 'bench-bad-%' or name = 'Polluted'").all() as Record<string, unknown>[]).map(
-      (row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? visible(value) : value])),
-    ),
+    (
+      db.prepare("select id, email, name, preferred_date as preferredDate from bookings where email like 'bench-bad-%' or name = 'Polluted'").all() as Record<
+        string,
+        unknown
+      >[]
+    ).map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? visible(value) : value]))),
   );
 
   const byStatus = tally(results.map(({ answer }) => (answer.status ? String(answer.status) : `error ${answer.error}`)));
@@ -387,7 +442,12 @@ export async function measureMalformed() {
 
   // The server must still take a valid booking after all that.
   forgetBookingLimits();
-  const control = await send({ agent: new Agent({ keepAlive: false }), headers: jsonHeaders(), body: JSON.stringify(validBody('control', 0)), from: nextClient() });
+  const control = await send({
+    agent: new Agent({ keepAlive: false }),
+    headers: jsonHeaders(),
+    body: JSON.stringify(validBody('control', 0)),
+    from: nextClient(),
+  });
 
   const result = {
     requests: results.length,
@@ -409,14 +469,18 @@ export async function measureMalformed() {
       errorBodyNotInTheErrorShape: badShape.map(detail),
     },
   };
-  log.info(`malformed: ${results.length} requests, by status ${JSON.stringify(byStatus)}; ${serverErrors.length} 5xx; rows created ${JSON.stringify(result.rowsCreated)}`);
+  log.info(
+    `malformed: ${results.length} requests, by status ${JSON.stringify(byStatus)}; ${serverErrors.length} 5xx; rows created ${JSON.stringify(result.rowsCreated)}`,
+  );
   for (const r of accepted) log.warn(`malformed: accepted (${r.answer.status}): ${r.c.group} / ${r.c.label}: ${describeBody(r.c.body, 200)}`);
-  for (const r of unexpected.filter((u) => !accepted.includes(u))) log.warn(`malformed: ${r.c.group} / ${r.c.label}: answered ${r.answer.status || r.answer.error}, expected ${r.c.expect}`);
+  for (const r of unexpected.filter((u) => !accepted.includes(u)))
+    log.warn(`malformed: ${r.c.group} / ${r.c.label}: answered ${r.answer.status || r.answer.error}, expected ${r.c.expect}`);
   const problem = (text: string) => failures.push(`malformed: ${text}`);
   if (results.length < 200) problem(`only ${results.length} cases, expected at least 200`);
   if (serverErrors.length) problem(`${serverErrors.length} answers were 5xx (${serverErrors.map((r) => r.c.label).join('; ')})`);
   if (noAnswer.length) problem(`${noAnswer.length} requests got no answer (${noAnswer.map((r) => `${r.c.label}: ${r.answer.error}`).join('; ')})`);
-  if (result.rowsCreated.bookings || result.rowsCreated.leads) problem(`malformed requests created ${result.rowsCreated.bookings} bookings and ${result.rowsCreated.leads} leads`);
+  if (result.rowsCreated.bookings || result.rowsCreated.leads)
+    problem(`malformed requests created ${result.rowsCreated.bookings} bookings and ${result.rowsCreated.leads} leads`);
   if (accepted.length) problem(`${accepted.length} malformed requests were accepted (${accepted.map((r) => `${r.c.group} / ${r.c.label}`).join('; ')})`);
   if (control.status !== 201) problem(`a valid booking afterwards answered ${control.status || control.error}`);
   return result;

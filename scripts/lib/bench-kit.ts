@@ -40,7 +40,8 @@ export { SERVER_ARGS } from '#tests/support/site.ts';
  * the e2e tests build theirs): its own database, builds and outbox, mail to
  * files (never the caller's SMTP), no request log, quiet builds.
  */
-export const benchSiteEnv = (work: string, port: number, extra: Partial<Record<SettingName, string>> = {}): SiteEnv => siteProcessEnv(siteSettings(work, port, extra));
+export const benchSiteEnv = (work: string, port: number, extra: Partial<Record<SettingName, string>> = {}): SiteEnv =>
+  siteProcessEnv(siteSettings(work, port, extra));
 
 /** The verdict: each missed bar logged, and exit code 1 when there is one. */
 export function reportBars(log: ReturnType<typeof logger>, missed: string[]): void {

@@ -53,8 +53,7 @@ export const authLinks = {
 } as const;
 
 export const footer = {
-  about:
-    'Orange County’s directory of licensed medical spas: compare providers, treatments and offers, and request an appointment in a minute.',
+  about: 'Orange County’s directory of licensed medical spas: compare providers, treatments and offers, and request an appointment in a minute.',
   newsletter: {
     heading: 'Newsletter',
     lead: 'New providers, offers and treatment guides, at most twice a month.',
@@ -119,8 +118,7 @@ export type TreatmentSlug = (typeof treatments)[number]['slug'];
 export const home = {
   heroEyebrow: 'Orange County, California',
   heroHeading: 'Find your trusted medical spa in Orange County',
-  heroLead:
-    'Compare licensed providers for Botox, HydraFacial, laser and body treatments across the county, then request an appointment in under a minute.',
+  heroLead: 'Compare licensed providers for Botox, HydraFacial, laser and body treatments across the county, then request an appointment in under a minute.',
   aboutHeading: 'A directory you can trust with your skin',
   aboutParagraphs: [
     'We list medical spas across Orange County, from Newport Beach to Anaheim, and check each listing against county and state records before it goes live.',
@@ -134,8 +132,7 @@ export const home = {
   servicesLead: 'A treatment from each specialty, at the county’s best-listed spas. All prices are all-in.',
   treatmentsHeading: 'Popular treatments',
   treatmentsLead: 'Compare providers across Orange County for the treatments people ask about most.',
-  contactLead:
-    'Tell us what you are looking for and a coordinator will match you with the right provider. We reply within 24 hours.',
+  contactLead: 'Tell us what you are looking for and a coordinator will match you with the right provider. We reply within 24 hours.',
 } as const;
 
 /** Messages of the error catalogue (spec 8) shown outside a form island. */

@@ -16,4 +16,3 @@ export const magicLinkRequestSchema = z.object({
 });
 
 export const newsletterSignupSchema = z.object({ email: emailAddress });
-

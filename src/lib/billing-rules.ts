@@ -75,8 +75,7 @@ export function parsePaidTier(value: unknown): PaidTier | null {
 // ---- Paying for a service ---------------------------------------------------
 
 export type ChargeDecision =
-  | { ok: true; amountCents: number }
-  | { ok: false; status: 422; code: 'complimentary' | 'amount_mismatch' | 'invalid_amount'; message: string };
+  { ok: true; amountCents: number } | { ok: false; status: 422; code: 'complimentary' | 'amount_mismatch' | 'invalid_amount'; message: string };
 
 /**
  * What to charge for a service: always its stored price. The browser's
@@ -86,7 +85,12 @@ export type ChargeDecision =
  */
 export function decideCharge(service: { name: string; priceCents: number }, amount: unknown): ChargeDecision {
   if (service.priceCents <= 0 || service.name.toLowerCase().includes('consultation')) {
-    return { ok: false, status: 422, code: 'complimentary', message: 'This service is complimentary: request it from the booking form, there is nothing to pay.' };
+    return {
+      ok: false,
+      status: 422,
+      code: 'complimentary',
+      message: 'This service is complimentary: request it from the booking form, there is nothing to pay.',
+    };
   }
   if (amount !== undefined && amount !== null) {
     const dollars = typeof amount === 'string' && /^\d{1,9}(?:\.\d{1,2})?$/.test(amount.trim()) ? Number(amount) : amount;
@@ -125,7 +129,10 @@ export function paymentStatusFromIntent(status: string): PaymentStatus {
 }
 
 /** Whether an event about a booking's payment may change what is stored. */
-export function shouldApplyPaymentEvent(current: { status: PaymentStatus | null; eventCreated: number | null }, incoming: { status: PaymentStatus; created: number }): boolean {
+export function shouldApplyPaymentEvent(
+  current: { status: PaymentStatus | null; eventCreated: number | null },
+  incoming: { status: PaymentStatus; created: number },
+): boolean {
   // A refund comes after the payment whatever order the events arrive in: a late "succeeded" cannot undo it.
   if (current.status === 'paid' || current.status === 'refunded') return false;
   if (incoming.status === 'paid') return true;
@@ -177,7 +184,10 @@ export function tierForSubscription(tier: PaidTier, status: SubscriptionStatus):
  * last one applied is ignored, and a canceled subscription never comes back
  * (Stripe never reactivates one), so a late "updated" cannot revive it.
  */
-export function shouldApplySubscriptionEvent(current: { status: SubscriptionStatus; lastEventCreated: number } | null, incoming: { status: SubscriptionStatus; created: number }): boolean {
+export function shouldApplySubscriptionEvent(
+  current: { status: SubscriptionStatus; lastEventCreated: number } | null,
+  incoming: { status: SubscriptionStatus; created: number },
+): boolean {
   if (!current) return true;
   if (current.status === 'canceled' && incoming.status !== 'canceled') return false;
   return incoming.created >= current.lastEventCreated;

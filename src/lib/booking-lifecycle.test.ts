@@ -18,7 +18,12 @@ const HOUR = 3_600_000;
 const later = (hours: number) => new Date(NOW.getTime() + hours * HOUR);
 
 const pending = (preferredDate: string | null = '2026-12-01'): BookingState => ({ status: 'pending', preferredDate, scheduledAt: null });
-const confirmed = (scheduledAt: Date = later(48), cancellationWindowHours?: number): BookingState => ({ status: 'confirmed', preferredDate: '2026-12-01', scheduledAt, cancellationWindowHours });
+const confirmed = (scheduledAt: Date = later(48), cancellationWindowHours?: number): BookingState => ({
+  status: 'confirmed',
+  preferredDate: '2026-12-01',
+  scheduledAt,
+  cancellationWindowHours,
+});
 const inStatus = (status: BookingStatus): BookingState => ({ status, preferredDate: '2026-12-01', scheduledAt: status === 'pending' ? null : later(48) });
 
 const STAFF: BookingActor[] = ['owner', 'admin'];
@@ -47,12 +52,20 @@ describe('confirming', () => {
   });
 
   it('forbids the client to confirm (403)', () => {
-    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: later(24) }, 'client', NOW)).toMatchObject({ ok: false, status: 403, code: 'forbidden' });
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: later(24) }, 'client', NOW)).toMatchObject({
+      ok: false,
+      status: 403,
+      code: 'forbidden',
+    });
   });
 
   it.each(['confirmed', 'completed', 'cancelled'] as const)('refuses to confirm a %s booking (409)', (status) => {
     for (const actor of STAFF) {
-      expect(decideBookingChange(inStatus(status), { status: 'confirmed', scheduledAt: later(24) }, actor, NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+      expect(decideBookingChange(inStatus(status), { status: 'confirmed', scheduledAt: later(24) }, actor, NOW)).toMatchObject({
+        ok: false,
+        status: 409,
+        code: 'invalid_transition',
+      });
     }
   });
 
@@ -65,7 +78,10 @@ describe('confirming', () => {
   });
 
   it('uses the current time when none is given', () => {
-    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() - 60_000) }, 'owner')).toMatchObject({ ok: false, status: 422 });
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() - 60_000) }, 'owner')).toMatchObject({
+      ok: false,
+      status: 422,
+    });
     expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() + HOUR) }, 'owner').ok).toBe(true);
   });
 });
@@ -81,7 +97,11 @@ describe('rescheduling', () => {
   });
 
   it.each(['pending', 'completed', 'cancelled'] as const)('refuses to reschedule a %s booking (409)', (status) => {
-    expect(decideBookingChange(inStatus(status), { reschedule: later(72) }, 'owner', NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    expect(decideBookingChange(inStatus(status), { reschedule: later(72) }, 'owner', NOW)).toMatchObject({
+      ok: false,
+      status: 409,
+      code: 'invalid_transition',
+    });
   });
 
   it('refuses a new time in the past (422 on scheduledAt)', () => {
@@ -98,7 +118,11 @@ describe('completing', () => {
   });
 
   it('refuses to complete before the appointment time (409)', () => {
-    expect(decideBookingChange(confirmed(later(1)), { status: 'completed' }, 'owner', NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    expect(decideBookingChange(confirmed(later(1)), { status: 'completed' }, 'owner', NOW)).toMatchObject({
+      ok: false,
+      status: 409,
+      code: 'invalid_transition',
+    });
   });
 
   it('forbids the client to complete (403)', () => {
@@ -139,9 +163,18 @@ describe('cancelling', () => {
     expect(decideBookingChange(confirmed(NOW), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
     expect(decideBookingChange(confirmed(later(-3)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
     // The confirmed time decides, not the (later) preferred date.
-    expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-12-24', scheduledAt: later(-3) }, { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409 });
+    expect(
+      decideBookingChange({ status: 'confirmed', preferredDate: '2026-12-24', scheduledAt: later(-3) }, { status: 'cancelled' }, 'client', NOW),
+    ).toMatchObject({ ok: false, status: 409 });
     // And a confirmed time later than a past preferred date lets the client cancel.
-    expect(decideBookingChange({ status: 'confirmed', preferredDate: '2026-11-20', scheduledAt: later(3), cancellationWindowHours: 2 }, { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
+    expect(
+      decideBookingChange(
+        { status: 'confirmed', preferredDate: '2026-11-20', scheduledAt: later(3), cancellationWindowHours: 2 },
+        { status: 'cancelled' },
+        'client',
+        NOW,
+      ).ok,
+    ).toBe(true);
   });
 
   describe('the cancellation window', () => {
@@ -154,13 +187,21 @@ describe('cancelling', () => {
         code: 'inside_cancellation_window',
         message: 'Your appointment is less than 24 hours away, so it can no longer be cancelled online. Call the spa to cancel or change it.',
       });
-      expect(decideBookingChange(confirmed(later(47), 48), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, code: 'inside_cancellation_window' });
+      expect(decideBookingChange(confirmed(later(47), 48), { status: 'cancelled' }, 'client', NOW)).toMatchObject({
+        ok: false,
+        code: 'inside_cancellation_window',
+      });
       expect(decideBookingChange(confirmed(later(49), 48), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
-      expect(decideBookingChange(confirmed(later(0.5), 1), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ message: expect.stringContaining('less than 1 hour away') });
+      expect(decideBookingChange(confirmed(later(0.5), 1), { status: 'cancelled' }, 'client', NOW)).toMatchObject({
+        message: expect.stringContaining('less than 1 hour away'),
+      });
     });
 
     it('is 24 hours when the spa has not set one', () => {
-      expect(decideBookingChange(confirmed(later(23)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, code: 'inside_cancellation_window' });
+      expect(decideBookingChange(confirmed(later(23)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({
+        ok: false,
+        code: 'inside_cancellation_window',
+      });
       expect(decideBookingChange(confirmed(later(25)), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
       expect(selfCancelDeadline(confirmed(later(30)))).toEqual(later(6));
     });
@@ -197,10 +238,16 @@ describe('every transition at once', () => {
     cancel: { status: 'cancelled' },
   } as const;
   const allowed = new Set([
-    'pending confirm owner', 'pending confirm admin',
-    'pending cancel owner', 'pending cancel admin', 'pending cancel client',
-    'confirmed reschedule owner', 'confirmed reschedule admin',
-    'confirmed cancel owner', 'confirmed cancel admin', 'confirmed cancel client',
+    'pending confirm owner',
+    'pending confirm admin',
+    'pending cancel owner',
+    'pending cancel admin',
+    'pending cancel client',
+    'confirmed reschedule owner',
+    'confirmed reschedule admin',
+    'confirmed cancel owner',
+    'confirmed cancel admin',
+    'confirmed cancel client',
   ]);
 
   it('allows exactly the documented moves (for a booking two days ahead)', () => {

@@ -41,11 +41,7 @@ export function cancellationPolicyLine(hours: number): string {
   return `Free cancellation up to ${hours} ${hours === 1 ? 'hour' : 'hours'} before`;
 }
 
-export type BookingChange =
-  | { status: 'confirmed'; scheduledAt: Date }
-  | { status: 'completed' }
-  | { status: 'cancelled' }
-  | { reschedule: Date };
+export type BookingChange = { status: 'confirmed'; scheduledAt: Date } | { status: 'completed' } | { status: 'cancelled' } | { reschedule: Date };
 
 export type Refusal = { ok: false; status: 403 | 409 | 422; code: string; message: string; field?: string };
 export type Decision = { ok: true; status: BookingStatus; scheduledAt: Date | null } | Refusal;
@@ -73,7 +69,13 @@ export function decideBookingChange(booking: BookingState, change: BookingChange
     if (!staff) return refuse(403, 'forbidden', 'Only the spa can set the appointment time.');
     const from: BookingStatus = 'reschedule' in change ? 'confirmed' : 'pending';
     if (status !== from) {
-      return refuse(409, 'invalid_transition', 'reschedule' in change ? `Only a confirmed booking can be rescheduled; this one is ${status}.` : `Only a pending booking can be confirmed; this one is ${status}.`);
+      return refuse(
+        409,
+        'invalid_transition',
+        'reschedule' in change
+          ? `Only a confirmed booking can be rescheduled; this one is ${status}.`
+          : `Only a pending booking can be confirmed; this one is ${status}.`,
+      );
     }
     if (at.getTime() <= now.getTime()) return refuse(422, 'invalid_request', 'The appointment time must be in the future.', 'scheduledAt');
     return { ok: true, status: 'confirmed', scheduledAt: at };

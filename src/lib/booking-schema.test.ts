@@ -26,7 +26,10 @@ const valid = { name: 'Ana Lopez', email: 'ana@example.com' };
 type Schema = Parameters<typeof issuesOf>[0];
 
 /** path -> messages of a failed parse (empty object when it succeeds). */
-function issuesOf(schema: { safeParse: (input: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, input: unknown) {
+function issuesOf(
+  schema: { safeParse: (input: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  input: unknown,
+) {
   const result = schema.safeParse(input);
   const byPath: Record<string, string[]> = {};
   for (const issue of result.error?.issues ?? []) {
@@ -76,17 +79,20 @@ describe('bookingRequestSchema: required fields', () => {
 });
 
 describe('bookingRequestSchema: optional fields', () => {
-  it.each(['phone', 'preferredDate', 'message', 'source', 'medium', 'campaign'])('treats %s absent, empty and blank as undefined, and null as not given', (field) => {
-    for (const value of [undefined, '', '   ', '\t\n ']) {
-      const result = request({ [field]: value });
-      expect(result.success, `${field}=${JSON.stringify(value)}`).toBe(true);
-      expect(result.data?.[field as keyof typeof result.data], `${field}=${JSON.stringify(value)}`).toBeUndefined();
-    }
-    // null passes through as null (the output type is string | null | undefined); callers use `?? null`.
-    const result = request({ [field]: null });
-    expect(result.success).toBe(true);
-    expect(result.data?.[field as keyof typeof result.data] == null).toBe(true);
-  });
+  it.each(['phone', 'preferredDate', 'message', 'source', 'medium', 'campaign'])(
+    'treats %s absent, empty and blank as undefined, and null as not given',
+    (field) => {
+      for (const value of [undefined, '', '   ', '\t\n ']) {
+        const result = request({ [field]: value });
+        expect(result.success, `${field}=${JSON.stringify(value)}`).toBe(true);
+        expect(result.data?.[field as keyof typeof result.data], `${field}=${JSON.stringify(value)}`).toBeUndefined();
+      }
+      // null passes through as null (the output type is string | null | undefined); callers use `?? null`.
+      const result = request({ [field]: null });
+      expect(result.success).toBe(true);
+      expect(result.data?.[field as keyof typeof result.data] == null).toBe(true);
+    },
+  );
 
   it('treats absent and null ids as not given, and refuses non-positive or non-integer ids', () => {
     expect(request({}).data).toEqual(valid);
@@ -95,13 +101,21 @@ describe('bookingRequestSchema: optional fields', () => {
     expect(nulls.data?.serviceId == null && nulls.data?.spaId == null).toBe(true);
     expect(request({ serviceId: 12, spaId: 3 }).data).toMatchObject({ serviceId: 12, spaId: 3 });
     for (const bad of [0, -1, 1.5, '12', Number.MAX_SAFE_INTEGER + 2]) {
-      expect(new Set(fieldMessages(bookingRequestSchema, { ...valid, serviceId: bad }, 'serviceId')), String(bad)).toEqual(new Set(['Choose a service from the list']));
-      expect(new Set(fieldMessages(bookingRequestSchema, { ...valid, spaId: bad }, 'spaId')), String(bad)).toEqual(new Set(['Choose a provider from the list']));
+      expect(new Set(fieldMessages(bookingRequestSchema, { ...valid, serviceId: bad }, 'serviceId')), String(bad)).toEqual(
+        new Set(['Choose a service from the list']),
+      );
+      expect(new Set(fieldMessages(bookingRequestSchema, { ...valid, spaId: bad }, 'spaId')), String(bad)).toEqual(
+        new Set(['Choose a provider from the list']),
+      );
     }
   });
 
   it('trims and keeps tracking fields, up to 100 characters', () => {
-    expect(request({ source: ' google ', medium: 'cpc', campaign: 'x'.repeat(100) }).data).toMatchObject({ source: 'google', medium: 'cpc', campaign: 'x'.repeat(100) });
+    expect(request({ source: ' google ', medium: 'cpc', campaign: 'x'.repeat(100) }).data).toMatchObject({
+      source: 'google',
+      medium: 'cpc',
+      campaign: 'x'.repeat(100),
+    });
     expect(request({ campaign: 'x'.repeat(101) }).success).toBe(false);
   });
 });
@@ -178,7 +192,18 @@ describe('bookingRequestSchema: preferredDate', () => {
   });
 
   it('refuses dates that are not on the calendar or not dates at all', () => {
-    for (const preferredDate of ['2027-02-29', '2027-02-30', '2027-04-31', '2027-13-01', '2027-00-10', '2027-1-2', '01/02/2027', 'tomorrow', '2027-01-02 10:00', '2027-01-02Tjunk']) {
+    for (const preferredDate of [
+      '2027-02-29',
+      '2027-02-30',
+      '2027-04-31',
+      '2027-13-01',
+      '2027-00-10',
+      '2027-1-2',
+      '01/02/2027',
+      'tomorrow',
+      '2027-01-02 10:00',
+      '2027-01-02Tjunk',
+    ]) {
       expect(fieldMessages(bookingRequestSchema, { ...valid, preferredDate }, 'preferredDate'), preferredDate).toEqual([BOOKING_MESSAGES.date]);
     }
     expect(fieldMessages(bookingRequestSchema, { ...valid, preferredDate: 20270102 }, 'preferredDate')).toEqual(['Enter a valid date']);
@@ -219,7 +244,18 @@ describe('toCalendarDate', () => {
   });
 
   it('returns null for impossible dates and other text', () => {
-    for (const value of ['', '2027-02-29', '2027-06-31', '2027-13-01', '2027-01-32', '27-01-02', '2027/01/02', 'January 2, 2027', '2027-01-02junk', '2027-01-02T00:00:00.000Zjunk']) {
+    for (const value of [
+      '',
+      '2027-02-29',
+      '2027-06-31',
+      '2027-13-01',
+      '2027-01-32',
+      '27-01-02',
+      '2027/01/02',
+      'January 2, 2027',
+      '2027-01-02junk',
+      '2027-01-02T00:00:00.000Zjunk',
+    ]) {
       expect(toCalendarDate(value), value).toBeNull();
     }
   });
@@ -270,7 +306,9 @@ describe('bookingChangeSchema', () => {
 
   it('refuses unknown statuses and unreadable times', () => {
     expect(issuesOf(bookingChangeSchema, { status: 'pending' })).toEqual({ status: ['Status must be confirmed, completed or cancelled'] });
-    expect(issuesOf(bookingChangeSchema, { status: 'confirmed', scheduledAt: 'next week' }).scheduledAt).toEqual(['Choose a date and time for the appointment']);
+    expect(issuesOf(bookingChangeSchema, { status: 'confirmed', scheduledAt: 'next week' }).scheduledAt).toEqual([
+      'Choose a date and time for the appointment',
+    ]);
     // The hour that does not exist in California when clocks go forward.
     expect(bookingChangeSchema.safeParse({ status: 'confirmed', scheduledAt: '2027-03-14T02:30' }).success).toBe(false);
     expect(bookingChangeSchema.safeParse({ status: 'confirmed', scheduledAt: 1764628200000 }).success).toBe(false);

@@ -33,7 +33,9 @@ function optionalText(max: number, message: string, checks: ((value: string) => 
   return z.optional(
     z.nullable(
       z.pipe(
-        z.string(message).check(z.trim(), z.maxLength(max, `At most ${max} characters`), wellFormed(message), ...checks.map((fn) => z.refine<string>(fn, message))),
+        z
+          .string(message)
+          .check(z.trim(), z.maxLength(max, `At most ${max} characters`), wellFormed(message), ...checks.map((fn) => z.refine<string>(fn, message))),
         z.transform((value) => value || undefined),
       ),
     ),

@@ -33,8 +33,7 @@ function eventLines(ics: string): string[] {
 const named = (name: string) => (line: string) => line.startsWith(`${name}:`) || line.startsWith(`${name};`);
 /** A calendar property (METHOD, PRODID) or, when the name is an event property, that property of the VEVENT. */
 const CALENDAR_PROPERTIES = new Set(['METHOD', 'PRODID', 'VERSION', 'CALSCALE']);
-const property = (ics: string, name: string) =>
-  CALENDAR_PROPERTIES.has(name) ? contentLines(ics).filter(named(name)) : eventLines(ics).filter(named(name));
+const property = (ics: string, name: string) => (CALENDAR_PROPERTIES.has(name) ? contentLines(ics).filter(named(name)) : eventLines(ics).filter(named(name)));
 
 describe('buildCalendarEvent: the envelope', () => {
   it('is a VCALENDAR with METHOD:REQUEST, a confirmed VEVENT and a reminder', () => {
@@ -80,7 +79,11 @@ describe('buildCalendarEvent: the envelope', () => {
   });
 
   it('names the organizer and the attendee, with quotes and control characters removed from their names', () => {
-    const ics = buildCalendarEvent({ ...base, organizer: { name: 'Glow "Best" Spa', email: 'hello@ocmedspadirectory.com' }, attendee: { name: 'Ana\u0007 "AJ" Lopez', email: 'ana@example.com' } });
+    const ics = buildCalendarEvent({
+      ...base,
+      organizer: { name: 'Glow "Best" Spa', email: 'hello@ocmedspadirectory.com' },
+      attendee: { name: 'Ana\u0007 "AJ" Lopez', email: 'ana@example.com' },
+    });
     expect(property(ics, 'ORGANIZER')).toEqual(['ORGANIZER;CN="Glow Best Spa":mailto:hello@ocmedspadirectory.com']);
     expect(property(ics, 'ATTENDEE')).toEqual(['ATTENDEE;CN="Ana AJ Lopez";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:ana@example.com']);
   });
@@ -165,7 +168,10 @@ describe('buildCalendarEvent: the night clocks go back', () => {
 
   it('is right on that night outside the repeated hour', () => {
     // 00:00 PDT for 45 minutes, and 02:30 PST for an hour.
-    for (const [start, minutes, end] of [['2026-11-01T07:00:00.000Z', 45, '2026-11-01T07:45:00.000Z'], ['2026-11-01T10:30:00.000Z', 60, '2026-11-01T11:30:00.000Z']] as const) {
+    for (const [start, minutes, end] of [
+      ['2026-11-01T07:00:00.000Z', 45, '2026-11-01T07:45:00.000Z'],
+      ['2026-11-01T10:30:00.000Z', 60, '2026-11-01T11:30:00.000Z'],
+    ] as const) {
       const ics = buildCalendarEvent({ ...base, start: new Date(start), durationMinutes: minutes });
       expect({ start: readPacific(property(ics, 'DTSTART')[0]), end: readPacific(property(ics, 'DTEND')[0]) }).toEqual({ start, end });
     }

@@ -47,7 +47,11 @@ const VTIMEZONE = [
 
 /** TEXT values escape backslash, semicolon, comma and line breaks (RFC 5545 3.3.11). */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** Quoted parameter values (CN) may not hold double quotes or control characters. */
@@ -75,7 +79,11 @@ export function foldLine(line: string): string {
   return pieces.join('\r\n ');
 }
 
-const utcStamp = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utcStamp = (at: Date) =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /**
  * A date-time in Orange County's zone. The one hour that happens twice when
@@ -111,9 +119,7 @@ export function buildCalendarEvent(event: CalendarEvent): string {
     `ATTENDEE;CN=${paramValue(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:${event.attendee.email}`,
     `STATUS:${event.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
-    ...(event.method === 'REQUEST'
-      ? ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Reminder', 'TRIGGER:-PT2H', 'END:VALARM']
-      : []),
+    ...(event.method === 'REQUEST' ? ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Reminder', 'TRIGGER:-PT2H', 'END:VALARM'] : []),
     'END:VEVENT',
     'END:VCALENDAR',
   ];

@@ -2,8 +2,7 @@
 // gets the default ones (spec 3, services).
 import { SERVICE_CATEGORIES, type ServiceCategory } from '#db/schema.ts';
 
-const isKnown = (category: string): category is ServiceCategory =>
-  (SERVICE_CATEGORIES as readonly string[]).includes(category);
+const isKnown = (category: string): category is ServiceCategory => (SERVICE_CATEGORIES as readonly string[]).includes(category);
 
 export const categoryIcon = (category: string) => `/images/icons/${isKnown(category) ? category : 'default'}.svg`;
 

@@ -17,7 +17,16 @@ describe('parseClickEvent', () => {
   });
 
   it('refuses a missing or odd spa id and an unknown kind', () => {
-    for (const body of [{ kind: 'phone' }, { spaId: '4', kind: 'phone' }, { spaId: 0, kind: 'phone' }, { spaId: 1.5, kind: 'phone' }, { spaId: 4, kind: 'email' }, { spaId: 4 }, null, []]) {
+    for (const body of [
+      { kind: 'phone' },
+      { spaId: '4', kind: 'phone' },
+      { spaId: 0, kind: 'phone' },
+      { spaId: 1.5, kind: 'phone' },
+      { spaId: 4, kind: 'email' },
+      { spaId: 4 },
+      null,
+      [],
+    ]) {
       expect(parseClickEvent(body).success, JSON.stringify(body)).toBe(false);
     }
   });

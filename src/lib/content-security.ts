@@ -73,9 +73,17 @@ export function contentSecurityPolicy(env: CspEnv): Policy {
   const analyticsId = env.PUBLIC_PAGE_ANALYTICS_ID || '';
   const https = (env.SITE_URL ?? '').startsWith('https:');
   // Tests point the Stripe SDK at a local stand-in, whose Checkout pages a plan form is redirected to.
-  const stripeStandIn = stripe && env.STRIPE_API_HOST ? [`${env.STRIPE_API_PROTOCOL || 'https'}://${env.STRIPE_API_HOST}${env.STRIPE_API_PORT ? `:${env.STRIPE_API_PORT}` : ''}`] : [];
+  const stripeStandIn =
+    stripe && env.STRIPE_API_HOST
+      ? [`${env.STRIPE_API_PROTOCOL || 'https'}://${env.STRIPE_API_HOST}${env.STRIPE_API_PORT ? `:${env.STRIPE_API_PORT}` : ''}`]
+      : [];
   const list = (...parts: string[][]) => parts.flat().join(' ');
-  const scripts = [inlineScripts.visitSource, inlineScripts.imageFallback, inlineScripts.scheduleService, ...(analyticsId ? [pageAnalyticsBootstrap(analyticsId)] : [])];
+  const scripts = [
+    inlineScripts.visitSource,
+    inlineScripts.imageFallback,
+    inlineScripts.scheduleService,
+    ...(analyticsId ? [pageAnalyticsBootstrap(analyticsId)] : []),
+  ];
   return {
     algorithm: 'SHA-256',
     directives: [

@@ -21,7 +21,9 @@ describe('structured data', () => {
     const data = spaJsonLd(
       {
         ...base,
-        clinicians: [{ name: 'Dr. Ana Ruiz', role: 'MD', isMedicalDirector: true, licenseNumber: 'A12345', board: 'Medical Board of California', treatments: ['Botox'] }],
+        clinicians: [
+          { name: 'Dr. Ana Ruiz', role: 'MD', isMedicalDirector: true, licenseNumber: 'A12345', board: 'Medical Board of California', treatments: ['Botox'] },
+        ],
         reviews: { count: 2, average: 4.5, items: [{ authorName: 'Kim', rating: 4, body: 'Good.', createdAt: new Date('2026-10-05T20:00:00Z') }] },
       },
       origin,
@@ -32,7 +34,12 @@ describe('structured data', () => {
           '@type': 'Person',
           name: 'Dr. Ana Ruiz',
           jobTitle: 'Medical Director (MD)',
-          hasCredential: { '@type': 'EducationalOccupationalCredential', credentialCategory: 'license', identifier: 'A12345', recognizedBy: { name: 'Medical Board of California' } },
+          hasCredential: {
+            '@type': 'EducationalOccupationalCredential',
+            credentialCategory: 'license',
+            identifier: 'A12345',
+            recognizedBy: { name: 'Medical Board of California' },
+          },
           knowsAbout: ['Botox'],
         },
       ],
@@ -69,14 +76,37 @@ describe('structured data', () => {
 
   it('gives an offer its price, currency and last valid day', () => {
     const data = offerJsonLd(
-      { title: 'Deal', slug: 'deal', description: 'd', offerPriceCents: 14900, validFrom: '2026-11-01', validTo: '2026-12-31', spaName: 'Glow', spaSlug: 'glow', expired: false },
+      {
+        title: 'Deal',
+        slug: 'deal',
+        description: 'd',
+        offerPriceCents: 14900,
+        validFrom: '2026-11-01',
+        validTo: '2026-12-31',
+        spaName: 'Glow',
+        spaSlug: 'glow',
+        expired: false,
+      },
       origin,
     );
-    expect(data).toMatchObject({ '@type': 'Offer', price: '149.00', priceCurrency: 'USD', validThrough: '2026-12-31', availability: 'https://schema.org/InStock' });
+    expect(data).toMatchObject({
+      '@type': 'Offer',
+      price: '149.00',
+      priceCurrency: 'USD',
+      validThrough: '2026-12-31',
+      availability: 'https://schema.org/InStock',
+    });
   });
 
   it('numbers list items and breadcrumbs from 1, starting breadcrumbs at home', () => {
-    const list = itemListJsonLd('Spas', [{ name: 'A', path: '/spas/a' }, { name: 'B', path: '/spas/b' }], origin);
+    const list = itemListJsonLd(
+      'Spas',
+      [
+        { name: 'A', path: '/spas/a' },
+        { name: 'B', path: '/spas/b' },
+      ],
+      origin,
+    );
     expect(list.numberOfItems).toBe(2);
     expect(JSON.stringify(list.itemListElement)).toContain(`"position":2,"name":"B","url":"${origin}/spas/b"`);
     const crumbs = breadcrumbJsonLd([{ name: 'Irvine', path: '/cities/irvine' }], origin);

@@ -65,7 +65,10 @@ export function employeesLd(clinicians: ClinicianLdInput[]): Person[] {
 }
 
 /** AggregateRating and the newest reviews; nothing when there are none (an empty rating is invalid). */
-export function reviewsLd(summary: { count: number; average: number | null; items: ReviewLdInput[] }): { aggregateRating?: AggregateRating; review?: Review[] } {
+export function reviewsLd(summary: { count: number; average: number | null; items: ReviewLdInput[] }): {
+  aggregateRating?: AggregateRating;
+  review?: Review[];
+} {
   if (summary.count === 0 || summary.average === null) return {};
   return {
     aggregateRating: { '@type': 'AggregateRating', ratingValue: summary.average, reviewCount: summary.count, bestRating: 5, worstRating: 1 },

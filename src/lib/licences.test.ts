@@ -31,14 +31,19 @@ describe('the clinician form', () => {
   };
 
   it('reads a plain form post, checkboxes included', () => {
-    const parsed = clinicianSchema.parse(form({ name: ' Dr. Ana Ruiz ', role: 'MD', licenseNumber: 'a 12345', isMedicalDirector: 'on', treatments: ['botox', 'laser'] }));
+    const parsed = clinicianSchema.parse(
+      form({ name: ' Dr. Ana Ruiz ', role: 'MD', licenseNumber: 'a 12345', isMedicalDirector: 'on', treatments: ['botox', 'laser'] }),
+    );
     expect(parsed).toEqual({ name: 'Dr. Ana Ruiz', role: 'MD', licenseNumber: 'A12345', isMedicalDirector: true, treatments: ['botox', 'laser'] });
   });
 
   it('names the field and the expected format', () => {
     const result = clinicianSchema.safeParse(form({ name: 'Kim', role: 'PA', licenseNumber: '12345' }));
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]).toMatchObject({ path: ['licenseNumber'], message: 'Enter the Physician Assistant Board licence number, for example PA12345' });
+    expect(result.error?.issues[0]).toMatchObject({
+      path: ['licenseNumber'],
+      message: 'Enter the Physician Assistant Board licence number, for example PA12345',
+    });
   });
 
   it('refuses a nurse as medical director and unknown treatments', () => {

@@ -59,7 +59,10 @@ export const clinicianSchema = z
     role: z.enum(CLINICIAN_ROLES, { message: 'Choose MD, DO, NP, PA or RN' }),
     licenseNumber: z.string().trim().min(1, 'Enter the licence number').max(20, 'Must be at most 20 characters').transform(normaliseLicence),
     isMedicalDirector: z.boolean().default(false),
-    treatments: z.array(z.enum(TREATMENT_SLUGS as [string, ...string[]], { message: 'Choose treatments from the list' })).max(TREATMENT_SLUGS.length).default([]),
+    treatments: z
+      .array(z.enum(TREATMENT_SLUGS as [string, ...string[]], { message: 'Choose treatments from the list' }))
+      .max(TREATMENT_SLUGS.length)
+      .default([]),
   })
   .superRefine((value, ctx) => {
     if (!isValidLicence(value.role, value.licenseNumber)) {

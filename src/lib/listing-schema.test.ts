@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { listingFromForm, listingSchema, listingTierViolations, offerFromForm, offerSchema, offerTierViolations, platformOf, serviceFromForm, serviceSchema, TIER_RULE_MESSAGES } from './listing-schema.ts';
+import {
+  listingFromForm,
+  listingSchema,
+  listingTierViolations,
+  offerFromForm,
+  offerSchema,
+  offerTierViolations,
+  platformOf,
+  serviceFromForm,
+  serviceSchema,
+  TIER_RULE_MESSAGES,
+} from './listing-schema.ts';
 
 const listing = (values: Record<string, string> = {}) => listingSchema.safeParse(listingFromForm({ name: 'Glow Studio', slug: 'glow-studio', ...values }));
 const errorsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -27,7 +38,15 @@ describe('listingSchema', () => {
 
   it('keeps the hours of each weekday, blank days closed', () => {
     const result = listing({ 'hours.mon': '9:00 AM – 6:00 PM', 'hours.sat': '10:00 AM – 2:00 PM' });
-    expect(result.success && result.data.hours).toEqual({ mon: '9:00 AM – 6:00 PM', tue: null, wed: null, thu: null, fri: null, sat: '10:00 AM – 2:00 PM', sun: null });
+    expect(result.success && result.data.hours).toEqual({
+      mon: '9:00 AM – 6:00 PM',
+      tue: null,
+      wed: null,
+      thu: null,
+      fri: null,
+      sat: '10:00 AM – 2:00 PM',
+      sun: null,
+    });
   });
 
   it('reads the social platform from the address, and asks when it cannot', () => {
@@ -53,7 +72,11 @@ describe('tier rules for a listing', () => {
   const all = { bookingLink: 'https://a.example/book', socialFeedUrl: 'https://www.instagram.com/a', videoUrl: 'https://youtu.be/a' };
 
   it('refuses a booking link and a social feed on Free, and a video below Elite', () => {
-    expect(listingTierViolations('FREE', all, none)).toEqual({ bookingLink: TIER_RULE_MESSAGES.bookingLink, socialFeedUrl: TIER_RULE_MESSAGES.socialFeedUrl, videoUrl: TIER_RULE_MESSAGES.videoUrl });
+    expect(listingTierViolations('FREE', all, none)).toEqual({
+      bookingLink: TIER_RULE_MESSAGES.bookingLink,
+      socialFeedUrl: TIER_RULE_MESSAGES.socialFeedUrl,
+      videoUrl: TIER_RULE_MESSAGES.videoUrl,
+    });
     expect(listingTierViolations('PREMIUM', all, none)).toEqual({ videoUrl: TIER_RULE_MESSAGES.videoUrl });
     expect(listingTierViolations('ELITE', all, none)).toEqual({});
   });
@@ -73,7 +96,8 @@ describe('tier rules for a listing', () => {
 });
 
 describe('serviceSchema', () => {
-  const service = (values: Record<string, string>) => serviceSchema.safeParse(serviceFromForm({ name: 'HydraFacial', price: '150', duration: '60', category: 'facial', ...values }));
+  const service = (values: Record<string, string>) =>
+    serviceSchema.safeParse(serviceFromForm({ name: 'HydraFacial', price: '150', duration: '60', category: 'facial', ...values }));
 
   it('stores the all-in price in cents with its unit', () => {
     const result = service({ price: '$1,250.5', priceUnit: 'per syringe' });
@@ -94,7 +118,13 @@ describe('serviceSchema', () => {
 
 describe('offerSchema', () => {
   const offer = (values: Record<string, string>, serviceIds: string[] = [], featured = false) =>
-    offerSchema.safeParse(offerFromForm({ title: 'Spring glow', slug: 'spring-glow', description: 'Two facials for one price.', originalPrice: '300', offerPrice: '240', ...values }, serviceIds, featured));
+    offerSchema.safeParse(
+      offerFromForm(
+        { title: 'Spring glow', slug: 'spring-glow', description: 'Two facials for one price.', originalPrice: '300', offerPrice: '240', ...values },
+        serviceIds,
+        featured,
+      ),
+    );
 
   it('uses the spec’s messages for a missing title and description', () => {
     expect(errorsOf(offer({ title: '', description: ' ' }))).toMatchObject({ title: 'Offer title is required', description: 'Description is required' });
@@ -112,6 +142,13 @@ describe('offerSchema', () => {
 
   it('reads prices, dates, services and the featured box', () => {
     const result = offer({ validFrom: '2026-12-01', validTo: '2026-12-31' }, ['3', '3', '7'], true);
-    expect(result.success && result.data).toMatchObject({ originalPriceCents: 30000, offerPriceCents: 24000, validFrom: '2026-12-01', validTo: '2026-12-31', serviceIds: [3, 7], featured: true });
+    expect(result.success && result.data).toMatchObject({
+      originalPriceCents: 30000,
+      offerPriceCents: 24000,
+      validFrom: '2026-12-01',
+      validTo: '2026-12-31',
+      serviceIds: [3, 7],
+      featured: true,
+    });
   });
 });

@@ -31,7 +31,19 @@ export const LISTING_MESSAGES = {
   dateOrder: 'The end date cannot be before the start date',
 } as const;
 
-export const LISTING_LIMITS = { name: 200, description: 5_000, address: 300, phone: 40, url: 500, hours: 60, slug: 80, serviceName: 255, serviceDescription: 1_000, offerTitle: 200, offerDescription: 2_000 } as const;
+export const LISTING_LIMITS = {
+  name: 200,
+  description: 5_000,
+  address: 300,
+  phone: 40,
+  url: 500,
+  hours: 60,
+  slug: 80,
+  serviceName: 255,
+  serviceDescription: 1_000,
+  offerTitle: 200,
+  offerDescription: 2_000,
+} as const;
 
 export const WEEKDAYS = [
   ['mon', 'Monday'],
@@ -129,7 +141,7 @@ export const listingSchema = z
   })
   .transform(({ hours, socialPlatform, ...rest }, context) => {
     // The platform names the feed's icon and words; read it from the address when not chosen.
-    const platform = rest.socialFeedUrl ? (socialPlatform || platformOf(rest.socialFeedUrl)) : null;
+    const platform = rest.socialFeedUrl ? socialPlatform || platformOf(rest.socialFeedUrl) : null;
     if (rest.socialFeedUrl && !platform) {
       context.addIssue({ code: 'custom', path: ['socialPlatform'], message: LISTING_MESSAGES.platform });
       return z.NEVER;
@@ -148,7 +160,20 @@ export type ListingInput = z.output<typeof listingSchema>;
 export type ListingFormValues = Record<string, string>;
 
 /** The form's field names: the hours arrive as hours.mon ... hours.sun. */
-export const LISTING_FIELDS = ['name', 'slug', 'description', 'address', 'phone', 'email', 'website', 'bookingLink', 'socialFeedUrl', 'socialPlatform', 'videoUrl', ...WEEKDAYS.map(([day]) => `hours.${day}`)] as const;
+export const LISTING_FIELDS = [
+  'name',
+  'slug',
+  'description',
+  'address',
+  'phone',
+  'email',
+  'website',
+  'bookingLink',
+  'socialFeedUrl',
+  'socialPlatform',
+  'videoUrl',
+  ...WEEKDAYS.map(([day]) => `hours.${day}`),
+] as const;
 
 /** The flat form values in the nested shape the schema reads. */
 export function listingFromForm(values: ListingFormValues) {
@@ -280,13 +305,21 @@ export const offerSchema = z
     offerPriceCents: price(LISTING_MESSAGES.price),
     validFrom: calendarDate,
     validTo: calendarDate,
-    serviceIds: z.array(z.string().regex(/^[1-9]\d{0,9}$/, 'Choose services from the list').transform(Number)).max(50),
+    serviceIds: z
+      .array(
+        z
+          .string()
+          .regex(/^[1-9]\d{0,9}$/, 'Choose services from the list')
+          .transform(Number),
+      )
+      .max(50),
     imageUrl: optionalUrl,
     featured: z.boolean(),
   })
   .superRefine((offer, context) => {
     if (offer.offerPriceCents > offer.originalPriceCents) context.addIssue({ code: 'custom', path: ['offerPrice'], message: LISTING_MESSAGES.offerPrice });
-    if (offer.validFrom && offer.validTo && offer.validTo < offer.validFrom) context.addIssue({ code: 'custom', path: ['validTo'], message: LISTING_MESSAGES.dateOrder });
+    if (offer.validFrom && offer.validTo && offer.validTo < offer.validFrom)
+      context.addIssue({ code: 'custom', path: ['validTo'], message: LISTING_MESSAGES.dateOrder });
   });
 
 export const OFFER_FIELDS = ['title', 'slug', 'description', 'originalPrice', 'offerPrice', 'validFrom', 'validTo', 'imageUrl'] as const;

@@ -14,6 +14,8 @@ describe('loggablePath', () => {
   it('keeps ordinary paths', () => {
     expect(loggablePath('/spas/harborlight-aesthetics')).toBe('/spas/harborlight-aesthetics');
     expect(loggablePath('/cities/newport-beach/botox')).toBe('/cities/newport-beach/botox');
-    expect(loggablePath('/offers/small-area-laser-hair-removal-six-pack-cormorant-skin-and-laser')).toBe('/offers/small-area-laser-hair-removal-six-pack-cormorant-skin-and-laser');
+    expect(loggablePath('/offers/small-area-laser-hair-removal-six-pack-cormorant-skin-and-laser')).toBe(
+      '/offers/small-area-laser-hair-removal-six-pack-cormorant-skin-and-laser',
+    );
   });
 });

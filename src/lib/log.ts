@@ -26,9 +26,11 @@ export function logEvent(scope: string, fields: Record<string, unknown>): void {
 /** A path fit for a log: no query string, and any segment that looks like a token replaced. */
 export function loggablePath(url: string): string {
   const path = url.split('?')[0] ?? '/';
-  return path
-    .split('/')
-    // Our tokens are base32 (no hyphens); slugs have hyphens between words.
-    .map((segment) => (/^[A-Za-z0-9_]{20,}$/.test(segment) ? ':token' : segment))
-    .join('/');
+  return (
+    path
+      .split('/')
+      // Our tokens are base32 (no hyphens); slugs have hyphens between words.
+      .map((segment) => (/^[A-Za-z0-9_]{20,}$/.test(segment) ? ':token' : segment))
+      .join('/')
+  );
 }

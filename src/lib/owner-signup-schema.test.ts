@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { listingDataOf, listingDataSchema, missingFields, ownerSignupSchema, parseSignupBilling, parseSignupTier, SIGNUP_MESSAGES, signupInput } from './owner-signup-schema.ts';
+import {
+  listingDataOf,
+  listingDataSchema,
+  missingFields,
+  ownerSignupSchema,
+  parseSignupBilling,
+  parseSignupTier,
+  SIGNUP_MESSAGES,
+  signupInput,
+} from './owner-signup-schema.ts';
 
 const complete = { spaName: 'Tidewater Skin Studio', ownerEmail: 'Owner@Example.com ', cityId: '3' };
 const messageFor = (input: unknown, field: string) => {
@@ -31,7 +40,8 @@ describe('the owner signup form', () => {
 
   it('reads a city id from a select (text) or a script (number), and refuses anything else', () => {
     expect(ownerSignupSchema.parse({ ...complete, cityId: 7 }).cityId).toBe(7);
-    for (const cityId of ['0', '-1', 'abc', '1.5', '1e3', 2 ** 40, null, '9999999999']) expect(messageFor({ ...complete, cityId }, 'cityId')).toBe('Choose a city');
+    for (const cityId of ['0', '-1', 'abc', '1.5', '1e3', 2 ** 40, null, '9999999999'])
+      expect(messageFor({ ...complete, cityId }, 'cityId')).toBe('Choose a city');
   });
 
   it('refuses owner and spa addresses that are not e-mail addresses', () => {

@@ -27,7 +27,6 @@ export const REQUIRED_FIELDS = ['spaName', 'ownerEmail', 'cityId'] as const;
 
 export const SIGNUP_LIMITS = { name: 200, description: 5_000, address: 300, phone: 40, website: 500 } as const;
 
-
 // Control characters have no business in a listing, lone surrogates are not text.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const clean = (message: string) => z.refine<string>((value) => value.isWellFormed() && !CONTROL.test(value), message);
@@ -44,7 +43,14 @@ function optionalText(max: number, message = `At most ${max} characters`, checks
   );
 }
 
-const name = z.string(SIGNUP_MESSAGES.spaName).check(z.trim(), z.minLength(1, SIGNUP_MESSAGES.spaName), z.maxLength(SIGNUP_LIMITS.name, `At most ${SIGNUP_LIMITS.name} characters`), clean(SIGNUP_MESSAGES.spaName));
+const name = z
+  .string(SIGNUP_MESSAGES.spaName)
+  .check(
+    z.trim(),
+    z.minLength(1, SIGNUP_MESSAGES.spaName),
+    z.maxLength(SIGNUP_LIMITS.name, `At most ${SIGNUP_LIMITS.name} characters`),
+    clean(SIGNUP_MESSAGES.spaName),
+  );
 
 /** A select sends text, a script a number: both mean a city id. */
 const cityId = z.pipe(

@@ -15,7 +15,9 @@ describe('uploaded picture URLs', () => {
     expect(picture.width).toBe(1200);
     expect(picture.height).toBe(800);
     expect(picture.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
-    expect(picture.sources[0]!.srcset).toBe(`/uploads/photos/${hash}-400.avif 400w, /uploads/photos/${hash}-800.avif 800w, /uploads/photos/${hash}-1200x800.avif 1200w`);
+    expect(picture.sources[0]!.srcset).toBe(
+      `/uploads/photos/${hash}-400.avif 400w, /uploads/photos/${hash}-800.avif 800w, /uploads/photos/${hash}-1200x800.avif 1200w`,
+    );
   });
 
   it('stores only the widths below the picture, never enlarging it', () => {
@@ -31,7 +33,15 @@ describe('uploaded picture URLs', () => {
   });
 
   it('leaves demo images and anything else alone', () => {
-    for (const url of ['/images/spas/spa-01.svg', 'https://example.com/x.webp', `/uploads/photos/${hash}-1200x800.jpg`, `/uploads/other/${hash}-1200x800.webp`, `/uploads/photos/../${hash}-1x1.webp`, null, undefined]) {
+    for (const url of [
+      '/images/spas/spa-01.svg',
+      'https://example.com/x.webp',
+      `/uploads/photos/${hash}-1200x800.jpg`,
+      `/uploads/other/${hash}-1200x800.webp`,
+      `/uploads/photos/../${hash}-1x1.webp`,
+      null,
+      undefined,
+    ]) {
       expect(pictureSources(url), String(url)).toBeNull();
     }
   });
@@ -39,6 +49,7 @@ describe('uploaded picture URLs', () => {
   it('serves only names the pipeline writes', () => {
     expect(uploadContentType(`${hash}-400.avif`)).toBe('image/avif');
     expect(uploadContentType(`${hash}-1200x800.webp`)).toBe('image/webp');
-    for (const name of ['../site.db', `${hash}-400.svg`, `${hash}-400.webp.partial`, '.htaccess', `${hash.toUpperCase()}-400.webp`]) expect(uploadContentType(name), name).toBeNull();
+    for (const name of ['../site.db', `${hash}-400.svg`, `${hash}-400.webp.partial`, '.htaccess', `${hash.toUpperCase()}-400.webp`])
+      expect(uploadContentType(name), name).toBeNull();
   });
 });

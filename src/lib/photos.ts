@@ -69,7 +69,10 @@ export function pictureSources(url: string | null | undefined): PictureSources |
   const picture = parseUploadUrl(url);
   if (!picture) return null;
   const base = `/uploads/${picture.kind}/`;
-  const srcset = (format: PhotoFormat) => widthsFor(picture.width).map((w) => `${base}${variantName(picture, w, format)} ${w}w`).join(', ');
+  const srcset = (format: PhotoFormat) =>
+    widthsFor(picture.width)
+      .map((w) => `${base}${variantName(picture, w, format)} ${w}w`)
+      .join(', ');
   return {
     src: canonicalUrl(picture),
     width: picture.width,

@@ -9,7 +9,12 @@ const NOW = new Date('2026-11-23T18:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * HOUR);
 
 /** A request made `madeHoursAgo`, answered `answeredAfter` hours later (null: never). */
-function request(madeHoursAgo: number, answeredAfter: number | null, status: BookingStatus = answeredAfter === null ? 'pending' : 'confirmed', updatedHoursAgo = 0): RequestTiming {
+function request(
+  madeHoursAgo: number,
+  answeredAfter: number | null,
+  status: BookingStatus = answeredAfter === null ? 'pending' : 'confirmed',
+  updatedHoursAgo = 0,
+): RequestTiming {
   const createdAt = hoursAgo(madeHoursAgo);
   return {
     status,
@@ -41,7 +46,10 @@ describe('responseTime', () => {
   });
 
   it('rounds the median up to whole hours, at least 1', () => {
-    expect(responseTime([request(50, 0.25), request(50, 0.5), request(50, 0.75), request(50, 0.1), request(50, 0.2)], NOW)).toMatchObject({ medianMs: 0.25 * HOUR, hours: 1 });
+    expect(responseTime([request(50, 0.25), request(50, 0.5), request(50, 0.75), request(50, 0.1), request(50, 0.2)], NOW)).toMatchObject({
+      medianMs: 0.25 * HOUR,
+      hours: 1,
+    });
     expect(responseTimeLine({ hours: 1 })).toBe('Usually answers within 1 hour');
     expect(responseTime([request(80, 2.5), request(80, 2.5), request(80, 2.5), request(80, 2.5), request(80, 2.5)], NOW).hours).toBe(3);
   });
@@ -75,7 +83,10 @@ describe('responseTime', () => {
     expect(countedWait(request(10, null, 'cancelled', 8), NOW)).toBeNull();
     // Withdrawn after waiting 30 hours unanswered: counts as 30 hours of waiting, not as an answer.
     expect(countedWait(request(40, null, 'cancelled', 10), NOW)).toBe(30 * HOUR);
-    const summary = responseTime([request(100, 1), request(100, 1), request(100, 1), request(40, null, 'cancelled', 10), request(40, null, 'cancelled', 39)], NOW);
+    const summary = responseTime(
+      [request(100, 1), request(100, 1), request(100, 1), request(40, null, 'cancelled', 10), request(40, null, 'cancelled', 39)],
+      NOW,
+    );
     expect(summary).toEqual({ requests: 4, answered: 3, medianMs: HOUR, hours: null });
   });
 

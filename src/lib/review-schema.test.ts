@@ -8,7 +8,8 @@ describe('the review form', () => {
   });
 
   it('refuses a missing or out-of-range rating, short and over-long text', () => {
-    const issues = (input: Record<string, unknown>) => reviewSchema.safeParse({ body: 'x'.repeat(30), authorName: 'A', ...input }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    const issues = (input: Record<string, unknown>) =>
+      reviewSchema.safeParse({ body: 'x'.repeat(30), authorName: 'A', ...input }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(issues({})).toEqual(['rating: Choose a rating from 1 to 5 stars']);
     expect(issues({ rating: '6' })).toEqual(['rating: Choose a rating from 1 to 5 stars']);
     expect(issues({ rating: '0' })).toEqual(['rating: Choose a rating from 1 to 5 stars']);

@@ -8,7 +8,11 @@ export { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT };
 export const REVIEW_MIN_TEXT = 20;
 
 /** Control characters other than line breaks and tabs carry nothing a reader sees. */
-const plain = (value: string) => value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
+const plain = (value: string) =>
+  value
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .trim();
 
 /** Plain text of at most `max` characters; with `min`, of at least `min.length` (else its message). */
 const plainText = (max: number, min?: { length: number; message: string }) => {

@@ -37,7 +37,17 @@ describe('search query', () => {
 
   it('offers the spec treatments then the lower-cased service names, once each', () => {
     const options = treatmentOptions(['Botox', 'Signature HydraFacial', 'signature hydrafacial']).map((o) => o.value);
-    expect(options.slice(0, 9)).toEqual(['all-services', 'botox', 'hydrafacial', 'fillers', 'laser', 'coolsculpting', 'microneedling', 'chemical-peels', 'iv-therapy']);
+    expect(options.slice(0, 9)).toEqual([
+      'all-services',
+      'botox',
+      'hydrafacial',
+      'fillers',
+      'laser',
+      'coolsculpting',
+      'microneedling',
+      'chemical-peels',
+      'iv-therapy',
+    ]);
     expect(options.slice(9)).toEqual(['signature hydrafacial']);
   });
 });

@@ -10,7 +10,9 @@ const wholeHours = z.pipe(
   z.string(CANCELLATION_WINDOW_MESSAGE).check(z.trim(), z.regex(/^\d{1,3}$/, CANCELLATION_WINDOW_MESSAGE)),
   z.pipe(
     z.transform((value: string) => Number(value)),
-    z.int(CANCELLATION_WINDOW_MESSAGE).check(z.gte(CANCELLATION_WINDOW_RANGE.min, CANCELLATION_WINDOW_MESSAGE), z.lte(CANCELLATION_WINDOW_RANGE.max, CANCELLATION_WINDOW_MESSAGE)),
+    z
+      .int(CANCELLATION_WINDOW_MESSAGE)
+      .check(z.gte(CANCELLATION_WINDOW_RANGE.min, CANCELLATION_WINDOW_MESSAGE), z.lte(CANCELLATION_WINDOW_RANGE.max, CANCELLATION_WINDOW_MESSAGE)),
   ),
 );
 

@@ -1,8 +1,7 @@
 import type { APIRoute } from 'astro';
 import { publicPages } from '#lib/server/directory/public-pages.ts';
 
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export const GET: APIRoute = ({ site }) => {
   const urls = publicPages().map((page) =>

@@ -42,7 +42,9 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
 
   await pay.click();
   await expect(page.getByRole('button', { name: 'Processing…' })).toBeDisabled();
-  expect(await page.evaluate(() => (window as unknown as { __confirmed: { return_url: string } }).__confirmed.return_url)).toBe(`${baseURL}/checkout?success=true`);
+  expect(await page.evaluate(() => (window as unknown as { __confirmed: { return_url: string } }).__confirmed.return_url)).toBe(
+    `${baseURL}/checkout?success=true`,
+  );
   await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
   await expect(page.getByText('Payment Successful', { exact: true })).toBeVisible();
   await expect(page.getByText('Thank you for your purchase!')).toBeVisible();
@@ -51,11 +53,21 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
   // The browser's word is not enough: still unpaid until Stripe's signed webhook arrives.
   expect(query<{ payment_status: string }>('select payment_status from bookings where id = ?', booking!.id)[0]!.payment_status).toBe('unpaid');
   const intent = await stripe.paymentIntents.retrieve(booking!.stripe_payment_intent_id);
-  const bad = await sendWebhook(baseURL, makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>), 'whsec_wrong');
+  const bad = await sendWebhook(
+    baseURL,
+    makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>),
+    'whsec_wrong',
+  );
   expect(bad.status).toBe(400);
-  const good = await sendWebhook(baseURL, makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>), stripeEnv.STRIPE_WEBHOOK_SECRET);
+  const good = await sendWebhook(
+    baseURL,
+    makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>),
+    stripeEnv.STRIPE_WEBHOOK_SECRET,
+  );
   expect(good.status).toBe(200);
-  expect(query<{ payment_status: string; paid_at: number | null }>('select payment_status, paid_at from bookings where id = ?', booking!.id)[0]).toMatchObject({ payment_status: 'paid' });
+  expect(query<{ payment_status: string; paid_at: number | null }>('select payment_status, paid_at from bookings where id = ?', booking!.id)[0]).toMatchObject({
+    payment_status: 'paid',
+  });
 });
 
 test('a declined card shows "Payment Failed" with Stripe’s message and the button again', async ({ page, context }) => {
@@ -113,7 +125,9 @@ test('a refused payment request (here a tampered amount) shows "Booking Error" a
   const user = createSignedInUser();
   await signIn(context, user);
   await withStripeDouble(page);
-  await page.route('**/api/create-payment-intent', (route) => route.continue({ postData: JSON.stringify({ ...JSON.parse(route.request().postData() ?? '{}'), amount: 1 }) }));
+  await page.route('**/api/create-payment-intent', (route) =>
+    route.continue({ postData: JSON.stringify({ ...JSON.parse(route.request().postData() ?? '{}'), amount: 1 }) }),
+  );
   await page.goto(`/checkout?service=${pricedService().id}`);
   await expect(page.getByText('Booking Error', { exact: true })).toBeVisible();
   await expect(page.getByText('Failed to initialize payment. Please try again.')).toBeVisible();
@@ -135,7 +149,13 @@ test('subscription: the billing switch works without JavaScript and the plan for
   await signIn(context, owner);
   // A city of its own: the demo cities may already have their 3 Elite spas.
   const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Plan City ${owner.id}`, `plan-city-${owner.id}`)!.id;
-  const spa = write<{ id: number }>(`insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id`, `Plan Spa ${owner.id}`, `plan-spa-${owner.id}`, cityId, owner.id)!;
+  const spa = write<{ id: number }>(
+    `insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id`,
+    `Plan Spa ${owner.id}`,
+    `plan-spa-${owner.id}`,
+    cityId,
+    owner.id,
+  )!;
   const page = await context.newPage();
   await page.goto(`/subscription?spaId=${spa.id}`);
   await expect(page.getByRole('heading', { name: 'Premium', exact: true })).toBeVisible();
@@ -146,7 +166,10 @@ test('subscription: the billing switch works without JavaScript and the plan for
   await expect(page.getByText('Save 20%')).toBeVisible();
   await expect(page.getByRole('table')).toContainText('Video spotlight');
   // Choosing a plan posts the form and is redirected to the (stand-in's) Checkout page.
-  const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/pay/cs_test_')), page.getByRole('button', { name: 'Choose Elite' }).click()]);
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.url().includes('/pay/cs_test_')),
+    page.getByRole('button', { name: 'Choose Elite' }).click(),
+  ]);
   expect(request.url()).toContain(`127.0.0.1:${stripeEnv.STRIPE_API_PORT}/pay/cs_test_`);
   expect(query<{ n: number }>('select count(*) as n from checkout_holds where spa_id = ? and released_at is null', spa.id)[0]!.n).toBe(1);
   await context.close();
@@ -156,8 +179,15 @@ test('subscription with JavaScript: a full city shows "Elite Tier Unavailable"',
   const owner = createSignedInUser({ role: 'owner' });
   await signIn(context, owner);
   const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Full City ${owner.id}`, `full-city-${owner.id}`)!.id;
-  for (let i = 0; i < 3; i++) write(`insert into spas (name, slug, city_id, tier) values (?, ?, ?, 'ELITE')`, `Elite ${owner.id}-${i}`, `elite-${owner.id}-${i}`, cityId);
-  const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Hopeful ${owner.id}`, `hopeful-${owner.id}`, cityId, owner.id)!;
+  for (let i = 0; i < 3; i++)
+    write(`insert into spas (name, slug, city_id, tier) values (?, ?, ?, 'ELITE')`, `Elite ${owner.id}-${i}`, `elite-${owner.id}-${i}`, cityId);
+  const spa = write<{ id: number }>(
+    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
+    `Hopeful ${owner.id}`,
+    `hopeful-${owner.id}`,
+    cityId,
+    owner.id,
+  )!;
   await page.goto(`/subscription?spaId=${spa.id}`);
   await expect(page.locator('[data-plans]')).toBeVisible();
   await page.waitForFunction(() => document.querySelector('astro-island[ssr]') === null);

@@ -13,9 +13,21 @@ test('checkout with Stripe.js and the plans page load without a violation; Strip
   const owner = createSignedInUser({ role: 'owner' });
   await signIn(context, owner);
   await withStripeDouble(page);
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Csp Pay City ${owner.id}`, `csp-pay-city-${owner.id}`)!.id;
-  const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Csp Pay ${owner.id}`, `csp-pay-${owner.id}`, cityId, owner.id)!;
-  const [service] = query<{ id: number }>('select s.id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1');
+  const cityId = write<{ id: number }>(
+    'insert into cities (name, slug) values (?, ?) returning id',
+    `Csp Pay City ${owner.id}`,
+    `csp-pay-city-${owner.id}`,
+  )!.id;
+  const spa = write<{ id: number }>(
+    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
+    `Csp Pay ${owner.id}`,
+    `csp-pay-${owner.id}`,
+    cityId,
+    owner.id,
+  )!;
+  const [service] = query<{ id: number }>(
+    'select s.id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1',
+  );
 
   expect(await visit(page, `/checkout?service=${service!.id}`)).toEqual([]);
   // The island reached Stripe.js (the double) and shows its card field.
@@ -32,12 +44,25 @@ test('a plan form without JavaScript may go on to Stripe Checkout (form-action)'
   const context = await browser.newContext({ javaScriptEnabled: false });
   const owner = createSignedInUser({ role: 'owner' });
   await signIn(context, owner);
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Csp Plan City ${owner.id}`, `csp-plan-city-${owner.id}`)!.id;
-  const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Csp Plan ${owner.id}`, `csp-plan-${owner.id}`, cityId, owner.id)!;
+  const cityId = write<{ id: number }>(
+    'insert into cities (name, slug) values (?, ?) returning id',
+    `Csp Plan City ${owner.id}`,
+    `csp-plan-city-${owner.id}`,
+  )!.id;
+  const spa = write<{ id: number }>(
+    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
+    `Csp Plan ${owner.id}`,
+    `csp-plan-${owner.id}`,
+    cityId,
+    owner.id,
+  )!;
   const page = await context.newPage();
   const violations = await watchViolations(page);
   await page.goto(`/subscription?spaId=${spa.id}`);
-  const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/pay/cs_test_')), page.getByRole('button', { name: 'Choose Premium' }).click()]);
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.url().includes('/pay/cs_test_')),
+    page.getByRole('button', { name: 'Choose Premium' }).click(),
+  ]);
   expect(request.url()).toContain(`127.0.0.1:${stripeEnv.STRIPE_API_PORT}/pay/cs_test_`);
   expect(await violations()).toEqual([]);
   await context.close();

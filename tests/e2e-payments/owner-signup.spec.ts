@@ -36,11 +36,18 @@ test('the landing’s Elite button takes a signed-in owner with one listing stra
   const owner = createSignedInUser({ role: 'owner' });
   await signIn(context, owner);
   // A city of its own: the demo cities may already have their 3 Elite spas.
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Landing City ${owner.id}`, `landing-city-${owner.id}`)!.id;
+  const cityId = write<{ id: number }>(
+    'insert into cities (name, slug) values (?, ?) returning id',
+    `Landing City ${owner.id}`,
+    `landing-city-${owner.id}`,
+  )!.id;
   write('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?)', `Landing Spa ${owner.id}`, `landing-spa-${owner.id}`, cityId, owner.id);
   await page.goto('/spa-owners');
   await page.getByText('Annual').click();
-  const [pay] = await Promise.all([page.waitForRequest((r) => r.url().startsWith(`${standInUrl}/pay/cs_test_`)), page.getByRole('link', { name: 'Choose Elite' }).click()]);
+  const [pay] = await Promise.all([
+    page.waitForRequest((r) => r.url().startsWith(`${standInUrl}/pay/cs_test_`)),
+    page.getByRole('link', { name: 'Choose Elite' }).click(),
+  ]);
   const session = await stripe.checkout.sessions.retrieve(pay.url().split('/pay/')[1]!);
   expect(session.metadata).toMatchObject({ tier: 'ELITE', billing: 'annual' });
 });
@@ -62,7 +69,11 @@ test('signup, paid path: Checkout opens, and the listing goes live as Premium on
   ]);
   expect(checkout.request().postDataJSON()).toMatchObject({ tier: 'PREMIUM', billing: 'monthly', spaData: { name: spaName } });
 
-  const spa = () => query<{ id: number; tier: string; active: number; review_status: string; owner_id: number }>('select id, tier, active, review_status, owner_id from spas where name = ?', spaName)[0]!;
+  const spa = () =>
+    query<{ id: number; tier: string; active: number; review_status: string; owner_id: number }>(
+      'select id, tier, active, review_status, owner_id from spas where name = ?',
+      spaName,
+    )[0]!;
   expect(spa()).toMatchObject({ tier: 'FREE', active: 0, review_status: 'pending', owner_id: owner.id });
 
   // The customer pays on Stripe's page; the browser coming back proves nothing, the webhook does.

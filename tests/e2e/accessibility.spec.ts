@@ -1,7 +1,18 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 
-const pages = ['/', '/privacy-policy', '/sitemap', '/cities/laguna-beach', '/cities/irvine/botox', '/missing-page', '/services', '/search-results', '/search-results?service=nothing-here', '/api/login'];
+const pages = [
+  '/',
+  '/privacy-policy',
+  '/sitemap',
+  '/cities/laguna-beach',
+  '/cities/irvine/botox',
+  '/missing-page',
+  '/services',
+  '/search-results',
+  '/search-results?service=nothing-here',
+  '/api/login',
+];
 
 for (const width of [375, 1280]) {
   test.describe(`at ${width}px`, () => {

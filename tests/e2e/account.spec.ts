@@ -89,7 +89,9 @@ test.describe('member home', () => {
     withE2eDatabase(
       (db) => {
         const insert = db.prepare('insert into bookings (user_id, service_id, name, email, preferred_date, status, created_at) values (?, ?, ?, ?, ?, ?, ?)');
-        statuses.forEach((status, i) => insert.run(user.id, i === 0 ? null : service!.id, 'Lena', user.email, i === 1 ? null : '2026-12-15', status, Date.now() + i));
+        statuses.forEach((status, i) =>
+          insert.run(user.id, i === 0 ? null : service!.id, 'Lena', user.email, i === 1 ? null : '2026-12-15', status, Date.now() + i),
+        );
       },
       { write: true },
     );
@@ -128,7 +130,9 @@ test.describe('member home', () => {
   });
 
   test('a stale session cookie gets the public home', async ({ page, context }) => {
-    await context.addCookies([{ name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: (await import('../support/env.ts')).baseURL }]);
+    await context.addCookies([
+      { name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: (await import('../support/env.ts')).baseURL },
+    ]);
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     expect((await context.cookies()).find((c) => c.name === 'session')).toBeUndefined();

@@ -16,7 +16,8 @@ import { copyPort, startServerCopy, type ServerCopy } from '../support/server-co
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-const axe = async (page: Page) => (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+const axe = async (page: Page) =>
+  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
 async function signedInPage(browser: Browser, url: string, user: TestUser, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, viewport });
@@ -38,7 +39,10 @@ test.describe('publishing on change, on a server of its own', () => {
     server = await startServerCopy(copyPort(173), { BACKGROUND_JOBS: 'on', PUBLISH_ON_CHANGE: 'on' }, { ownSite: true });
     // The copied database may be ahead of the copied build (other tests write fixtures): let the queue catch up first.
     await expect
-      .poll(async () => (await (await fetch(`${server.url}/readyz`)).json()).lastRebuild?.ok !== false && queueIdle(server), { timeout: 240_000, intervals: [1_000] })
+      .poll(async () => (await (await fetch(`${server.url}/readyz`)).json()).lastRebuild?.ok !== false && queueIdle(server), {
+        timeout: 240_000,
+        intervals: [1_000],
+      })
       .toBe(true);
   });
   test.afterAll(async () => {
@@ -82,7 +86,9 @@ test.describe('publishing on change, on a server of its own', () => {
     // The owner sees it publishing, with the build that carries it and when.
     await ownerPage.reload();
     await expect(card.locator('[data-publish-state]')).toHaveAttribute('data-publish-state', 'publishing');
-    await expect(card.locator('[data-publish-detail]')).toContainText(/(In the next build|In the build running now) \(content version \d+\); live by about \d{1,2}:\d\d:\d\d [AP]M Pacific/);
+    await expect(card.locator('[data-publish-detail]')).toContainText(
+      /(In the next build|In the build running now) \(content version \d+\); live by about \d{1,2}:\d\d:\d\d [AP]M Pacific/,
+    );
 
     // The queue builds it; the public page appears without anyone running a command.
     await expect.poll(async () => (await fetch(`${server.url}/spas/${spa.slug}`)).status, { timeout: 200_000, intervals: [1_000] }).toBe(200);
@@ -114,7 +120,16 @@ test.describe('publishing on change, on a server of its own', () => {
     await expect.poll(async () => (await fetch(`${server.url}/`)).headers.get('x-site-build'), { timeout: 200_000, intervals: [1_000] }).not.toBe(before);
 
     // What the desk shows when the last build failed (written as publish.ts writes it).
-    writeFileSync(join(server.siteDir, 'last-rebuild.json'), JSON.stringify({ ok: false, at: new Date().toISOString(), buildId: 'broken-build', durationMs: 1200, error: 'astro: [build] Could not render /spas/x\nTypeError: boom' }));
+    writeFileSync(
+      join(server.siteDir, 'last-rebuild.json'),
+      JSON.stringify({
+        ok: false,
+        at: new Date().toISOString(),
+        buildId: 'broken-build',
+        durationMs: 1200,
+        error: 'astro: [build] Could not render /spas/x\nTypeError: boom',
+      }),
+    );
     await adminPage.goto('/admin');
     const failure = adminPage.locator('[data-last-failure]');
     await expect(failure).toContainText('The last build failed; the previous site stays live');
@@ -147,7 +162,13 @@ test.describe('the editors’ desk on the suite’s server', () => {
     owner = createSignedInUser({ role: 'owner', firstName: 'Marisol', lastName: 'Vega' });
     admin = createSignedInUser({ role: 'admin', firstName: 'Edith', lastName: 'Moreno' });
     const city = query<{ id: number }>("select id from cities where slug = 'irvine'")[0]!.id;
-    spaId = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id, active, review_status) values (?, ?, ?, ?, 0, 'pending') returning id", `Rejectable ${TAG}`, `${TAG}-rejectable`, city, owner.id)!.id;
+    spaId = write<{ id: number }>(
+      "insert into spas (name, slug, city_id, owner_id, active, review_status) values (?, ?, ?, ?, 0, 'pending') returning id",
+      `Rejectable ${TAG}`,
+      `${TAG}-rejectable`,
+      city,
+      owner.id,
+    )!.id;
   });
   test.afterAll(() => write('delete from spas where slug like ?', `${TAG}-%`));
 
@@ -155,7 +176,11 @@ test.describe('the editors’ desk on the suite’s server', () => {
     // Three pages and a mail on a machine shared by five test runs: a time budget, not a looser check.
     test.setTimeout(120_000);
     // Without a reason (the browser's required check skipped): refused in place, nothing changes.
-    const empty = await request.post('/admin', { headers: { Origin: baseURL, Cookie: `session=${admin.token}` }, form: { intent: 'reject', id: String(spaId), reason: ' ' }, maxRedirects: 0 });
+    const empty = await request.post('/admin', {
+      headers: { Origin: baseURL, Cookie: `session=${admin.token}` },
+      form: { intent: 'reject', id: String(spaId), reason: ' ' },
+      maxRedirects: 0,
+    });
     expect(empty.status()).toBe(422);
     expect(await empty.text()).toContain('Give the owner a reason');
     expect(query<{ review_status: string }>('select review_status from spas where id = ?', spaId)[0]!.review_status).toBe('pending');
@@ -212,9 +237,14 @@ test.describe('the editors’ desk on the suite’s server', () => {
       const marker = `${TAG}-${width}`;
       let expectedViews = 0;
       for (let day = 0; day < 30; day++) {
-        const views = (day * 7) % 5 + (day % 6 === 0 ? 4 : 0);
+        const views = ((day * 7) % 5) + (day % 6 === 0 ? 4 : 0);
         for (let i = 0; i < views; i++) {
-          write("insert into analytics_events (event_type, entity_type, entity_id, session_id, occurred_at) values ('view', 'spa', ?, ?, ?)", String(demoSpa.id), marker, Date.now() - day * 86_400_000 - i * 60_000);
+          write(
+            "insert into analytics_events (event_type, entity_type, entity_id, session_id, occurred_at) values ('view', 'spa', ?, ?, ?)",
+            String(demoSpa.id),
+            marker,
+            Date.now() - day * 86_400_000 - i * 60_000,
+          );
           expectedViews++;
         }
       }

@@ -32,9 +32,7 @@ function expectTierOrder(spas: { tier: string; createdAt: string }[]) {
 test.describe('read API', () => {
   test('GET /api/services lists every active service with decimal prices', async ({ request }) => {
     const services = await jsonOf(await request.get('/api/services'), 200);
-    const [count] = query<{ n: number }>(
-      'select count(*) n from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1',
-    );
+    const [count] = query<{ n: number }>('select count(*) n from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1');
     expect(services).toHaveLength(count!.n);
     for (const service of services) {
       expect(service).toMatchObject({
@@ -93,7 +91,13 @@ test.describe('read API', () => {
     );
     const premiumLink = `https://example.com/book/${randomUUID()}`;
     // A FREE listing with extras in the database must still not show them (rulings: tier rules).
-    write('update spas set booking_link = ?, social_feed_url = ?, video_url = ? where id = ?', 'https://example.com/book', 'https://www.instagram.com/x/', 'https://www.youtube.com/watch?v=x', free!.id);
+    write(
+      'update spas set booking_link = ?, social_feed_url = ?, video_url = ? where id = ?',
+      'https://example.com/book',
+      'https://www.instagram.com/x/',
+      'https://www.youtube.com/watch?v=x',
+      free!.id,
+    );
     write('update spas set booking_link = ? where id = ?', premiumLink, premium!.id);
     try {
       const spas = await jsonOf(await request.get('/api/spas'), 200);
@@ -130,7 +134,9 @@ test.describe('read API', () => {
   test('GET /api/spas/search?city=irvine answers only Irvine spas, in tier order, with paging headers', async ({ request }) => {
     const response = await request.get('/api/spas/search?city=irvine');
     const spas = await jsonOf(response, 200);
-    const ids = query<{ id: number }>(`select s.id from spas s join cities c on c.id = s.city_id where c.slug = 'irvine' and s.active = 1 ${TIER_ORDER}`).map((r) => r.id);
+    const ids = query<{ id: number }>(`select s.id from spas s join cities c on c.id = s.city_id where c.slug = 'irvine' and s.active = 1 ${TIER_ORDER}`).map(
+      (r) => r.id,
+    );
     expect(ids.length).toBeGreaterThan(2);
     expect(spas.map((s: { id: number }) => s.id)).toEqual(ids);
     expect(new Set(spas.map((s: { city: { slug: string } }) => s.city.slug))).toEqual(new Set(['irvine']));

@@ -171,7 +171,10 @@ test.describe('magic-link sign-in', () => {
     await page.route('**/api/auth/request', (route) => {
       calls++;
       return calls === 1
-        ? route.fulfill({ status: 422, json: { error: { code: 'invalid_request', message: 'Some fields are not valid.', fields: { email: 'This address cannot receive mail' } } } })
+        ? route.fulfill({
+            status: 422,
+            json: { error: { code: 'invalid_request', message: 'Some fields are not valid.', fields: { email: 'This address cannot receive mail' } } },
+          })
         : route.fulfill({ status: 502, json: { error: { code: 'mail_failed', message: 'Failed to send magic link. Please try again.' } } });
     });
 
@@ -400,7 +403,10 @@ test.describe('links that are refused', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page).toHaveURL(/\/owner\/dashboard$/);
 
-      const [replay] = await Promise.all([second.waitForResponse((r) => r.url().includes('/auth/confirm') && r.request().method() === 'POST'), second.getByRole('button', { name: 'Sign in' }).click()]);
+      const [replay] = await Promise.all([
+        second.waitForResponse((r) => r.url().includes('/auth/confirm') && r.request().method() === 'POST'),
+        second.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       expect(replay.status()).toBe(410);
       await expect(second.getByRole('heading', { level: 1 })).toHaveText(CANT_BE_USED);
       expect(await other.cookies()).toEqual([]);
@@ -556,7 +562,10 @@ test.describe('pages that need a session', () => {
     await signIn(page, email);
     const spa = borrowSpa(email);
     try {
-      const [expected] = query<{ tier: string; city: string }>('select s.tier, c.name as city from spas s join cities c on c.id = s.city_id where s.id = ?', spa.id);
+      const [expected] = query<{ tier: string; city: string }>(
+        'select s.tier, c.name as city from spas s join cities c on c.id = s.city_id where s.id = ?',
+        spa.id,
+      );
       await page.goto('/owner/dashboard');
       await expect(page.locator('[data-stat="listings"]')).toHaveText('1');
       const card = page.locator(`[data-spa-id="${spa.id}"]`);

@@ -57,18 +57,32 @@ interface Route {
 const OWNER_AND_ADMIN: Role[] = ['owner', 'admin'];
 const ADMIN: Role[] = ['admin'];
 
-const booking = (f: Fixture) => query<{ status: string; scheduled_at: number | null }>('select status, scheduled_at from bookings where id = ?', f.bookingId)[0];
+const booking = (f: Fixture) =>
+  query<{ status: string; scheduled_at: number | null }>('select status, scheduled_at from bookings where id = ?', f.bookingId)[0];
 const lead = (f: Fixture) => query<{ status: string }>('select status from leads where id = ?', f.leadId)[0];
-const listing = (id: number) => query<{ active: number; verified: number; featured: number; review_status: string; review_note: string | null }>('select active, verified, featured, review_status, review_note from spas where id = ?', id)[0];
+const listing = (id: number) =>
+  query<{ active: number; verified: number; featured: number; review_status: string; review_note: string | null }>(
+    'select active, verified, featured, review_status, review_note from spas where id = ?',
+    id,
+  )[0];
 const auditRows = (id: number) => query<{ action: string }>('select action from audit_log where target = ?', `spa:${id}`);
 const listingAndAudit = (id: number) => ({ listing: listing(id), audit: auditRows(id) });
 
 const policy = (f: Fixture) => query<{ hours: number }>('select cancellation_window_hours as hours from spas where id = ?', f.spaId)[0];
-const cliniciansOf = (f: Fixture) => query<{ name: string; checked: number | null }>('select name, license_checked_at as checked from clinicians where spa_id = ? order by id', f.spaId);
+const cliniciansOf = (f: Fixture) =>
+  query<{ name: string; checked: number | null }>('select name, license_checked_at as checked from clinicians where spa_id = ? order by id', f.spaId);
 
 const ROUTES: Route[] = [
   // The owner dashboard (src/pages/owner/dashboard.astro).
-  { name: 'GET /owner/dashboard shows the spa’s bookings', method: 'GET', path: () => '/owner/dashboard', allowed: OWNER_AND_ADMIN, okStatus: [200], shows: (f) => f.bookingName, ownView: true },
+  {
+    name: 'GET /owner/dashboard shows the spa’s bookings',
+    method: 'GET',
+    path: () => '/owner/dashboard',
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    shows: (f) => f.bookingName,
+    ownView: true,
+  },
   {
     name: 'dashboard form: confirm a booking',
     method: 'POST',
@@ -99,7 +113,14 @@ const ROUTES: Route[] = [
     needsStripe: true,
   },
   // The JSON endpoints owners use.
-  { name: 'GET /api/bookings/{id}', method: 'GET', path: (f) => `/api/bookings/${f.bookingId}`, allowed: OWNER_AND_ADMIN, okStatus: [200], shows: (f) => f.bookingName },
+  {
+    name: 'GET /api/bookings/{id}',
+    method: 'GET',
+    path: (f) => `/api/bookings/${f.bookingId}`,
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    shows: (f) => f.bookingName,
+  },
   {
     name: 'PATCH /api/bookings/{id}',
     method: 'PATCH',
@@ -120,7 +141,15 @@ const ROUTES: Route[] = [
     state: lead,
     changed: (after) => expect(after).toMatchObject({ status: 'contacted' }),
   },
-  { name: 'POST /api/stripe/portal', method: 'POST', path: () => '/api/stripe/portal', json: (f) => ({ spaId: f.spaId }), allowed: OWNER_AND_ADMIN, okStatus: [200], needsStripe: true },
+  {
+    name: 'POST /api/stripe/portal',
+    method: 'POST',
+    path: () => '/api/stripe/portal',
+    json: (f) => ({ spaId: f.spaId }),
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    needsStripe: true,
+  },
   {
     name: 'POST /api/stripe/checkout (upgrade a spa)',
     method: 'POST',
@@ -131,9 +160,14 @@ const ROUTES: Route[] = [
     needsStripe: true,
   },
   // A listing's own pages (src/pages/owner/spas/[id]/*): the owner or an editor.
-  ...['', '/services', '/offers', '/photos', '/policies', '/clinicians', '/reviews'].map(
-    (page): Route => ({ name: `GET /owner/spas/{id}${page}`, method: 'GET', path: (f) => `/owner/spas/${f.spaId}${page}`, allowed: OWNER_AND_ADMIN, okStatus: [200], shows: (f) => f.spaName }),
-  ),
+  ...['', '/services', '/offers', '/photos', '/policies', '/clinicians', '/reviews'].map((page): Route => ({
+    name: `GET /owner/spas/{id}${page}`,
+    method: 'GET',
+    path: (f) => `/owner/spas/${f.spaId}${page}`,
+    allowed: OWNER_AND_ADMIN,
+    okStatus: [200],
+    shows: (f) => f.spaName,
+  })),
   {
     name: 'policies form: the cancellation window',
     method: 'POST',
@@ -188,7 +222,8 @@ const ROUTES: Route[] = [
     allowed: ADMIN,
     okStatus: [303],
     state: (f) => listingAndAudit(f.pendingSpaId),
-    changed: (after) => expect(after).toMatchObject({ listing: { review_status: 'rejected', review_note: 'Needs a street address.' }, audit: [{ action: 'reject' }] }),
+    changed: (after) =>
+      expect(after).toMatchObject({ listing: { review_status: 'rejected', review_note: 'Needs a street address.' }, audit: [{ action: 'reject' }] }),
   },
   ...(
     [
@@ -197,19 +232,17 @@ const ROUTES: Route[] = [
       ['verify', { verified: 1 }],
       ['feature', { featured: 1 }],
     ] as const
-  ).map(
-    ([intent, expected]): Route => ({
-      name: `/admin form: ${intent}`,
-      method: 'POST',
-      path: () => '/admin',
-      // The owner's approved spa: inactive, so activating it is possible; deactivating is a no-op change that is still logged.
-      form: (f) => ({ intent, id: String(f.spaId) }),
-      allowed: ADMIN,
-      okStatus: [303],
-      state: (f) => listingAndAudit(f.spaId),
-      changed: (after) => expect(after).toMatchObject({ listing: expected, audit: [{ action: intent }] }),
-    }),
-  ),
+  ).map(([intent, expected]): Route => ({
+    name: `/admin form: ${intent}`,
+    method: 'POST',
+    path: () => '/admin',
+    // The owner's approved spa: inactive, so activating it is possible; deactivating is a no-op change that is still logged.
+    form: (f) => ({ intent, id: String(f.spaId) }),
+    allowed: ADMIN,
+    okStatus: [303],
+    state: (f) => listingAndAudit(f.spaId),
+    changed: (after) => expect(after).toMatchObject({ listing: expected, audit: [{ action: intent }] }),
+  })),
   {
     name: '/admin/requests form: confirm a booking',
     method: 'POST',
@@ -247,11 +280,26 @@ function makeFixture(): Fixture {
     )!.id;
   const spaId = spa('', 'approved');
   const pendingSpaId = spa('-pending', 'pending');
-  const clinicianId = write<{ id: number }>("insert into clinicians (spa_id, name, role, license_number) values (?, 'Authz Nurse', 'RN', '95012345') returning id", spaId)!.id;
+  const clinicianId = write<{ id: number }>(
+    "insert into clinicians (spa_id, name, role, license_number) values (?, 'Authz Nurse', 'RN', '95012345') returning id",
+    spaId,
+  )!.id;
   const { date, when } = inFiveDays();
   const bookingName = `Authz Client ${TAG}-${n}`;
-  const bookingId = write<{ id: number }>("insert into bookings (name, email, spa_id, preferred_date, status) values (?, ?, ?, ?, 'pending') returning id", bookingName, `${TAG}-${n}@example.com`, spaId, date)!.id;
-  const leadId = write<{ id: number }>('insert into leads (name, email, spa_id, booking_id) values (?, ?, ?, ?) returning id', bookingName, `${TAG}-${n}@example.com`, spaId, bookingId)!.id;
+  const bookingId = write<{ id: number }>(
+    "insert into bookings (name, email, spa_id, preferred_date, status) values (?, ?, ?, ?, 'pending') returning id",
+    bookingName,
+    `${TAG}-${n}@example.com`,
+    spaId,
+    date,
+  )!.id;
+  const leadId = write<{ id: number }>(
+    'insert into leads (name, email, spa_id, booking_id) values (?, ?, ?, ?) returning id',
+    bookingName,
+    `${TAG}-${n}@example.com`,
+    spaId,
+    bookingId,
+  )!.id;
   return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when };
 }
 
@@ -277,7 +325,12 @@ test.beforeAll(() => {
   users.admin = createSignedInUser({ role: 'admin' });
   // The other owner owns a spa of their own: an owner, just not this spa's.
   const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!.id;
-  write("insert into spas (name, slug, city_id, owner_id, active, review_status) values ('Authz Other Spa', ?, ?, ?, 0, 'approved')", `${TAG}-other`, city, users['other owner'].id);
+  write(
+    "insert into spas (name, slug, city_id, owner_id, active, review_status) values ('Authz Other Spa', ?, ?, ?, 0, 'approved')",
+    `${TAG}-other`,
+    city,
+    users['other owner'].id,
+  );
 });
 
 test.afterAll(() => {
@@ -288,7 +341,9 @@ test.afterAll(() => {
 });
 
 for (const route of ROUTES) {
-  test(`${route.name}: ${route.needsStripe ? 'no Stripe keys here, so 503 for everyone signed in' : `only ${route.allowed.join(' and ')}`}`, async ({ request }) => {
+  test(`${route.name}: ${route.needsStripe ? 'no Stripe keys here, so 503 for everyone signed in' : `only ${route.allowed.join(' and ')}`}`, async ({
+    request,
+  }) => {
     for (const role of ROLES) {
       const f = makeFixture();
       const before = route.state?.(f);

@@ -91,10 +91,16 @@ test.describe('the booking form', () => {
     await expect(form.getByRole('checkbox')).toBeFocused();
     expect(posts).toHaveLength(0);
 
-    expect(await new AxeBuilder({ page }).include('#contact').withTags(AXE_TAGS).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+    expect(
+      await new AxeBuilder({ page })
+        .include('#contact')
+        .withTags(AXE_TAGS)
+        .analyze()
+        .then((r) => r.violations.map((v) => v.id)),
+    ).toEqual([]);
   });
 
-  test("the preferred date cannot be before today in Orange County", async ({ page }) => {
+  test('the preferred date cannot be before today in Orange County', async ({ page }) => {
     const form = await openHomeForm(page);
     await expect(form.getByLabel('Preferred date')).toHaveAttribute('min', pacificToday());
   });
@@ -171,7 +177,10 @@ test.describe('the booking form', () => {
     const form = await openHomeForm(page);
     await fillRequired(form, 'Lee Park', uniqueEmail());
     await page.route('**/api/bookings', (route) =>
-      route.fulfill({ status: 422, json: { error: { code: 'invalid_request', message: 'Some fields are not valid.', fields: { email: 'Valid email is required' } } } }),
+      route.fulfill({
+        status: 422,
+        json: { error: { code: 'invalid_request', message: 'Some fields are not valid.', fields: { email: 'Valid email is required' } } },
+      }),
     );
     await form.getByRole('button', { name: 'Request Appointment' }).click();
     await expect(page.locator('li[data-variant]').filter({ hasText: 'Booking Failed' })).toBeVisible();
@@ -191,11 +200,17 @@ test.describe('the booking form', () => {
 });
 
 test.describe('requests to a spa', () => {
-  const spa = () => query<{ id: number; name: string; slug: string; city_id: number }>("select id, name, slug, city_id from spas where active = 1 and tier = 'FREE' order by id limit 1")[0]!;
+  const spa = () =>
+    query<{ id: number; name: string; slug: string; city_id: number }>(
+      "select id, name, slug, city_id from spas where active = 1 and tier = 'FREE' order by id limit 1",
+    )[0]!;
 
   test('/booking?spa={id} addresses the request to that spa and offers its services', async ({ page }) => {
     const target = spa();
-    const service = query<{ id: number; name: string }>('select id, name from services where spa_id = ? and active = 1 order by price_cents desc limit 1', target.id)[0]!;
+    const service = query<{ id: number; name: string }>(
+      'select id, name from services where spa_id = ? and active = 1 order by price_cents desc limit 1',
+      target.id,
+    )[0]!;
     const email = uniqueEmail();
     await page.goto(`/booking?spa=${target.id}`);
     await hydrated(page, 'BookingForm');
@@ -210,7 +225,13 @@ test.describe('requests to a spa', () => {
     expect(booking).toMatchObject({ spa_id: target.id, service_id: service.id });
     expect(leadFor(booking!.id)).toMatchObject({ spa_id: target.id, city_id: target.city_id, service_id: service.id });
     // The spa hears of it, with the details and a way to its dashboard.
-    const announced = decodeQuotedPrintable(await messageInOutbox(query<{ email: string }>('select coalesce(u.email, s.email) as email from spas s left join users u on u.id = s.owner_id where s.id = ?', target.id)[0]!.email, 'New booking request from Avery Kim'));
+    const announced = decodeQuotedPrintable(
+      await messageInOutbox(
+        query<{ email: string }>('select coalesce(u.email, s.email) as email from spas s left join users u on u.id = s.owner_id where s.id = ?', target.id)[0]!
+          .email,
+        'New booking request from Avery Kim',
+      ),
+    );
     expect(announced).toContain(service.name);
     expect(announced).toContain(email);
     expect(linkIn(announced, '/owner/dashboard').pathname).toBe('/owner/dashboard');
@@ -332,7 +353,12 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
       await expect(card).toContainText('Harper Diaz');
       await expect(card.locator('[data-status]')).toHaveText('Pending');
       expect(Number(await page.locator('[data-stat="requests"]').textContent())).toBeGreaterThanOrEqual(1);
-      expect(await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+      expect(
+        await new AxeBuilder({ page })
+          .withTags(AXE_TAGS)
+          .analyze()
+          .then((r) => r.violations.map((v) => v.id)),
+      ).toEqual([]);
 
       await card.getByLabel('Appointment time').fill(`${setup.preferredDate}T14:30`);
       await card.getByRole('button', { name: /^Confirm/ }).click();
@@ -353,7 +379,12 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
       await client.goto(manage.pathname);
       await expect(client.locator('[data-status]')).toHaveText('Confirmed');
       await expect(client.locator('[data-manage-when]')).toContainText('2:30');
-      expect(await new AxeBuilder({ page: client }).withTags(AXE_TAGS).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+      expect(
+        await new AxeBuilder({ page: client })
+          .withTags(AXE_TAGS)
+          .analyze()
+          .then((r) => r.violations.map((v) => v.id)),
+      ).toEqual([]);
       await client.getByRole('button', { name: 'Cancel this booking' }).click();
       await expect(client.locator('[data-manage-notice]')).toContainText('Your booking is cancelled');
       await expect(client.locator('[data-status]')).toHaveText('Cancelled');
@@ -402,7 +433,9 @@ test.describe('the bookings API', () => {
   test('GET /api/bookings: 401 signed out; signed in, the own bookings with the service embedded', async ({ page, request }) => {
     expect((await request.get('/api/bookings')).status()).toBe(401);
     const user = createSignedInUser({ firstName: 'Tess' });
-    const service = query<{ id: number; name: string; duration: number; price_cents: number }>('select id, name, duration, price_cents from services where active = 1 and price_cents > 0 limit 1')[0]!;
+    const service = query<{ id: number; name: string; duration: number; price_cents: number }>(
+      'select id, name, duration, price_cents from services where active = 1 and price_cents > 0 limit 1',
+    )[0]!;
     // Sent before signing in, from the address the session now proves.
     expect((await request.post('/api/bookings', { data: { name: 'Tess', email: user.email, serviceId: service.id } })).status()).toBe(201);
     await request.post('/api/bookings', { data: { name: 'Someone else', email: uniqueEmail(), serviceId: service.id } });
@@ -420,13 +453,19 @@ test.describe('the bookings API', () => {
     // Newest first: the one made while signed in has no service.
     expect(list[0]).toMatchObject({ status: 'pending', service: null });
     list.shift();
-    expect(list[0]).toMatchObject({ status: 'pending', service: { name: service.name, duration: service.duration, price: (service.price_cents / 100).toFixed(2) } });
+    expect(list[0]).toMatchObject({
+      status: 'pending',
+      service: { name: service.name, duration: service.duration, price: (service.price_cents / 100).toFixed(2) },
+    });
   });
 
   test('PATCH: strangers learn nothing, clients cannot confirm, owners can; refused moves say why', async ({ page, browser, request }) => {
     const clientEmail = uniqueEmail();
     const owner = createSignedInUser({ role: 'owner' });
-    const spa = write<{ id: number }>('update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id', owner.id)!;
+    const spa = write<{ id: number }>(
+      'update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id',
+      owner.id,
+    )!;
     try {
       const { id } = (await (await request.post('/api/bookings', { data: { name: 'Indy', email: clientEmail, spaId: spa.id } })).json()) as { id: number };
       const at = `${daysFromToday(4)}T11:00`;
@@ -539,7 +578,10 @@ test.describe('the bookings API', () => {
     await adminContext.close();
 
     const owner = createSignedInUser({ role: 'owner' });
-    const spa = write<{ id: number }>('update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id', owner.id)!;
+    const spa = write<{ id: number }>(
+      'update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id',
+      owner.id,
+    )!;
     try {
       const ownerContext = await browser.newContext({ baseURL });
       await signIn(ownerContext, owner);

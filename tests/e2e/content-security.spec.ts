@@ -14,7 +14,7 @@ test.describe('Content-Security-Policy', () => {
   test.describe.configure({ timeout: 90_000 });
 
   test('public page types load without a violation', async ({ page }) => {
-    const offer = query<{ slug: string }>("select slug from offers where active = 1 order by id limit 1")[0];
+    const offer = query<{ slug: string }>('select slug from offers where active = 1 order by id limit 1')[0];
     const spa = query<{ id: number; slug: string }>('select id, slug from spas where active = 1 order by id limit 1')[0]!;
     const city = query<{ slug: string }>('select slug from cities order by id limit 1')[0]!;
     const paths = [
@@ -50,7 +50,13 @@ test.describe('Content-Security-Policy', () => {
   test('signed-in pages (member home, checkout and plans without Stripe, owner dashboard) load without a violation', async ({ page, context }) => {
     const owner = createSignedInUser({ role: 'owner', firstName: 'Csp' });
     const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Csp City ${owner.id}`, `csp-city-${owner.id}`)!.id;
-    const spa = write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', `Csp Spa ${owner.id}`, `csp-spa-${owner.id}`, cityId, owner.id)!;
+    const spa = write<{ id: number }>(
+      'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
+      `Csp Spa ${owner.id}`,
+      `csp-spa-${owner.id}`,
+      cityId,
+      owner.id,
+    )!;
     const service = query<{ id: number }>('select id from services where active = 1 order by id limit 1')[0]!;
     await signIn(context, owner);
     const found: Record<string, string[]> = {};

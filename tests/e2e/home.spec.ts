@@ -59,8 +59,7 @@ test.describe('Elite spotlight carousel', () => {
     await expect(page.locator('[aria-roledescription="carousel"]')).toHaveAttribute('data-rotating', 'true');
   });
 
-  const visibleSlide = (page: import('@playwright/test').Page) =>
-    page.locator('[aria-roledescription="slide"]:not([hidden])').getAttribute('aria-label');
+  const visibleSlide = (page: import('@playwright/test').Page) => page.locator('[aria-roledescription="slide"]:not([hidden])').getAttribute('aria-label');
 
   test('shows every Elite spa and advances every 5 seconds', async ({ page }) => {
     const count = elite().length;
@@ -94,7 +93,10 @@ test.describe('Elite spotlight carousel', () => {
   test('waits while keyboard focus is inside it', async ({ page }) => {
     const count = elite().length;
     const carousel = page.locator('[aria-roledescription="carousel"]');
-    await carousel.getByRole('link', { name: /View Spa/ }).first().focus();
+    await carousel
+      .getByRole('link', { name: /View Spa/ })
+      .first()
+      .focus();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
     await expect(carousel).toHaveAttribute('data-rotating', 'false');

@@ -9,7 +9,11 @@ import { query, write } from '../support/db.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
-const bookingsFor = (email: string) => query<{ spa_id: number | null; service_id: number | null; name: string; phone: string | null; message: string | null }>('select * from bookings where email = ? order by id', email);
+const bookingsFor = (email: string) =>
+  query<{ spa_id: number | null; service_id: number | null; name: string; phone: string | null; message: string | null }>(
+    'select * from bookings where email = ? order by id',
+    email,
+  );
 const island = (page: Page, component: string) => page.locator(`astro-island[component-url*="/${component}."]`).first();
 
 // Slowed on purpose: 6x CPU on a machine shared by parallel workers.
@@ -111,7 +115,7 @@ test.describe('the booking form', () => {
   }
 
   test('/booking?spa={id}: what was typed is kept and the request goes to that spa', async ({ page }) => {
-    const spa = query<{ id: number; name: string }>("select id, name from spas where active = 1 order by id limit 1")[0]!;
+    const spa = query<{ id: number; name: string }>('select id, name from spas where active = 1 order by id limit 1')[0]!;
     const email = uniqueEmail('booking-page');
     const slow = await slowPage(page);
     await open(page, `/booking?spa=${spa.id}`);
@@ -183,5 +187,5 @@ test('the spa signup form: what was typed before hydration is what create-spa re
   await page.getByRole('button', { name: 'Submit Listing' }).click();
   expect((await request).postDataJSON()).toMatchObject({ spaName, ownerEmail, cityId: city.id, website: 'https://early.example' });
   await expect(page.getByText('Success!', { exact: true })).toBeVisible();
-  expect(query<{ n: number }>('select count(*) as n from spas where name = ? and review_status = \'pending\'', spaName)[0]!.n).toBe(1);
+  expect(query<{ n: number }>("select count(*) as n from spas where name = ? and review_status = 'pending'", spaName)[0]!.n).toBe(1);
 });

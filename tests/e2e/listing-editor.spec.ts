@@ -98,7 +98,10 @@ test.describe('the listing editor', () => {
       await page.getByLabel('Spa name').fill('');
       await page.getByLabel('Description').fill('Typed, and kept.');
       await page.getByLabel('Website').fill('javascript:alert(1)');
-      const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save listing' }).click()]);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Save listing' }).click(),
+      ]);
       expect(response.status()).toBe(422);
       await expect(page.getByRole('alert')).toContainText('Nothing was saved');
       await expect(page.locator('[data-field-error="name"]')).toHaveText('Spa name is required');
@@ -201,7 +204,9 @@ test.describe('services', () => {
     await form.getByRole('button', { name: 'Save service' }).click();
     await expect(page.getByRole('status')).toContainText('Service saved');
     await expect(item).toContainText('From $12.50 per unit');
-    expect(query('select price_cents, price_unit, treatment, active from services where spa_id = ?', spa.id)).toEqual([{ price_cents: 1250, price_unit: 'per unit', treatment: 'botox', active: 1 }]);
+    expect(query('select price_cents, price_unit, treatment, active from services where spa_id = ?', spa.id)).toEqual([
+      { price_cents: 1250, price_unit: 'per unit', treatment: 'botox', active: 1 },
+    ]);
 
     await item.getByRole('button', { name: 'Deactivate Botox Cosmetic' }).click();
     await expect(page.getByRole('status')).toContainText('Service deactivated');
@@ -241,7 +246,14 @@ test.describe('offers', () => {
     expect(query('select service_id from offer_services where offer_id = ?', offer.id)).toHaveLength(1);
 
     // The raw post cannot feature it either.
-    const featured = await post(request, `/owner/spas/${spa.id}/offers`, me, { id: String(offer.id), title: 'Featured anyway', description: 'x', originalPrice: '550', offerPrice: '400', featured: 'on' });
+    const featured = await post(request, `/owner/spas/${spa.id}/offers`, me, {
+      id: String(offer.id),
+      title: 'Featured anyway',
+      description: 'x',
+      originalPrice: '550',
+      offerPrice: '400',
+      featured: 'on',
+    });
     expect(featured.status()).toBe(403);
     expect(await featured.text()).toContain('Featuring an offer is part of the Premium and Elite plans.');
     expect(query('select title, featured from offers where id = ?', offer.id)).toEqual([{ title: `Spring glow ${TAG}`, featured: 0 }]);
@@ -254,7 +266,10 @@ test.describe('offers', () => {
     await expect(page.getByRole('status')).toContainText('Offer saved');
     expect(query('select title, slug from offers where id = ?', offer.id)).toEqual([{ title: `Spring glow, extended ${TAG}`, slug: offer.slug }]);
 
-    await page.locator(`[data-offer-id="${offer.id}"]`).getByRole('button', { name: /^End offer/ }).click();
+    await page
+      .locator(`[data-offer-id="${offer.id}"]`)
+      .getByRole('button', { name: /^End offer/ })
+      .click();
     await expect(page.getByRole('status')).toContainText('Offer ended');
     await expect(page.locator(`[data-offer-id="${offer.id}"]`)).toHaveAttribute('data-status', 'Ended');
   });
@@ -264,7 +279,10 @@ test.describe('who may use these pages', () => {
   test('signed out 401, a client and another owner 404, and nothing changes; the owner and an editor get in', async ({ playwright }) => {
     const me = owner();
     const spa = makeSpa(me, 'PREMIUM');
-    const service = write<{ id: number }>("insert into services (spa_id, name, price_cents, duration, category) values (?, 'Peel', 15000, 45, 'facial') returning id", spa.id)!;
+    const service = write<{ id: number }>(
+      "insert into services (spa_id, name, price_cents, duration, category) values (?, 'Peel', 15000, 45, 'facial') returning id",
+      spa.id,
+    )!;
     const client = createSignedInUser();
     const stranger = owner();
     makeSpa(stranger, 'PREMIUM');
@@ -277,7 +295,8 @@ test.describe('who may use these pages', () => {
     // One request context per person: a context keeps the cookies it is sent
     // back (a session's sliding refresh), which must not leak into the next person's requests.
     const as = (user: TestUser | null) => playwright.request.newContext({ baseURL, extraHTTPHeaders: user ? session(user) : { Origin: baseURL } });
-    const snapshot = () => JSON.stringify([spaRow(spa.id), query('select * from services where spa_id = ?', spa.id), query('select * from offers where spa_id = ?', spa.id)]);
+    const snapshot = () =>
+      JSON.stringify([spaRow(spa.id), query('select * from services where spa_id = ?', spa.id), query('select * from offers where spa_id = ?', spa.id)]);
     const before = snapshot();
     for (const { path, form } of routes) {
       for (const [who, user, status] of [
@@ -321,7 +340,10 @@ test.describe('accessibility and layout', () => {
       await page.setViewportSize({ width, height: 900 });
       const me = owner();
       const spa = makeSpa(me, 'FREE');
-      write("insert into services (spa_id, name, price_cents, price_unit, duration, category) values (?, 'Dermal Filler', 75000, 'per syringe', 45, 'injectable')", spa.id);
+      write(
+        "insert into services (spa_id, name, price_cents, price_unit, duration, category) values (?, 'Dermal Filler', 75000, 'per syringe', 45, 'injectable')",
+        spa.id,
+      );
       await signIn(page.context(), me);
       for (const [name, path] of [
         ['listing', `/owner/spas/${spa.id}`],

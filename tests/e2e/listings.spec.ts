@@ -18,7 +18,9 @@ test.describe('/services and /booking', () => {
       const featuredSection = page.getByRole('region', { name: 'Featured providers' });
       expect((await featuredSection.locator('[data-spa-card] h3').allTextContents()).map((t) => t.trim())).toEqual(featured.map((s) => s.name));
 
-      const [{ n }] = query<{ n: number }>('select count(*) n from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1') as [{ n: number }];
+      const [{ n }] = query<{ n: number }>('select count(*) n from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1') as [
+        { n: number },
+      ];
       await expect(page.locator('[data-service-card]')).toHaveCount(n);
       await expect(page.locator('[data-package-promo]')).toContainText('$650');
       await expect(page.locator('[data-package-promo]')).toContainText('$825');
@@ -46,7 +48,10 @@ test.describe('/services and /booking', () => {
 
   test('Schedule leads to the contact section of the home page', async ({ page }) => {
     await page.goto('/services');
-    await page.getByRole('link', { name: /^Schedule/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Schedule/ })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/#contact$/);
     await expect(page.locator('#contact')).toBeInViewport();
   });
@@ -79,7 +84,10 @@ test.describe('spa pages', () => {
   test('carry MedicalBusiness and DaySpa JSON-LD with address and price range, and breadcrumbs', async ({ page }) => {
     const spa = spas().find((s) => s.tier === 'ELITE')!;
     await page.goto(`/spas/${spa.slug}`);
-    const [business, breadcrumbs] = [(await jsonLd(page)).find((d) => Array.isArray(d['@type'])), (await jsonLd(page)).find((d) => d['@type'] === 'BreadcrumbList')];
+    const [business, breadcrumbs] = [
+      (await jsonLd(page)).find((d) => Array.isArray(d['@type'])),
+      (await jsonLd(page)).find((d) => d['@type'] === 'BreadcrumbList'),
+    ];
     expect(business!['@type']).toEqual(['MedicalBusiness', 'DaySpa']);
     expect(business!['name']).toBe(spa.name);
     expect(business!['address']).toMatchObject({ '@type': 'PostalAddress', addressRegion: 'CA', addressCountry: 'US' });

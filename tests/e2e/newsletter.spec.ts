@@ -34,7 +34,12 @@ test.describe('newsletter', () => {
     const confirm = linkIn(await messageInOutbox(email, 'Confirm your subscription'), '/newsletter/confirm?');
     await page.goto(confirm.pathname + confirm.search);
     expect(rowsFor(email)[0]!.subscribed).toBe(0);
-    expect(await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+    expect(
+      await new AxeBuilder({ page })
+        .withTags(AXE_TAGS)
+        .analyze()
+        .then((r) => r.violations.map((v) => v.id)),
+    ).toEqual([]);
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
     expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1 });

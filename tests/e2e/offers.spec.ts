@@ -65,7 +65,14 @@ async function readCards(page: Page) {
   return page.locator('[data-offer-card]').evaluateAll((cards) =>
     cards.map((card) => {
       const text = (selector: string) => card.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
-      const visibleText = (el: Element | null) => (el ? [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('').trim() : null);
+      const visibleText = (el: Element | null) =>
+        el
+          ? [...el.childNodes]
+              .filter((n) => n.nodeType === Node.TEXT_NODE)
+              .map((n) => n.textContent)
+              .join('')
+              .trim()
+          : null;
       const viewOffer = card.querySelector('[data-view-offer]');
       const viewSpa = card.querySelector('[data-view-spa]');
       return {
@@ -107,8 +114,18 @@ test.describe('/offers', () => {
     const featured = page.getByRole('region', { name: 'Featured Deals' }).locator('[data-offer-card]');
     const rest = page.getByRole('region', { name: 'All Offers' }).locator('[data-offer-card]');
     const slugsOf = (cards: typeof featured) => cards.evaluateAll((list) => list.map((c) => c.getAttribute('data-offer-slug')!));
-    expect((await slugsOf(featured)).sort()).toEqual(offers.filter((o) => o.featured).map((o) => o.slug).sort());
-    expect((await slugsOf(rest)).sort()).toEqual(offers.filter((o) => !o.featured).map((o) => o.slug).sort());
+    expect((await slugsOf(featured)).sort()).toEqual(
+      offers
+        .filter((o) => o.featured)
+        .map((o) => o.slug)
+        .sort(),
+    );
+    expect((await slugsOf(rest)).sort()).toEqual(
+      offers
+        .filter((o) => !o.featured)
+        .map((o) => o.slug)
+        .sort(),
+    );
 
     // Within a section, offers that are still on come before ended ones.
     for (const cards of [featured, rest]) {
@@ -150,7 +167,10 @@ test.describe('/offers', () => {
 
       const percent = percentOff(offer);
       expect(card.badges.includes(`${percent}% Off`), where).toBe(percent > 0);
-      expect(card.badges.some((b) => /% Off$/.test(b)), where).toBe(percent > 0);
+      expect(
+        card.badges.some((b) => /% Off$/.test(b)),
+        where,
+      ).toBe(percent > 0);
       expect(card.badges.includes('Featured'), where).toBe(offer.featured === 1);
       expect(card.badges.includes('Expired'), where).toBe(expired(offer));
 

@@ -50,7 +50,10 @@ test.describe('with its own server', () => {
       const response = await api.get(`/bookings/manage/${token}?email=ana.lopez@example.com`);
       const id = response.headers()['x-request-id'];
       await expect.poll(() => server.output().includes(`"id":"${id}"`)).toBe(true);
-      const line = server.output().split('\n').find((entry) => entry.includes(`"id":"${id}"`))!;
+      const line = server
+        .output()
+        .split('\n')
+        .find((entry) => entry.includes(`"id":"${id}"`))!;
       const entry = JSON.parse(line);
       expect(entry).toMatchObject({ scope: 'http', method: 'GET', path: '/bookings/manage/:token', status: response.status() });
       expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -138,7 +141,9 @@ test.describe('a restart under load', () => {
     const until = async (condition: () => boolean) => {
       for (const started = performance.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 50))) {
         if (performance.now() - started > 45_000) {
-          throw new Error(`no progress: ${acknowledged.length} acknowledged, ${limited} rate-limited, failed: ${failed.slice(0, 3).join('; ')}; no answer: ${refused.slice(0, 3).join('; ')} (${n} sent)`);
+          throw new Error(
+            `no progress: ${acknowledged.length} acknowledged, ${limited} rate-limited, failed: ${failed.slice(0, 3).join('; ')}; no answer: ${refused.slice(0, 3).join('; ')} (${n} sent)`,
+          );
         }
       }
     };
@@ -169,9 +174,13 @@ test.describe('a restart under load', () => {
       expect(new Set(acknowledged.map((booking) => booking.id)).size).toBe(acknowledged.length);
       // Their mail: queued with the booking, sent by whichever process was running.
       await expect
-        .poll(() => queryAt(server.databasePath, "select 1 from mail_queue where sent_at is null and json_extract(message, '$.to') like 'restart-%'").length, { timeout: 30_000 })
+        .poll(() => queryAt(server.databasePath, "select 1 from mail_queue where sent_at is null and json_extract(message, '$.to') like 'restart-%'").length, {
+          timeout: 30_000,
+        })
         .toBe(0);
-      console.log(`restart under load: ${acknowledged.length} acknowledged (${acknowledged.filter((b) => b.after).length} after the restart), ${refused.length} attempts without an answer, ${limited} rate-limited, 0 lost`);
+      console.log(
+        `restart under load: ${acknowledged.length} acknowledged (${acknowledged.filter((b) => b.after).length} after the restart), ${refused.length} attempts without an answer, ${limited} rate-limited, 0 lost`,
+      );
     } finally {
       server.stop();
     }

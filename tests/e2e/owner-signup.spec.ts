@@ -115,7 +115,9 @@ test.describe('/owner/signup', () => {
     await page.goto('/owner/signup');
     await hydrated(page, 'OwnerSignupForm');
     await fillRequired(page, { spaName: 'Unlucky Spa', ownerEmail: uniqueEmail(), city: firstCity().name });
-    await page.route('**/api/owner/create-spa', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"boom","message":"boom"}}' }));
+    await page.route('**/api/owner/create-spa', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"boom","message":"boom"}}' }),
+    );
     await page.getByRole('button', { name: 'Submit Listing' }).click();
     await expect(page.getByText('Error', { exact: true })).toBeVisible();
     await expect(page.getByText('Failed to create spa listing. Please try again.')).toBeVisible();
@@ -126,7 +128,10 @@ test.describe('/owner/signup', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto('/owner/signup');
-    const [empty] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Submit Listing' }).click()]);
+    const [empty] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Submit Listing' }).click(),
+    ]);
     expect(empty.status()).toBe(422);
     await expect(page.getByRole('alert')).toContainText('Missing Information');
     await expect(page.getByRole('alert')).toContainText('Please fill in all required fields.');
@@ -137,14 +142,20 @@ test.describe('/owner/signup', () => {
     await page.getByLabel('Spa name *').fill(spaName);
     await page.getByLabel('Your e-mail (owner) *').fill(ownerEmail);
     await page.getByLabel('Website (optional)').fill('ftp://nope.example');
-    const [invalid] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Submit Listing' }).click()]);
+    const [invalid] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Submit Listing' }).click(),
+    ]);
     expect(invalid.status()).toBe(422);
     // What was typed is kept to correct.
     await expect(page.getByLabel('Spa name *')).toHaveValue(spaName);
     await expect(page.getByText('Enter a web address starting with http:// or https://')).toBeVisible();
     await page.getByLabel('Website (optional)').fill('https://no-script.example');
     await page.getByLabel('City *').selectOption({ label: firstCity().name });
-    const [created] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Submit Listing' }).click()]);
+    const [created] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Submit Listing' }).click(),
+    ]);
     expect(created.status()).toBe(201);
     await expect(page.getByRole('status')).toContainText('Success!');
     await expect(page.getByRole('status')).toContainText('We sent a sign-in link');

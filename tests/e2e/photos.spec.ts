@@ -33,7 +33,8 @@ function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { s
   )!;
   return { id: row.id, slug, path: `/owner/spas/${row.id}/photos` };
 }
-const photosOf = (spaId: number) => query<{ id: number; url: string; alt: string; position: number }>('select id, url, alt, position from spa_photos where spa_id = ? order by position', spaId);
+const photosOf = (spaId: number) =>
+  query<{ id: number; url: string; alt: string; position: number }>('select id, url, alt, position from spa_photos where spa_id = ? order by position', spaId);
 const coverOf = (spaId: number) => query<{ image_url: string | null }>('select image_url from spas where id = ?', spaId)[0]!.image_url;
 
 async function upload(page: Page, file: Buffer, name = 'photo.jpg', alt = '') {
@@ -113,7 +114,11 @@ for (const javaScriptEnabled of [false, true]) {
       await signIn(context, owner);
       await page.goto(spa.path);
       const response = page.waitForResponse((r) => r.request().method() === 'POST');
-      await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'evil.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+      await page.getByLabel('Photo', { exact: true }).setInputFiles({
+        name: 'evil.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      });
       await page.getByRole('button', { name: 'Upload photo' }).click();
       expect((await response).status()).toBe(415);
       await expect(page.locator('[data-upload-error]')).toHaveText('This file is not a photo we can use. Upload a JPEG, PNG, WebP or AVIF picture.');
@@ -126,13 +131,17 @@ for (const javaScriptEnabled of [false, true]) {
 test('the tier limit: the form says so, and the raw endpoint refuses and stores nothing', async ({ page, context }) => {
   const owner = createSignedInUser({ role: 'owner' });
   const spa = makeSpa(owner, 'FREE');
-  for (let i = 0; i < 3; i++) write('insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, `/images/spas/spa-0${i + 1}.svg`, `Demo ${i}`, i);
+  for (let i = 0; i < 3; i++)
+    write('insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, `/images/spas/spa-0${i + 1}.svg`, `Demo ${i}`, i);
   await signIn(context, owner);
   await page.goto(spa.path);
   await expect(page.locator('[data-photo-limit]')).toContainText('Your Free listing can have 3 photos. Delete a photo, or upgrade your plan to show more.');
   await expect(page.getByRole('button', { name: 'Upload photo' })).toHaveCount(0);
   const before = uploadedFiles();
-  const response = await page.request.post(spa.path, { multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(800, 600) } }, maxRedirects: 0 });
+  const response = await page.request.post(spa.path, {
+    multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(800, 600) } },
+    maxRedirects: 0,
+  });
   expect(response.status()).toBe(422);
   expect(await response.text()).toContain('Your Free listing can have 3 photos.');
   expect(photosOf(spa.id)).toHaveLength(3);
@@ -157,7 +166,9 @@ test('only the owner or an editor: signed out 401, a client or another owner 404
     const context = await browser.newContext();
     await signIn(context, createSignedInUser({ role }));
     expect((await context.request.get(`${baseURL}${spa.path}`)).status(), role).toBe(404);
-    const upload = await context.request.post(`${baseURL}${spa.path}`, { multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(600, 400) } } });
+    const upload = await context.request.post(`${baseURL}${spa.path}`, {
+      multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(600, 400) } },
+    });
     expect(upload.status(), role).toBe(404);
     await context.close();
   }
@@ -208,7 +219,10 @@ test('100 hostile uploads through the server: no 5xx, nothing stored; bodies pas
   const statuses: Record<number, number> = {};
   try {
     for (const upload of uploads) {
-      const response = await request.post(spa.path, { multipart: { intent: 'upload', photo: { name: upload.name, mimeType: upload.type, buffer: upload.bytes } }, maxRedirects: 0 });
+      const response = await request.post(spa.path, {
+        multipart: { intent: 'upload', photo: { name: upload.name, mimeType: upload.type, buffer: upload.bytes } },
+        maxRedirects: 0,
+      });
       statuses[response.status()] = (statuses[response.status()] ?? 0) + 1;
       expect([400, 413, 415, 422], `${upload.label}: ${response.status()}`).toContain(response.status());
     }
@@ -219,14 +233,20 @@ test('100 hostile uploads through the server: no 5xx, nothing stored; bodies pas
   expect(uploadedFiles()).toEqual(before);
   if (pid && memoryBefore) {
     const after = memoryOf(pid);
-    console.log(`hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`);
+    console.log(
+      `hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`,
+    );
     expect(peakRss - memoryBefore.rss).toBeLessThan(400e6);
   }
 
   // The 10 MB exception is this route's alone: 12 MB here, and 1 MB anywhere else, are refused before the app.
-  const tooBig = await request.post(spa.path, { multipart: { intent: 'upload', photo: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(12 * 1024 * 1024, 1) } } });
+  const tooBig = await request.post(spa.path, {
+    multipart: { intent: 'upload', photo: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(12 * 1024 * 1024, 1) } },
+  });
   expect(tooBig.status()).toBe(413);
-  const elsewhere = await request.post('/owner/dashboard', { multipart: { intent: 'upload', photo: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(1024 * 1024, 1) } } });
+  const elsewhere = await request.post('/owner/dashboard', {
+    multipart: { intent: 'upload', photo: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(1024 * 1024, 1) } },
+  });
   expect(elsewhere.status()).toBe(413);
   expect(uploadedFiles()).toEqual(before);
   await request.dispose();
@@ -242,7 +262,14 @@ test.describe('published pages', () => {
       const url = new URL(req.url!, 'http://x');
       if (url.pathname === '/oembed') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ title: 'Hydrafacial, start to glow', author_name: 'Photo Test Spa', provider_name: 'YouTube', thumbnail_url: `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}/thumb.jpg` }));
+        return res.end(
+          JSON.stringify({
+            title: 'Hydrafacial, start to glow',
+            author_name: 'Photo Test Spa',
+            provider_name: 'YouTube',
+            thumbnail_url: `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}/thumb.jpg`,
+          }),
+        );
       }
       if (url.pathname === '/thumb.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(thumbnail);
       res.writeHead(404).end();
@@ -274,7 +301,10 @@ test.describe('published pages', () => {
     const hero = page.locator('header picture img');
     await expect(hero).toHaveAttribute('src', coverOf(spa.id)!);
     await expect(hero).toHaveAttribute('width', '1200');
-    await expect(page.locator('header picture source[type="image/avif"]')).toHaveAttribute('srcset', /-400\.avif 400w, .*-800\.avif 800w, .*-1200x800\.avif 1200w/);
+    await expect(page.locator('header picture source[type="image/avif"]')).toHaveAttribute(
+      'srcset',
+      /-400\.avif 400w, .*-800\.avif 800w, .*-1200x800\.avif 1200w/,
+    );
     await expect(page.locator('[data-gallery] img')).toHaveCount(2);
     await expect(page.locator('[data-gallery] img').nth(1)).toHaveAttribute('alt', 'Laser suite');
     expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);

@@ -11,9 +11,7 @@ function runRebuild(): { done: Promise<{ code: number | null; output: string }>;
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const done = new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, output })),
-  );
+  const done = new Promise<{ code: number | null; output: string }>((resolve) => child.on('exit', (code) => resolve({ code, output })));
   return { done, output: () => output };
 }
 

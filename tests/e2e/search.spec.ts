@@ -22,9 +22,7 @@ const spasMatching = (city?: string, service?: string) =>
 const cardNames = (page: Page) => page.locator('#search-results [data-spa-card] h3').allTextContents();
 
 test('results are rendered on the server, in tier order then newest, with the count', async ({ page }) => {
-  const expected = spasMatching('newport-beach').sort(
-    (a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.created_at - a.created_at || b.id - a.id,
-  );
+  const expected = spasMatching('newport-beach').sort((a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.created_at - a.created_at || b.id - a.id);
   await page.goto('/search-results?city=newport-beach');
   await expect(page.getByRole('heading', { name: `${expected.length} Distinguished Providers Found` })).toBeVisible();
   expect((await cardNames(page)).map((n) => n.trim())).toEqual(expected.map((s) => s.name));
@@ -119,7 +117,10 @@ test('each card shows Book Now only when the tier allows a booking link and one 
 test('a FREE spa never shows a booking or social link, even when the database has one', async ({ page }) => {
   const [free] = query<{ id: number }>("select id from spas where tier = 'FREE' and active = 1 order by id limit 1");
   // Search results are rendered on request, so a change in the database shows at once.
-  write("update spas set booking_link = 'https://example.com/book', social_feed_url = 'https://instagram.com/x', social_platform = 'instagram' where id = ?", free!.id);
+  write(
+    "update spas set booking_link = 'https://example.com/book', social_feed_url = 'https://instagram.com/x', social_platform = 'instagram' where id = ?",
+    free!.id,
+  );
   try {
     await page.goto('/search-results?tier=free');
     const card = page.locator(`[data-spa-card][data-spa-id="${free!.id}"]`);

@@ -89,7 +89,8 @@ test.describe('booking form as a mail cannon', () => {
     const from = newClient();
     const spa = spaFor(1);
     const statuses: number[] = [];
-    for (let n = 0; n < 12; n++) statuses.push((await postJson(from, '/api/bookings', { name: 'Many', email: `person${n}-${tag()}@example.com`, spaId: spa.id })).status);
+    for (let n = 0; n < 12; n++)
+      statuses.push((await postJson(from, '/api/bookings', { name: 'Many', email: `person${n}-${tag()}@example.com`, spaId: spa.id })).status);
     expect(statuses).toEqual([...Array<number>(10).fill(201), 429, 429]);
     // Another client is not affected.
     expect((await postJson(newClient(), '/api/bookings', { name: 'Other', email: `other-${tag()}@example.com`, spaId: spa.id })).status).toBe(201);
@@ -110,10 +111,15 @@ test.describe('booking form as a mail cannon', () => {
     // A spa of this test's own (not listed, so nothing else sees it): each
     // request is counted, then refused as "not listed" (422) without mail.
     const slug = `abuse-spa-${tag()}`;
-    const { id } = write<{ id: number }>('insert into spas (name, slug, city_id, active) values (?, ?, (select id from cities order by id limit 1), 0) returning id', 'Abuse Test Spa', slug)!;
+    const { id } = write<{ id: number }>(
+      'insert into spas (name, slug, city_id, active) values (?, ?, (select id from cities order by id limit 1), 0) returning id',
+      'Abuse Test Spa',
+      slug,
+    )!;
     const clients = [newClient(), newClient(), newClient(), newClient()];
     const statuses: number[] = [];
-    for (let n = 0; n < 31; n++) statuses.push((await postJson(clients[n % 4]!, '/api/bookings', { name: 'Crowd', email: `crowd${n}-${tag()}@example.com`, spaId: id })).status);
+    for (let n = 0; n < 31; n++)
+      statuses.push((await postJson(clients[n % 4]!, '/api/bookings', { name: 'Crowd', email: `crowd${n}-${tag()}@example.com`, spaId: id })).status);
     expect(statuses.slice(0, 30).every((status) => status === 422)).toBe(true);
     expect(statuses[30]).toBe(429);
     write('delete from spas where id = ?', id);
@@ -123,7 +129,12 @@ test.describe('booking form as a mail cannon', () => {
     const domain = `lure-${tag()}.example`;
     const spa = spaFor(3);
     const lure = 'Your account is locked - call 555-0100 now';
-    const answer = await postJson(newClient(), '/api/bookings', { name: lure, email: `target@${domain}`, spaId: spa.id, message: `ATTACKER-TEXT visit evil.example ${lure}` });
+    const answer = await postJson(newClient(), '/api/bookings', {
+      name: lure,
+      email: `target@${domain}`,
+      spaId: spa.id,
+      message: `ATTACKER-TEXT visit evil.example ${lure}`,
+    });
     expect(answer.status).toBe(201);
     await expect.poll(async () => (await messagesToDomain(`@${domain}`)).length).toBe(1);
     const receipt = decodeQuotedPrintable((await messagesToDomain(`@${domain}`))[0]!);
@@ -132,7 +143,10 @@ test.describe('booking form as a mail cannon', () => {
     expect(receipt).not.toContain('evil.example');
     expect(receipt).not.toContain('locked');
     // The spa's owner (a known address) still reads the message.
-    const [{ owner }] = query<{ owner: string }>('select coalesce(u.email, s.email) as owner from spas s left join users u on u.id = s.owner_id where s.id = ?', spa.id) as [{ owner: string }];
+    const [{ owner }] = query<{ owner: string }>(
+      'select coalesce(u.email, s.email) as owner from spas s left join users u on u.id = s.owner_id where s.id = ?',
+      spa.id,
+    ) as [{ owner: string }];
     if (owner) {
       await expect
         .poll(async () => (await messagesToDomain(owner.toLowerCase())).some((raw) => decodeQuotedPrintable(raw).includes('ATTACKER-TEXT')))
@@ -192,7 +206,11 @@ test.describe('analytics', () => {
     const from = newClient();
     const session = `referrer-${randomUUID()}`;
     const token = 'abcdefghijklmnopqrstuvwxyz234567';
-    const answer = await postJson(from, '/api/analytics/event', { ...click(session), referrer: `${baseURL}/bookings/manage/${token}?x=1`, userAgent: 'Claimed/1.0' });
+    const answer = await postJson(from, '/api/analytics/event', {
+      ...click(session),
+      referrer: `${baseURL}/bookings/manage/${token}?x=1`,
+      userAgent: 'Claimed/1.0',
+    });
     expect(answer.status).toBe(202);
     const [row] = query<Record<string, unknown>>('select * from analytics_events where session_id = ?', session);
     expect(row).toMatchObject({ referrer: site.origin, user_agent: null, ip_hash: clientHash(from) });

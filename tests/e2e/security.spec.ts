@@ -37,7 +37,11 @@ interface ChunkedResult {
  * chunk at a time, stopping as soon as an answer arrives. `beforeRest` runs
  * once, after the first chunk, while the body is still open.
  */
-function postChunked(url: string, total: number, options: { contentType?: string; chunk?: number; beforeRest?: () => Promise<void> } = {}): Promise<ChunkedResult> {
+function postChunked(
+  url: string,
+  total: number,
+  options: { contentType?: string; chunk?: number; beforeRest?: () => Promise<void> } = {},
+): Promise<ChunkedResult> {
   const chunkSize = options.chunk ?? 16 * 1024;
   const piece = Buffer.alloc(chunkSize, 'a=&');
   return new Promise((resolve, reject) => {
@@ -78,7 +82,16 @@ function postChunked(url: string, total: number, options: { contentType?: string
 }
 
 test.describe('request bodies are capped', () => {
-  const formRoutes = ['/newsletter', '/booking/request', '/auth/confirm', '/owner/dashboard', '/newsletter/confirm', '/newsletter/unsubscribe?token=x', '/bookings/manage/x', '/api/logout'];
+  const formRoutes = [
+    '/newsletter',
+    '/booking/request',
+    '/auth/confirm',
+    '/owner/dashboard',
+    '/newsletter/confirm',
+    '/newsletter/unsubscribe?token=x',
+    '/bookings/manage/x',
+    '/api/logout',
+  ];
 
   for (const path of formRoutes) {
     test(`a chunked post without end to ${path} is refused with 413 and the connection closed`, async () => {
@@ -165,7 +178,12 @@ test.describe('answers that depend on a session or a token are private', () => {
   });
 
   test('token pages are private', async ({ request }) => {
-    for (const path of [`/bookings/manage/${randomToken(43)}`, `/auth/confirm?token=${randomToken()}`, `/newsletter/confirm?token=${randomToken()}`, `/newsletter/unsubscribe?token=${randomToken()}`]) {
+    for (const path of [
+      `/bookings/manage/${randomToken(43)}`,
+      `/auth/confirm?token=${randomToken()}`,
+      `/newsletter/confirm?token=${randomToken()}`,
+      `/newsletter/unsubscribe?token=${randomToken()}`,
+    ]) {
       const response = await request.get(path);
       expect(response.headers()['cache-control'], path).toBe('private, no-store');
     }

@@ -81,7 +81,10 @@ test.describe('the cancellation window on the manage page', () => {
     const response = await api.patch(`/api/bookings/${booking.id}`, { data: { status: 'cancelled' } });
     expect(response.status()).toBe(409);
     expect(await response.json()).toEqual({
-      error: { code: 'inside_cancellation_window', message: 'Your appointment is less than 24 hours away, so it can no longer be cancelled online. Call the spa to cancel or change it.' },
+      error: {
+        code: 'inside_cancellation_window',
+        message: 'Your appointment is less than 24 hours away, so it can no longer be cancelled online. Call the spa to cancel or change it.',
+      },
     });
     expect(booking.status()).toEqual(before);
     await api.dispose();

@@ -43,11 +43,17 @@ function completedVisit(slug = 'bayfront-glow-studio'): { bookingId: number; tok
     visit,
   )!;
   const token = base32(randomBytes(20));
-  write('insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)', booking.id, createHash('sha256').update(token).digest('hex'), Date.now() + 30 * 86_400_000);
+  write(
+    'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
+    booking.id,
+    createHash('sha256').update(token).digest('hex'),
+    Date.now() + 30 * 86_400_000,
+  );
   return { bookingId: booking.id, token };
 }
 
-const post = (request: APIRequestContext, path: string, form: Record<string, string>) => request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
+const post = (request: APIRequestContext, path: string, form: Record<string, string>) =>
+  request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
 const goodReview = { rating: '5', body: 'A careful exam first, then a gentle treatment. I would come back.', authorName: 'Lena', treatment: 'HydraFacial' };
 
 async function screenshot(page: Page, name: string) {
@@ -66,13 +72,19 @@ test.describe('the spa page', () => {
       await expect(who.locator('[data-clinician]').first()).toContainText('Licence checked');
       await expect(who.locator('[data-supervision-note]')).toContainText('a physician, NP or PA examines you before your first treatment');
       const reviews = page.getByRole('region', { name: 'Verified reviews' });
-      const count = query<{ n: number }>("select count(*) as n from reviews r join spas s on s.id = r.spa_id where s.slug = 'harborlight-aesthetics' and r.state = 'published'")[0]!.n;
+      const count = query<{ n: number }>(
+        "select count(*) as n from reviews r join spas s on s.id = r.spa_id where s.slug = 'harborlight-aesthetics' and r.state = 'published'",
+      )[0]!.n;
       await expect(reviews.locator('[data-review-count]')).toHaveText(`${count} verified reviews`);
       await expect(reviews.locator('[data-review]').first()).toContainText('Verified visit');
       await expect(reviews.locator('[data-review-reply]')).toContainText('Reply from Harborlight Aesthetics');
       await who.screenshot({ path: test.info().outputPath(`who-treats-you-${width}.png`) });
       await reviews.screenshot({ path: test.info().outputPath(`reviews-${width}.png`) });
-      const results = await new AxeBuilder({ page }).include('#who-treats-you').include('#reviews').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      const results = await new AxeBuilder({ page })
+        .include('#who-treats-you')
+        .include('#reviews')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze();
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     });
   }
@@ -149,7 +161,10 @@ for (const js of [false, true]) {
       await page.getByLabel('Your review', { exact: true }).fill('Kind staff. <a href="https://spam.example">click</a> https://spam.example stays text.');
       await page.getByRole('button', { name: 'Publish review' }).click();
       await expect(page.locator('[data-review-thanks]')).toContainText('Your review is published');
-      const rows = query<{ rating: number; body: string; author_name: string }>('select rating, body, author_name from reviews where booking_id = ?', bookingId);
+      const rows = query<{ rating: number; body: string; author_name: string }>(
+        'select rating, body, author_name from reviews where booking_id = ?',
+        bookingId,
+      );
       expect(rows).toEqual([{ rating: 4, body: 'Kind staff. <a href="https://spam.example">click</a> https://spam.example stays text.', author_name: 'Lena' }]);
 
       await page.goto(`/reviews/write/${token}`);
@@ -164,9 +179,18 @@ test.describe('the bars, as raw requests', () => {
     const guessed = await post(request, `/reviews/write/${base32(randomBytes(20))}`, goodReview);
     expect(guessed.status()).toBe(404);
     // A booking that is not completed has no link; a link row for one does not open.
-    const pending = write<{ id: number }>("insert into bookings (spa_id, name, email, status) values (?, 'P', ?, 'pending') returning id", spaId('bayfront-glow-studio'), uniqueEmail('pending'))!;
+    const pending = write<{ id: number }>(
+      "insert into bookings (spa_id, name, email, status) values (?, 'P', ?, 'pending') returning id",
+      spaId('bayfront-glow-studio'),
+      uniqueEmail('pending'),
+    )!;
     const token = base32(randomBytes(20));
-    write('insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)', pending.id, createHash('sha256').update(token).digest('hex'), Date.now() + 86_400_000);
+    write(
+      'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
+      pending.id,
+      createHash('sha256').update(token).digest('hex'),
+      Date.now() + 86_400_000,
+    );
     expect((await post(request, `/reviews/write/${token}`, goodReview)).status()).toBe(404);
     expect(reviewsSnapshot()).toEqual(before);
   });
@@ -175,9 +199,15 @@ test.describe('the bars, as raw requests', () => {
     const mine = completedVisit();
     const other = completedVisit();
     // Fields naming another booking or spa are not read: the link alone decides.
-    const first = await post(request, `/reviews/write/${mine.token}`, { ...goodReview, bookingId: String(other.bookingId), spaId: String(spaId('harborlight-aesthetics')) });
+    const first = await post(request, `/reviews/write/${mine.token}`, {
+      ...goodReview,
+      bookingId: String(other.bookingId),
+      spaId: String(spaId('harborlight-aesthetics')),
+    });
     expect(first.status()).toBe(303);
-    expect(query<{ booking_id: number }>('select booking_id from reviews where booking_id in (?, ?)', mine.bookingId, other.bookingId)).toEqual([{ booking_id: mine.bookingId }]);
+    expect(query<{ booking_id: number }>('select booking_id from reviews where booking_id in (?, ?)', mine.bookingId, other.bookingId)).toEqual([
+      { booking_id: mine.bookingId },
+    ]);
     const before = reviewsSnapshot();
     const second = await post(request, `/reviews/write/${mine.token}`, { ...goodReview, rating: '1' });
     expect(second.status()).toBe(409);
@@ -187,10 +217,24 @@ test.describe('the bars, as raw requests', () => {
   test('an owner can reply once and cannot edit, hide or delete', async ({ browser }) => {
     const owner = createSignedInUser({ role: 'owner' });
     const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-    const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Reply Spa', ?, ?, ?) returning id", `reply-spa-${Date.now()}`, city, owner.id)!;
+    const spa = write<{ id: number }>(
+      "insert into spas (name, slug, city_id, owner_id) values ('Reply Spa', ?, ?, ?) returning id",
+      `reply-spa-${Date.now()}`,
+      city,
+      owner.id,
+    )!;
     const visit = Date.now() - 86_400_000;
-    const booking = write<{ id: number }>("insert into bookings (spa_id, name, email, status, scheduled_at) values (?, 'R', ?, 'completed', ?) returning id", spa.id, uniqueEmail('reply'), visit)!;
-    const review = write<{ id: number }>("insert into reviews (booking_id, spa_id, rating, body, author_name, visit_month) values (?, ?, 2, 'Waited forty minutes past my time.', 'R', '2026-11') returning id", booking.id, spa.id)!;
+    const booking = write<{ id: number }>(
+      "insert into bookings (spa_id, name, email, status, scheduled_at) values (?, 'R', ?, 'completed', ?) returning id",
+      spa.id,
+      uniqueEmail('reply'),
+      visit,
+    )!;
+    const review = write<{ id: number }>(
+      "insert into reviews (booking_id, spa_id, rating, body, author_name, visit_month) values (?, ?, 2, 'Waited forty minutes past my time.', 'R', '2026-11') returning id",
+      booking.id,
+      spa.id,
+    )!;
     const context = await browser.newContext();
     await signIn(context, owner);
     const path = `/owner/spas/${spa.id}/reviews`;
@@ -200,7 +244,9 @@ test.describe('the bars, as raw requests', () => {
       expect(refused.status()).toBe(400);
     }
     expect(reviewsSnapshot()).toEqual(before);
-    expect((await post(context.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'We are sorry; we have changed our schedule.' })).status()).toBe(303);
+    expect(
+      (await post(context.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'We are sorry; we have changed our schedule.' })).status(),
+    ).toBe(303);
     const replied = reviewsSnapshot();
     expect((await post(context.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'Second try' })).status()).toBe(409);
     expect(reviewsSnapshot()).toEqual(replied);
@@ -219,7 +265,12 @@ test.describe('the bars, as raw requests', () => {
 test('a completed booking mails the review link, which opens the form', async ({ browser }) => {
   const owner = createSignedInUser({ role: 'owner' });
   const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-  const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Mail Spa', ?, ?, ?) returning id", `mail-spa-${Date.now()}`, city, owner.id)!;
+  const spa = write<{ id: number }>(
+    "insert into spas (name, slug, city_id, owner_id) values ('Mail Spa', ?, ?, ?) returning id",
+    `mail-spa-${Date.now()}`,
+    city,
+    owner.id,
+  )!;
   const email = uniqueEmail('mail');
   const booking = write<{ id: number }>(
     "insert into bookings (spa_id, name, email, status, scheduled_at, manage_token) values (?, 'Mia Stone', ?, 'confirmed', ?, ?) returning id",
@@ -244,7 +295,12 @@ test.describe('owner and editor pages', () => {
     test.setTimeout(90_000);
     const owner = createSignedInUser({ role: 'owner' });
     const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-    const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Clinician Spa', ?, ?, ?) returning id", `clinician-spa-${Date.now()}`, city, owner.id)!;
+    const spa = write<{ id: number }>(
+      "insert into spas (name, slug, city_id, owner_id) values ('Clinician Spa', ?, ?, ?) returning id",
+      `clinician-spa-${Date.now()}`,
+      city,
+      owner.id,
+    )!;
     const context = await browser.newContext({ javaScriptEnabled: false });
     await signIn(context, owner);
     const page = await context.newPage();
@@ -289,7 +345,9 @@ test.describe('owner and editor pages', () => {
     const owner = await browser.newContext();
     await signIn(owner, createSignedInUser({ role: 'owner' }));
     expect((await owner.request.get('/admin/clinicians')).status()).toBe(404);
-    expect((await post(owner.request, '/admin/clinicians', { id: String(clinician.id), licence: clinician.license_number, intent: 'check' })).status()).toBe(404);
+    expect((await post(owner.request, '/admin/clinicians', { id: String(clinician.id), licence: clinician.license_number, intent: 'check' })).status()).toBe(
+      404,
+    );
     expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).toBeNull();
     await owner.close();
 
@@ -297,8 +355,14 @@ test.describe('owner and editor pages', () => {
     await signIn(editor, createSignedInUser({ role: 'admin' }));
     const page = await editor.newPage();
     await page.goto('/admin/clinicians');
-    await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('link', { name: /Look it up/ })).toHaveAttribute('href', 'https://search.dca.ca.gov/');
-    await page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('button', { name: /Mark checked today/ }).click();
+    await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('link', { name: /Look it up/ })).toHaveAttribute(
+      'href',
+      'https://search.dca.ca.gov/',
+    );
+    await page
+      .locator(`[data-admin-clinician="${clinician.id}"]`)
+      .getByRole('button', { name: /Mark checked today/ })
+      .click();
     await expect(page.locator('[data-notice]')).toHaveText('Licence marked checked today.');
     await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`)).toContainText('Checked');
     expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).not.toBeNull();
@@ -311,7 +375,12 @@ test('the new pages are valid HTML (Nu HTML checker)', async ({ browser }) => {
   const owner = createSignedInUser({ role: 'owner' });
   const editor = createSignedInUser({ role: 'admin' });
   const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-  const spa = write<{ id: number }>("insert into spas (name, slug, city_id, owner_id) values ('Valid Spa', ?, ?, ?) returning id", `valid-spa-${Date.now()}`, city, owner.id)!;
+  const spa = write<{ id: number }>(
+    "insert into spas (name, slug, city_id, owner_id) values ('Valid Spa', ?, ?, ?) returning id",
+    `valid-spa-${Date.now()}`,
+    city,
+    owner.id,
+  )!;
   write("insert into clinicians (spa_id, name, role, license_number, is_medical_director) values (?, 'Dr. Val', 'MD', 'A777777', 1)", spa.id);
   const { token } = completedVisit();
   const reviewId = query<{ id: number }>("select id from reviews where state = 'published' order by id limit 1")[0]!.id;

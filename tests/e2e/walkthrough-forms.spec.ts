@@ -9,10 +9,14 @@ import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
-const bookingsFor = (email: string) => query<{ id: number; user_id: number | null; spa_id: number | null; service_id: number | null }>('select * from bookings where email = ? order by id', email);
+const bookingsFor = (email: string) =>
+  query<{ id: number; user_id: number | null; spa_id: number | null; service_id: number | null }>('select * from bookings where email = ? order by id', email);
 const resetClientLimit = () => write("delete from rate_limits where key like 'magic:client:%'");
 /** A service of an active spa, and its spa. */
-const someService = () => query<{ id: number; name: string; spa_id: number }>('select s.id, s.name, s.spa_id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 order by s.id desc limit 1')[0]!;
+const someService = () =>
+  query<{ id: number; name: string; spa_id: number }>(
+    'select s.id, s.name, s.spa_id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 order by s.id desc limit 1',
+  )[0]!;
 
 async function homeForm(page: Page) {
   await page.goto('/#contact');
@@ -104,7 +108,7 @@ test.describe('(4) a treatment on the home forms', () => {
     });
 
     test('/booking?spa={id} addresses the plain form to that spa', async ({ page }) => {
-      const spa = query<{ id: number }>("select id from spas where active = 1 order by id desc limit 1")[0]!;
+      const spa = query<{ id: number }>('select id from spas where active = 1 order by id desc limit 1')[0]!;
       const email = uniqueEmail('booking-nojs');
       await page.goto(`/booking?spa=${spa.id}`);
       const form = page.locator('#request form[data-booking-form]');
@@ -176,7 +180,9 @@ test('(11) "Booking Failed" offers Retry, by keyboard too, and Retry sends the r
   await form.getByLabel('Email').fill(email);
   await form.getByRole('checkbox').check();
   let attempts = 0;
-  await page.route('**/api/bookings', (route) => (++attempts === 1 ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'busy' }) : route.continue()));
+  await page.route('**/api/bookings', (route) =>
+    ++attempts === 1 ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'busy' }) : route.continue(),
+  );
 
   await form.getByRole('button', { name: 'Request Appointment' }).click();
   const region = page.getByRole('region', { name: 'Notifications (F8)' });

@@ -110,9 +110,15 @@ test.describe('owner dashboard: a failed session check', () => {
 test.describe('outbound clicks', () => {
   type Spa = { id: number; slug: string; website: string; booking_link: string; phone: string };
   const premium = () =>
-    query<Spa>("select id, slug, website, booking_link, phone from spas where active = 1 and tier = 'PREMIUM' and website is not null and booking_link is not null order by id limit 1")[0]!;
+    query<Spa>(
+      "select id, slug, website, booking_link, phone from spas where active = 1 and tier = 'PREMIUM' and website is not null and booking_link is not null order by id limit 1",
+    )[0]!;
   const clicksOf = (spaId: number, target: string) =>
-    query<{ url: string; ip_hash: string | null; referer: string | null }>('select url, ip_hash, referer from clicks where spa_id = ? and target_url = ?', spaId, target);
+    query<{ url: string; ip_hash: string | null; referer: string | null }>(
+      'select url, ip_hash, referer from clicks where spa_id = ? and target_url = ?',
+      spaId,
+      target,
+    );
 
   test.beforeEach(async ({ page }) => {
     // The outside sites are not reachable here: answer them with a blank page.

@@ -16,7 +16,10 @@ export async function watchViolations(page: Page): Promise<() => Promise<string[
     });
   });
   // Without JavaScript (or on another origin) only the console speaks.
-  return async () => [...console, ...((await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations).catch(() => undefined)) ?? [])];
+  return async () => [
+    ...console,
+    ...((await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations).catch(() => undefined)) ?? []),
+  ];
 }
 
 /** Loads the page, lets every island wake (scrolling to the end, using the first form field), and returns the violations. */
@@ -37,8 +40,9 @@ export async function visit(page: Page, path: string, expectedStatus = 200): Pro
   const field = page.locator('main form input:not([type=hidden]):visible').first();
   if (await field.count()) await field.focus();
   // Islands that wake by themselves (load, idle) have woken; the others wait for a visitor by design.
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]').length === 0, undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]').length === 0, undefined, {
+    timeout: 15_000,
+  });
   await page.waitForTimeout(300); // late violations (an island's own requests) arrive as events too
   return violations();
 }
-

@@ -32,17 +32,29 @@ export function parseMime(raw: string): MimePart {
   const text = raw.replace(/\r\n/g, '\n');
   const split = text.indexOf('\n\n');
   const headers: Record<string, string> = {};
-  for (const line of text.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
+  for (const line of text
+    .slice(0, split)
+    .replace(/\n[ \t]+/g, ' ')
+    .split('\n')) {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const body = text.slice(split + 2);
   const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
-  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1).map((part) => parseMime(part.replace(/^\n/, ''))) : [];
+  const parts = boundary
+    ? body
+        .split(`--${boundary}`)
+        .slice(1, -1)
+        .map((part) => parseMime(part.replace(/^\n/, '')))
+    : [];
   return { headers, body: decodeBody(body, headers['content-transfer-encoding']), parts };
 }
 
-const fromQuotedPrintable = (text: string) => Buffer.from(text.replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+const fromQuotedPrintable = (text: string) =>
+  Buffer.from(
+    text.replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 function decodeBody(body: string, encoding = '7bit'): string {
   if (/base64/i.test(encoding)) return Buffer.from(body, 'base64').toString('utf8');

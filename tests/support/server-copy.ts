@@ -29,7 +29,11 @@ export const copyPort = (offset: number) => Number(new URL(baseURL).port) + offs
  * copy of the build being served), so its rebuilds never swap the suite's site.
  * `dir`: start on the folder (database and outbox) of an earlier copy, as a restart does.
  */
-export async function startServerCopy(port: number, extraEnv: Partial<Record<SettingName, string>> = {}, { ownSite = false, dir: reuse }: { ownSite?: boolean; dir?: string } = {}): Promise<ServerCopy> {
+export async function startServerCopy(
+  port: number,
+  extraEnv: Partial<Record<SettingName, string>> = {},
+  { ownSite = false, dir: reuse }: { ownSite?: boolean; dir?: string } = {},
+): Promise<ServerCopy> {
   const dir = reuse ?? mkdtempSync(join(e2eDir, 'copy-'));
   const database = join(dir, 'site.db');
   let site = sharedSiteDir;

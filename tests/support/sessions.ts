@@ -24,7 +24,12 @@ export function createSignedInUser(fields: { firstName?: string; lastName?: stri
       // The sizes createSession uses (src/lib/server/auth/sessions.ts): the server checks the token's shape.
       const id = randomToken(15);
       const secret = randomToken(20);
-      db.prepare('insert into sessions (id, secret_hash, user_id, expires_at) values (?, ?, ?, ?)').run(id, hashToken(secret), user.id, Date.now() + 86_400_000);
+      db.prepare('insert into sessions (id, secret_hash, user_id, expires_at) values (?, ?, ?, ?)').run(
+        id,
+        hashToken(secret),
+        user.id,
+        Date.now() + 86_400_000,
+      );
       return { id: user.id, email, token: `${id}.${secret}` };
     },
     { write: true },

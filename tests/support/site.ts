@@ -14,7 +14,8 @@ import { envDefaults, settings, type SettingName } from '#server/env.ts';
 /** The key of client addresses in every test site (tests compute a client's rate-limit rows with it, tests/support/limits.ts). */
 export const TEST_ANALYTICS_SALT = 'e2e-analytics-salt';
 
-export type SiteSettings = Record<'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'UPLOAD_DIR' | 'BACKUP_DIR' | 'SITE_URL' | 'PORT' | 'HOST', string> & Partial<Record<SettingName, string>>;
+export type SiteSettings = Record<'DATABASE_PATH' | 'SITE_DIR' | 'MAIL_OUTBOX' | 'UPLOAD_DIR' | 'BACKUP_DIR' | 'SITE_URL' | 'PORT' | 'HOST', string> &
+  Partial<Record<SettingName, string>>;
 
 /**
  * The settings of a site whose files all live in `dir` (named as the defaults

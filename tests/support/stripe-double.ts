@@ -52,4 +52,3 @@ export async function withStripeDouble(page: Page, confirmResult?: unknown) {
   await page.route('https://js.stripe.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: STRIPE_JS_DOUBLE }));
   if (confirmResult) await page.addInitScript((result) => Object.assign(window, { __confirmResult: result }), confirmResult);
 }
-

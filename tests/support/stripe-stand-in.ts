@@ -122,7 +122,15 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     }
     if (method === 'POST' && path === '/v1/customers') {
       const id = newId('cus');
-      const customer = { id, object: 'customer', email: params.email ?? null, name: params.name ?? null, metadata: metadataOf(params.metadata), created: now(), livemode: false };
+      const customer = {
+        id,
+        object: 'customer',
+        email: params.email ?? null,
+        name: params.name ?? null,
+        metadata: metadataOf(params.metadata),
+        created: now(),
+        livemode: false,
+      };
       customers.set(id, customer);
       return ok(customer);
     }
@@ -171,7 +179,15 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       if (!customers.has(String(params.customer))) return missing('customer', String(params.customer));
       const id = newId('bps');
-      return ok({ id, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url ?? null, url: `${base}/portal/${id}`, created: now(), livemode: false });
+      return ok({
+        id,
+        object: 'billing_portal.session',
+        customer: params.customer,
+        return_url: params.return_url ?? null,
+        url: `${base}/portal/${id}`,
+        created: now(),
+        livemode: false,
+      });
     }
     if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)) && method === 'GET') {
       const sub = subscriptions.get(m[1]!);
@@ -249,7 +265,14 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     const items = ((session._line_items as Obj[]) ?? []).map((item) => {
       const price = prices.get(String(item.price))!;
       const days = (price.recurring as Obj | null)?.interval === 'year' ? 365 : 30;
-      return { id: newId('si'), object: 'subscription_item', price, quantity: Number(item.quantity ?? 1), current_period_start: start, current_period_end: start + days * 86_400 };
+      return {
+        id: newId('si'),
+        object: 'subscription_item',
+        price,
+        quantity: Number(item.quantity ?? 1),
+        current_period_start: start,
+        current_period_end: start + days * 86_400,
+      };
     });
     const customer = (session.customer as string | null) ?? newId('cus');
     const subscription: Obj = {

@@ -79,7 +79,7 @@ export function pngBomb(width: number, height: number, rows = height, extra: Buf
 /** A real JPEG whose frame header is rewritten to claim another size. */
 function jpegClaiming(jpeg: Buffer, width: number, height: number): Buffer {
   const out = Buffer.from(jpeg);
-  for (let i = 2; i < out.length - 9; ) {
+  for (let i = 2; i < out.length - 9;) {
     if (out[i] !== 0xff) break;
     const marker = out[i + 1]!;
     const length = out.readUInt16BE(i + 2);
@@ -149,19 +149,31 @@ export async function hostileUploads(): Promise<TestUpload[]> {
   const webp = await photo(800, 600, 'webp', 3);
   const avif = await photo(800, 600, 'avif', 4);
   const small = await photo(300, 300, 'jpeg', 5);
-  const gif = await sharp(await photo(300, 300, 'png', 6)).gif().toBuffer();
+  const gif = await sharp(await photo(300, 300, 'png', 6))
+    .gif()
+    .toBuffer();
   const frames = await sharp(await photo(300, 900, 'png', 7)).toBuffer();
-  const animatedGif = await sharp(frames, { pageHeight: 300 } as never).gif({ loop: 0 }).toBuffer().catch(() => gif);
-  const animatedWebp = await sharp(await sharp(frames).raw().toBuffer(), { raw: { width: 300, height: 900, channels: 3, pageHeight: 300 } as never }).webp().toBuffer();
+  const animatedGif = await sharp(frames, { pageHeight: 300 } as never)
+    .gif({ loop: 0 })
+    .toBuffer()
+    .catch(() => gif);
+  const animatedWebp = await sharp(await sharp(frames).raw().toBuffer(), { raw: { width: 300, height: 900, channels: 3, pageHeight: 300 } as never })
+    .webp()
+    .toBuffer();
   const tiff = await sharp(png).tiff().toBuffer();
-  const svgScript = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><script>alert(document.cookie)</script><rect width="400" height="400"/></svg>');
+  const svgScript = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><script>alert(document.cookie)</script><rect width="400" height="400"/></svg>',
+  );
   const svgPlain = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="red"/></svg>');
   const html = Buffer.from('<!doctype html><html><body><script>fetch("/api/auth/me")</script></body></html>');
   const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
   const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), noise(200, 9)]);
   const elf = Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01', 'latin1'), noise(200, 10)]);
   const exe = Buffer.concat([Buffer.from('MZ\x90\x00', 'latin1'), noise(200, 11)]);
-  const bmp = await sharp(png).raw().toBuffer().then(() => Buffer.concat([Buffer.from('BM', 'latin1'), noise(400, 12)]));
+  const bmp = await sharp(png)
+    .raw()
+    .toBuffer()
+    .then(() => Buffer.concat([Buffer.from('BM', 'latin1'), noise(400, 12)]));
   const heicHeader = Buffer.concat([Buffer.from('\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic', 'latin1'), noise(2000, 13)]);
   const uploads: TestUpload[] = [];
   const add = (label: string, name: string, type: string, bytes: Buffer) => uploads.push({ label, name, type, bytes });
@@ -201,15 +213,30 @@ export async function hostileUploads(): Promise<TestUpload[]> {
     ['AVIF', avif],
   ] as const) {
     for (const fraction of [0.02, 0.1, 0.25, 0.5, 0.75, 0.97]) {
-      add(`${format} truncated at ${fraction * 100}%`, `cut.${format.toLowerCase()}`, `image/${format.toLowerCase()}`, bytes.subarray(0, Math.floor(bytes.length * fraction)));
+      add(
+        `${format} truncated at ${fraction * 100}%`,
+        `cut.${format.toLowerCase()}`,
+        `image/${format.toLowerCase()}`,
+        bytes.subarray(0, Math.floor(bytes.length * fraction)),
+      );
     }
   }
   // Magic bytes followed by noise.
   for (let seed = 1; seed <= 3; seed++) {
     add(`JPEG magic then noise ${seed}`, 'noise.jpg', 'image/jpeg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), noise(5000, seed)]));
     add(`PNG signature then noise ${seed}`, 'noise.png', 'image/png', Buffer.concat([PNG_SIGNATURE, noise(5000, seed + 10)]));
-    add(`WebP header then noise ${seed}`, 'noise.webp', 'image/webp', Buffer.concat([Buffer.from('RIFF\x00\x10\x00\x00WEBPVP8 ', 'latin1'), noise(5000, seed + 20)]));
-    add(`AVIF header then noise ${seed}`, 'noise.avif', 'image/avif', Buffer.concat([Buffer.from('\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf', 'latin1'), noise(5000, seed + 30)]));
+    add(
+      `WebP header then noise ${seed}`,
+      'noise.webp',
+      'image/webp',
+      Buffer.concat([Buffer.from('RIFF\x00\x10\x00\x00WEBPVP8 ', 'latin1'), noise(5000, seed + 20)]),
+    );
+    add(
+      `AVIF header then noise ${seed}`,
+      'noise.avif',
+      'image/avif',
+      Buffer.concat([Buffer.from('\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf', 'latin1'), noise(5000, seed + 30)]),
+    );
   }
   // Decompression bombs and impossible sizes.
   add('PNG bomb 10,000 × 10,000 px', 'bomb.png', 'image/png', pngBomb(10_000, 10_000));
@@ -220,8 +247,18 @@ export async function hostileUploads(): Promise<TestUpload[]> {
   const actl = Buffer.alloc(8);
   actl.writeUInt32BE(2, 0);
   add('animated PNG (acTL)', 'anim.png', 'image/png', pngBomb(300, 300, 300, [pngChunk('acTL', actl)]));
-  add('PNG with a zTXt bomb', 'ztxt.png', 'image/png', pngBomb(300, 300, 300, [pngChunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), deflateSync(Buffer.alloc(50_000_000))]))]));
-  add('PNG with an iCCP bomb', 'iccp.png', 'image/png', pngBomb(300, 300, 300, [pngChunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), deflateSync(Buffer.alloc(50_000_000))]))]));
+  add(
+    'PNG with a zTXt bomb',
+    'ztxt.png',
+    'image/png',
+    pngBomb(300, 300, 300, [pngChunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), deflateSync(Buffer.alloc(50_000_000))]))]),
+  );
+  add(
+    'PNG with an iCCP bomb',
+    'iccp.png',
+    'image/png',
+    pngBomb(300, 300, 300, [pngChunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), deflateSync(Buffer.alloc(50_000_000))]))]),
+  );
   add('JPEG claiming 10,000 × 10,000 px', 'big.jpg', 'image/jpeg', jpegClaiming(jpeg, 10_000, 10_000));
   add('JPEG claiming 65,535 × 65,535 px', 'huge.jpg', 'image/jpeg', jpegClaiming(jpeg, 65_535, 65_535));
   add('JPEG claiming 0 × 0 px', 'none.jpg', 'image/jpeg', jpegClaiming(jpeg, 0, 0));
@@ -235,8 +272,18 @@ export async function hostileUploads(): Promise<TestUpload[]> {
   add('JPEG with a script appended', 'poly.jpg', 'image/jpeg', Buffer.concat([jpeg, Buffer.from('<script>alert(1)</script>')]));
   add('PNG with HTML appended', 'poly.png', 'image/png', Buffer.concat([png, Buffer.from('<html><body onload=alert(1)>')]));
   add('WebP with PHP appended', 'poly.webp', 'image/webp', Buffer.concat([webp, Buffer.from('<?php system($_GET["c"]); ?>')]));
-  add('PNG with a script in a text chunk', 'text.png', 'image/png', pngBomb(300, 300, 300, [pngChunk('tEXt', Buffer.from('Comment\0<script>alert(1)</script>', 'latin1'))]));
-  add('JPEG with a script in a comment', 'comment.jpg', 'image/jpeg', Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xfe, 0x00, 0x1c]), Buffer.from('<script>alert(1)</script>', 'latin1'), jpeg.subarray(2)]));
+  add(
+    'PNG with a script in a text chunk',
+    'text.png',
+    'image/png',
+    pngBomb(300, 300, 300, [pngChunk('tEXt', Buffer.from('Comment\0<script>alert(1)</script>', 'latin1'))]),
+  );
+  add(
+    'JPEG with a script in a comment',
+    'comment.jpg',
+    'image/jpeg',
+    Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xfe, 0x00, 0x1c]), Buffer.from('<script>alert(1)</script>', 'latin1'), jpeg.subarray(2)]),
+  );
   add('JPEG magic then an HTML page', 'page.jpg', 'image/jpeg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), html]));
   add('GIF/JavaScript polyglot', 'gifjs.jpg', 'image/jpeg', Buffer.from('GIF89a/*\x00\x00*/=1;alert(1);//', 'latin1'));
   add('SVG inside a PNG name with a JPEG magic', 'mixed.png', 'image/png', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), svgScript]));

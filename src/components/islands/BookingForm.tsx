@@ -227,7 +227,12 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     } catch (error) {
       // One step to try again (spec 3: a toast can carry an action).
       toast({ ...FAILURE, action: { label: 'Retry', onAction: () => formRef.current?.requestSubmit() } });
-      trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'error', value: error instanceof Error ? error.message : 'network' } });
+      trackEvent({
+        eventType: 'booking',
+        ...entity,
+        source: 'booking_form',
+        metadata: { action: 'error', value: error instanceof Error ? error.message : 'network' },
+      });
     } finally {
       setSubmitting(false);
     }
@@ -236,7 +241,18 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
   const { invalid, describe, errorText } = fieldErrors(errors, id);
 
   return (
-    <form ref={formRef} method="post" action="/booking/request" noValidate onSubmit={onSubmit} onChange={onChange} onFocus={() => void loadSchemas().catch(() => {})} className="grid gap-5 sm:grid-cols-2" aria-busy={submitting} data-booking-form>
+    <form
+      ref={formRef}
+      method="post"
+      action="/booking/request"
+      noValidate
+      onSubmit={onSubmit}
+      onChange={onChange}
+      onFocus={() => void loadSchemas().catch(() => {})}
+      className="grid gap-5 sm:grid-cols-2"
+      aria-busy={submitting}
+      data-booking-form
+    >
       {spa && <input type="hidden" name="spaId" value={spa.id} />}
       {returnTo && <input type="hidden" name="returnTo" value={returnTo} />}
       {spa && (
@@ -248,28 +264,73 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         <label htmlFor={id('name')} className="label">
           Full name <span aria-hidden="true">*</span>
         </label>
-        <input id={id('name')} name="name" type="text" autoComplete="name" required maxLength={100} className="input" defaultValue={prefill?.name} aria-invalid={invalid('name')} aria-describedby={describe('name')} />
+        <input
+          id={id('name')}
+          name="name"
+          type="text"
+          autoComplete="name"
+          required
+          maxLength={100}
+          className="input"
+          defaultValue={prefill?.name}
+          aria-invalid={invalid('name')}
+          aria-describedby={describe('name')}
+        />
         {errorText('name')}
       </div>
       <div className="field">
         <label htmlFor={id('email')} className="label">
           Email <span aria-hidden="true">*</span>
         </label>
-        <input id={id('email')} name="email" type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required maxLength={254} className="input" defaultValue={prefill?.email} aria-invalid={invalid('email')} aria-describedby={describe('email')} />
+        <input
+          id={id('email')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          maxLength={254}
+          className="input"
+          defaultValue={prefill?.email}
+          aria-invalid={invalid('email')}
+          aria-describedby={describe('email')}
+        />
         {errorText('email')}
       </div>
       <div className="field">
         <label htmlFor={id('phone')} className="label">
           Phone <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={30} className="input" defaultValue="" aria-invalid={invalid('phone')} aria-describedby={describe('phone')} />
+        <input
+          id={id('phone')}
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          maxLength={30}
+          className="input"
+          defaultValue=""
+          aria-invalid={invalid('phone')}
+          aria-describedby={describe('phone')}
+        />
         {errorText('phone')}
       </div>
       <div className="field">
         <label htmlFor={id('preferredDate')} className="label">
           Preferred date <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('preferredDate')} name="preferredDate" type="date" min={today} className="input" defaultValue="" aria-invalid={invalid('preferredDate')} aria-describedby={describe('preferredDate')} />
+        <input
+          id={id('preferredDate')}
+          name="preferredDate"
+          type="date"
+          min={today}
+          className="input"
+          defaultValue=""
+          aria-invalid={invalid('preferredDate')}
+          aria-describedby={describe('preferredDate')}
+        />
         {errorText('preferredDate')}
       </div>
       {spa && spa.services.length > 0 && (
@@ -277,7 +338,14 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           <label htmlFor={id('serviceId')} className="label">
             Treatment <span className="font-normal text-ink-muted">(optional)</span>
           </label>
-          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={invalid('serviceId')} aria-describedby={describe('serviceId')}>
+          <select
+            id={id('serviceId')}
+            name="serviceId"
+            className="input"
+            defaultValue=""
+            aria-invalid={invalid('serviceId')}
+            aria-describedby={describe('serviceId')}
+          >
             <option value="">Not sure yet: I'd like advice</option>
             {spa.services.map((service) => (
               <option key={service.id} value={service.id}>
@@ -293,7 +361,15 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           <label htmlFor={id('serviceId')} className="label">
             Treatment <span className="font-normal text-ink-muted">(optional)</span>
           </label>
-          <select id={id('serviceId')} name="serviceId" className="input" defaultValue="" aria-invalid={invalid('serviceId')} aria-describedby={describe('serviceId')} data-treatment-choice>
+          <select
+            id={id('serviceId')}
+            name="serviceId"
+            className="input"
+            defaultValue=""
+            aria-invalid={invalid('serviceId')}
+            aria-describedby={describe('serviceId')}
+            data-treatment-choice
+          >
             <option value="">Not sure yet: I'd like advice</option>
             {byCategory(services).map(([category, choices]) => (
               <optgroup key={category} label={categoryName(category)}>
@@ -309,7 +385,10 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         </div>
       )}
       {!spa && scheduled && (
-        <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-stone bg-shell px-4 py-3 sm:col-span-2" data-scheduled-service>
+        <div
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-stone bg-shell px-4 py-3 sm:col-span-2"
+          data-scheduled-service
+        >
           <p className="text-ink">
             <span className="text-ink-muted">Requesting: </span>
             <strong className="font-semibold">{scheduled.label}</strong>
@@ -324,12 +403,31 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         <label htmlFor={id('message')} className="label">
           Message <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <textarea id={id('message')} name="message" rows={4} maxLength={2000} className="input" placeholder="What would you like to treat? Any questions for the provider?" defaultValue="" aria-invalid={invalid('message')} aria-describedby={describe('message')} />
+        <textarea
+          id={id('message')}
+          name="message"
+          rows={4}
+          maxLength={2000}
+          className="input"
+          placeholder="What would you like to treat? Any questions for the provider?"
+          defaultValue=""
+          aria-invalid={invalid('message')}
+          aria-describedby={describe('message')}
+        />
         {errorText('message')}
       </div>
       <div className="sm:col-span-2">
         <div className="flex items-start gap-3">
-          <input id={id('consent')} name="consent" type="checkbox" value="true" required className="mt-1 size-5 shrink-0 accent-brand-700" aria-invalid={invalid('consent')} aria-describedby={describe('consent')} />
+          <input
+            id={id('consent')}
+            name="consent"
+            type="checkbox"
+            value="true"
+            required
+            className="mt-1 size-5 shrink-0 accent-brand-700"
+            aria-invalid={invalid('consent')}
+            aria-describedby={describe('consent')}
+          />
           <label htmlFor={id('consent')} className="text-sm text-ink">
             I agree to be contacted about this request by e-mail or phone, and I have read the{' '}
             <a className="link" href="/privacy-policy">

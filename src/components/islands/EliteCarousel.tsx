@@ -16,8 +16,7 @@ interface Props {
   interval?: number;
 }
 
-const prefersReducedMotion = () =>
-  typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 // The home page's Elite spotlight (spec 4, Elite carousel): advances every 5 s
 // while there is more than one Elite spa; any click on next, previous or a dot

@@ -155,7 +155,16 @@ export default function MagicLinkForm({ purpose, next, intro, initialEmail = '',
 
   const sending = state.sending;
   return (
-    <form method="post" action={MAGIC_LINK_FORM_ACTION} noValidate onSubmit={onSubmit} onFocus={() => void loadSchemas().catch(() => {})} className="flex flex-col gap-5" aria-busy={sending} data-magic-link-form>
+    <form
+      method="post"
+      action={MAGIC_LINK_FORM_ACTION}
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={() => void loadSchemas().catch(() => {})}
+      className="flex flex-col gap-5"
+      aria-busy={sending}
+      data-magic-link-form
+    >
       <input type="hidden" name="for" value={purpose} />
       {next && <input type="hidden" name="next" value={next} />}
       {intro && <p className="text-ink-muted">{intro}</p>}

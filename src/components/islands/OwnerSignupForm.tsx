@@ -110,7 +110,11 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
     try {
       const response =
         paid && signedInEmail
-          ? await postJson('/api/stripe/checkout', { tier: signup.tier, billing: signup.billing === 'annual' ? 'yearly' : 'monthly', spaData: schema.listingDataOf(signup) })
+          ? await postJson('/api/stripe/checkout', {
+              tier: signup.tier,
+              billing: signup.billing === 'annual' ? 'yearly' : 'monthly',
+              spaData: schema.listingDataOf(signup),
+            })
           : await postJson('/api/owner/create-spa', signup);
       const body = (await response.json().catch(() => ({}))) as ErrorBody;
       if (response.ok && body.url) {
@@ -165,7 +169,19 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         <label htmlFor={id('spaName')} className="label">
           Spa name *
         </label>
-        <input id={id('spaName')} name="spaName" type="text" required maxLength={200} autoComplete="organization" className="input" defaultValue={values.spaName} aria-invalid={invalid('spaName')} aria-describedby={describe('spaName')} onChange={() => clearError('spaName')} />
+        <input
+          id={id('spaName')}
+          name="spaName"
+          type="text"
+          required
+          maxLength={200}
+          autoComplete="organization"
+          className="input"
+          defaultValue={values.spaName}
+          aria-invalid={invalid('spaName')}
+          aria-describedby={describe('spaName')}
+          onChange={() => clearError('spaName')}
+        />
         {errorText('spaName')}
       </div>
       <div className="field">
@@ -198,7 +214,16 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         <label htmlFor={id('cityId')} className="label">
           City *
         </label>
-        <select id={id('cityId')} name="cityId" required className="input" defaultValue={values.cityId ?? ''} aria-invalid={invalid('cityId')} aria-describedby={describe('cityId')} onChange={() => clearError('cityId')}>
+        <select
+          id={id('cityId')}
+          name="cityId"
+          required
+          className="input"
+          defaultValue={values.cityId ?? ''}
+          aria-invalid={invalid('cityId')}
+          aria-describedby={describe('cityId')}
+          onChange={() => clearError('cityId')}
+        >
           <option value="">Choose a city</option>
           {cities.map((city) => (
             <option key={city.id} value={city.id}>
@@ -212,35 +237,95 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         <label htmlFor={id('description')} className="label">
           Description <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <textarea id={id('description')} name="description" rows={4} maxLength={5000} className="input" defaultValue={values.description} aria-invalid={invalid('description')} aria-describedby={describe('description')} placeholder="Your treatments, team and what sets your spa apart." />
+        <textarea
+          id={id('description')}
+          name="description"
+          rows={4}
+          maxLength={5000}
+          className="input"
+          defaultValue={values.description}
+          aria-invalid={invalid('description')}
+          aria-describedby={describe('description')}
+          placeholder="Your treatments, team and what sets your spa apart."
+        />
         {errorText('description')}
       </div>
       <div className="field sm:col-span-2">
         <label htmlFor={id('address')} className="label">
           Address <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('address')} name="address" type="text" maxLength={300} className="input" defaultValue={values.address} aria-invalid={invalid('address')} aria-describedby={describe('address')} />
+        <input
+          id={id('address')}
+          name="address"
+          type="text"
+          maxLength={300}
+          className="input"
+          defaultValue={values.address}
+          aria-invalid={invalid('address')}
+          aria-describedby={describe('address')}
+        />
         {errorText('address')}
       </div>
       <div className="field">
         <label htmlFor={id('phone')} className="label">
           Spa phone <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('phone')} name="phone" type="tel" maxLength={40} autoComplete="tel" inputMode="tel" className="input" defaultValue={values.phone} aria-invalid={invalid('phone')} aria-describedby={describe('phone')} onChange={() => clearError('phone')} />
+        <input
+          id={id('phone')}
+          name="phone"
+          type="tel"
+          maxLength={40}
+          autoComplete="tel"
+          inputMode="tel"
+          className="input"
+          defaultValue={values.phone}
+          aria-invalid={invalid('phone')}
+          aria-describedby={describe('phone')}
+          onChange={() => clearError('phone')}
+        />
         {errorText('phone')}
       </div>
       <div className="field">
         <label htmlFor={id('email')} className="label">
           Spa e-mail for clients <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('email')} name="email" type="email" maxLength={254} autoComplete="off" inputMode="email" autoCapitalize="none" spellCheck={false} className="input" defaultValue={values.email} aria-invalid={invalid('email')} aria-describedby={describe('email')} onChange={() => clearError('email')} />
+        <input
+          id={id('email')}
+          name="email"
+          type="email"
+          maxLength={254}
+          autoComplete="off"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          className="input"
+          defaultValue={values.email}
+          aria-invalid={invalid('email')}
+          aria-describedby={describe('email')}
+          onChange={() => clearError('email')}
+        />
         {errorText('email')}
       </div>
       <div className="field sm:col-span-2">
         <label htmlFor={id('website')} className="label">
           Website <span className="font-normal text-ink-muted">(optional)</span>
         </label>
-        <input id={id('website')} name="website" type="url" maxLength={500} autoComplete="url" inputMode="url" autoCapitalize="none" spellCheck={false} placeholder="https://" className="input" defaultValue={values.website} aria-invalid={invalid('website')} aria-describedby={describe('website')} onChange={() => clearError('website')} />
+        <input
+          id={id('website')}
+          name="website"
+          type="url"
+          maxLength={500}
+          autoComplete="url"
+          inputMode="url"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="https://"
+          className="input"
+          defaultValue={values.website}
+          aria-invalid={invalid('website')}
+          aria-describedby={describe('website')}
+          onChange={() => clearError('website')}
+        />
         {errorText('website')}
       </div>
       {paymentsEnabled ? (

@@ -81,7 +81,11 @@ export default function SearchFilters({ treatments, cities, service, city, trust
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const url = searchUrl(
-      { service: String(data.get('service') ?? ALL_SERVICES), city: String(data.get('city') ?? ALL_CITIES), trust: String(data.get('trust') ?? '') || undefined },
+      {
+        service: String(data.get('service') ?? ALL_SERVICES),
+        city: String(data.get('city') ?? ALL_CITIES),
+        trust: String(data.get('trust') ?? '') || undefined,
+      },
       path,
     );
     window.history.pushState(null, '', url);
@@ -89,7 +93,14 @@ export default function SearchFilters({ treatments, cities, service, city, trust
   }
 
   return (
-    <form method="get" action={path} onSubmit={onSubmit} className="card grid gap-4 p-5 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-end" role="search" aria-label="Filter providers">
+    <form
+      method="get"
+      action={path}
+      onSubmit={onSubmit}
+      className="card grid gap-4 p-5 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-end"
+      role="search"
+      aria-label="Filter providers"
+    >
       <FilterSelect ref={serviceRef} name="service" label="Treatment" options={treatments} defaultValue={service ?? ALL_SERVICES} />
       <FilterSelect ref={cityRef} name="city" label="Location" options={cities} defaultValue={city ?? ALL_CITIES} />
       <FilterSelect ref={trustRef} name="trust" label="Who treats you" options={TRUST_OPTIONS} defaultValue={trust ?? ''} />
@@ -100,7 +111,19 @@ export default function SearchFilters({ treatments, cities, service, city, trust
   );
 }
 
-function FilterSelect({ ref, name, label, options, defaultValue }: { ref: Ref<HTMLSelectElement>; name: string; label: string; options: Option[]; defaultValue: string }) {
+function FilterSelect({
+  ref,
+  name,
+  label,
+  options,
+  defaultValue,
+}: {
+  ref: Ref<HTMLSelectElement>;
+  name: string;
+  label: string;
+  options: Option[];
+  defaultValue: string;
+}) {
   return (
     <div className="field">
       <label htmlFor={`filter-${name}`} className="label">

@@ -45,7 +45,11 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
     const spaId = form.get('spaId');
     setPending(tier);
     try {
-      const response = await postJson('/api/stripe/checkout', { tier, billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly', ...(spaId ? { spaId: Number(spaId) } : {}) });
+      const response = await postJson('/api/stripe/checkout', {
+        tier,
+        billing: form.get('billing') === 'annual' ? 'yearly' : 'monthly',
+        ...(spaId ? { spaId: Number(spaId) } : {}),
+      });
       if (response.status === 401) {
         toast({ title: 'Sign in required', description: 'Please sign in to subscribe.', variant: 'destructive' });
         afterToastShown(500, () => window.location.assign(loginUrl));
@@ -108,7 +112,13 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
               ))}
             </ul>
             {enabled && spas.length > 0 && (
-              <button type="submit" name="tier" value={plan.tier} className={plan.tier === 'ELITE' ? 'btn-gold mt-6' : 'btn-primary mt-6'} disabled={pending !== null}>
+              <button
+                type="submit"
+                name="tier"
+                value={plan.tier}
+                className={plan.tier === 'ELITE' ? 'btn-gold mt-6' : 'btn-primary mt-6'}
+                disabled={pending !== null}
+              >
                 {pending === plan.tier ? 'Starting checkout…' : `Choose ${plan.name}`}
               </button>
             )}

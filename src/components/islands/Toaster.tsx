@@ -141,7 +141,12 @@ function ToastItem({ item, onClose, onAction, onHover }: ItemProps) {
     >
       {/* The live region is inside the item (a list item cannot be a status) and
           leaves out the close button, so only the message is announced. */}
-      <div role={destructive ? 'alert' : 'status'} aria-live={destructive ? 'assertive' : 'polite'} aria-atomic="true" className="flex items-start gap-3 p-4 pr-12">
+      <div
+        role={destructive ? 'alert' : 'status'}
+        aria-live={destructive ? 'assertive' : 'polite'}
+        aria-atomic="true"
+        className="flex items-start gap-3 p-4 pr-12"
+      >
         {ready && (
           <>
             <span

@@ -45,7 +45,11 @@ export function Avatar({ user }: { user: NavUser }) {
     return <img src={user.profileImageUrl} alt="" width={40} height={40} className="size-10 rounded-full object-cover" onError={() => setBroken(true)} />;
   }
   return (
-    <span aria-hidden="true" className="grid size-10 place-items-center rounded-full bg-brand-700 text-sm font-semibold text-white" data-testid="avatar-initials">
+    <span
+      aria-hidden="true"
+      className="grid size-10 place-items-center rounded-full bg-brand-700 text-sm font-semibold text-white"
+      data-testid="avatar-initials"
+    >
       {initials(user)}
     </span>
   );
@@ -123,10 +127,22 @@ function AvatarMenu({ user }: { user: NavUser }) {
           </a>
           {/* Signing out is a POST: a plain link could be fired from any site. */}
           <form method="post" action="/api/logout" role="none">
-            <button type="submit" role="menuitem" className="block w-full rounded-lg px-3 py-2 text-left text-ink hover:bg-shell focus:bg-shell" data-analytics-action="sign_out_clicked" data-analytics-category="auth">
+            <button
+              type="submit"
+              role="menuitem"
+              className="block w-full rounded-lg px-3 py-2 text-left text-ink hover:bg-shell focus:bg-shell"
+              data-analytics-action="sign_out_clicked"
+              data-analytics-category="auth"
+            >
               Sign Out
             </button>
-            <button type="submit" name="scope" value="everywhere" role="menuitem" className="block w-full rounded-lg px-3 py-2 text-left text-sm text-ink-muted hover:bg-shell focus:bg-shell">
+            <button
+              type="submit"
+              name="scope"
+              value="everywhere"
+              role="menuitem"
+              className="block w-full rounded-lg px-3 py-2 text-left text-sm text-ink-muted hover:bg-shell focus:bg-shell"
+            >
               Sign out everywhere
             </button>
           </form>

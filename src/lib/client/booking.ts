@@ -33,7 +33,9 @@ export function readVisitSource(): VisitSource {
     if (!stored || typeof stored !== 'object') return {};
     const { source, medium, campaign } = stored as Record<string, unknown>;
     return Object.fromEntries(
-      Object.entries({ source, medium, campaign }).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '').map(([key, value]) => [key, value.slice(0, 100)]),
+      Object.entries({ source, medium, campaign })
+        .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')
+        .map(([key, value]) => [key, value.slice(0, 100)]),
     );
   } catch {
     return {};
@@ -47,7 +49,9 @@ export function takeScheduledService(): { id: number; label: string } | null {
     sessionStorage.removeItem(SCHEDULED_SERVICE_KEY);
     if (!raw) return null;
     const value = JSON.parse(raw) as { id?: unknown; label?: unknown };
-    return Number.isSafeInteger(value.id) && (value.id as number) > 0 && typeof value.label === 'string' ? { id: value.id as number, label: value.label.slice(0, 200) } : null;
+    return Number.isSafeInteger(value.id) && (value.id as number) > 0 && typeof value.label === 'string'
+      ? { id: value.id as number, label: value.label.slice(0, 200) }
+      : null;
   } catch {
     return null;
   }

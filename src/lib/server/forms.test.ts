@@ -53,7 +53,11 @@ describe('form pages', () => {
   });
 
   it('refuses bytes that are not UTF-8', async () => {
-    const request = new Request('http://localhost/page', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new Uint8Array([0x6e, 0x3d, 0xff]) });
+    const request = new Request('http://localhost/page', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new Uint8Array([0x6e, 0x3d, 0xff]),
+    });
     expect(await handleForm(page(request), () => seeOther('/'))).toMatchObject({ status: 400 });
   });
 

@@ -31,7 +31,10 @@ export interface PruneCounts {
 /** Deletes (or, for newsletter tokens, clears) what has expired by `now`; returns how many rows of each. */
 export function pruneExpired(db: Db, now: number = Date.now()): PruneCounts {
   return db.transaction((tx) => ({
-    sessions: tx.delete(sessions).where(lt(sessions.expiresAt, new Date(now))).run().changes,
+    sessions: tx
+      .delete(sessions)
+      .where(lt(sessions.expiresAt, new Date(now)))
+      .run().changes,
     magicTokens: tx
       .delete(magicTokens)
       .where(or(eq(magicTokens.used, true), lt(magicTokens.expiresAt, new Date(now))))
@@ -41,7 +44,10 @@ export function pruneExpired(db: Db, now: number = Date.now()): PruneCounts {
       .set({ confirmTokenHash: null })
       .where(and(isNotNull(newsletterSubscribers.confirmTokenHash), lt(newsletterSubscribers.confirmSentAt, new Date(now - NEWSLETTER_CONFIRM_TTL_MS))))
       .run().changes,
-    rateLimits: tx.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now - RATE_LIMIT_KEEP_MS))).run().changes,
+    rateLimits: tx
+      .delete(rateLimits)
+      .where(lt(rateLimits.windowStart, new Date(now - RATE_LIMIT_KEEP_MS)))
+      .run().changes,
   }));
 }
 
@@ -56,17 +62,25 @@ export function startHousekeeping(db: Db): void {
     try {
       const counts = pruneExpired(db);
       const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
-      if (total > 0) log.info(`pruned ${Object.entries(counts).map(([what, n]) => `${n} ${what}`).join(', ')}`);
+      if (total > 0)
+        log.info(
+          `pruned ${Object.entries(counts)
+            .map(([what, n]) => `${n} ${what}`)
+            .join(', ')}`,
+        );
     } catch (error) {
       // A busy database tonight is no reason to stop: tomorrow's run catches up.
       log.error('pruning failed', error);
     }
   };
   const scheduleNext = () => {
-    setTimeout(() => {
-      run();
-      scheduleNext();
-    }, msUntilNextPacificMidnight() + 5 * 60_000).unref();
+    setTimeout(
+      () => {
+        run();
+        scheduleNext();
+      },
+      msUntilNextPacificMidnight() + 5 * 60_000,
+    ).unref();
   };
   run();
   scheduleNext();

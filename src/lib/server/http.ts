@@ -35,8 +35,7 @@ export function fieldErrors(error: ParseError): Record<string, string> {
   return fields;
 }
 
-export const invalid = (error: ParseError, status = 400) =>
-  apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
+export const invalid = (error: ParseError, status = 400) => apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
 
 /**
  * The site's public URL: the running server's SITE_URL (server/serve.ts has

@@ -27,22 +27,39 @@ function makeSpa(key: string, values: Partial<typeof spas.$inferInsert> = {}) {
 const spaRow = (id: number) => db.select().from(spas).where(eq(spas.id, id)).get()!;
 const post = (fields: Record<string, string | number>) =>
   handleAdminAction(new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])), admin, ORIGIN);
-const auditFor = (id: number) => db.select().from(auditLog).where(eq(auditLog.target, `spa:${id}`)).all();
+const auditFor = (id: number) =>
+  db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.target, `spa:${id}`))
+    .all();
 
 beforeAll(() => {
   cityId = db.select({ id: cities.id }).from(cities).limit(1).get()!.id;
-  const a = db.insert(users).values({ email: `${TAG}-admin@example.com`, role: 'admin' }).returning().get();
+  const a = db
+    .insert(users)
+    .values({ email: `${TAG}-admin@example.com`, role: 'admin' })
+    .returning()
+    .get();
   admin = { id: a.id, email: a.email, firstName: null, lastName: null, profileImageUrl: null, role: 'admin' };
-  owner = db.insert(users).values({ email: `${TAG}-owner@example.com`, role: 'owner' }).returning().get();
+  owner = db
+    .insert(users)
+    .values({ email: `${TAG}-owner@example.com`, role: 'owner' })
+    .returning()
+    .get();
 });
 beforeEach(() => {
   sent.length = 0;
   rebuilds.length = 0;
 });
 afterAll(() => {
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
   db.delete(auditLog).where(eq(auditLog.actorId, admin.id)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 describe('who may use the desk', () => {
@@ -85,7 +102,12 @@ describe('reviewing a listing', () => {
 
   it('reject needs a reason; with one, hides the listing and mails the reason to the owner', () => {
     const spa = makeSpa('reject');
-    expect(post({ intent: 'reject', id: spa.id, reason: '   ' })).toMatchObject({ ok: false, status: 422, field: 'reason', message: 'Give the owner a reason' });
+    expect(post({ intent: 'reject', id: spa.id, reason: '   ' })).toMatchObject({
+      ok: false,
+      status: 422,
+      field: 'reason',
+      message: 'Give the owner a reason',
+    });
     expect(post({ intent: 'reject', id: spa.id, reason: 'x'.repeat(1001) })).toMatchObject({ ok: false, status: 422, field: 'reason' });
     expect(spaRow(spa.id).reviewStatus).toBe('pending');
     expect(sent).toEqual([]);
@@ -138,7 +160,11 @@ describe('activate, verify, feature', () => {
   });
 
   it('says so when the city has its 3 Elite listings, and logs nothing', () => {
-    const city = db.insert(cities).values({ name: `${TAG} City`, slug: `${TAG}-city` }).returning().get();
+    const city = db
+      .insert(cities)
+      .values({ name: `${TAG} City`, slug: `${TAG}-city` })
+      .returning()
+      .get();
     try {
       for (let i = 0; i < 3; i++) makeSpa(`elite-${i}`, { cityId: city.id, tier: 'ELITE', reviewStatus: 'approved', active: true });
       const fourth = makeSpa('elite-4', { cityId: city.id, tier: 'ELITE' });

@@ -45,11 +45,7 @@ export const adminActionSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('reject'),
     id: idSchema,
-    reason: z
-      .string()
-      .trim()
-      .min(1, 'Give the owner a reason')
-      .max(REJECT_REASON_MAX, `The reason may be at most ${REJECT_REASON_MAX} characters`),
+    reason: z.string().trim().min(1, 'Give the owner a reason').max(REJECT_REASON_MAX, `The reason may be at most ${REJECT_REASON_MAX} characters`),
   }),
   listingAction('activate'),
   listingAction('deactivate'),
@@ -61,8 +57,7 @@ export const adminActionSchema = z.discriminatedUnion('intent', [
 ]);
 
 export type AdminActionResult =
-  | { ok: true; notice: AdminNotice; spaId?: number }
-  | { ok: false; status: number; message: string; field?: string; spaId?: number };
+  { ok: true; notice: AdminNotice; spaId?: number } | { ok: false; status: number; message: string; field?: string; spaId?: number };
 
 const refuse = (status: number, message: string, spaId?: number, field?: string): AdminActionResult => ({ ok: false, status, message, spaId, field });
 
@@ -144,7 +139,10 @@ function changeListing(user: SessionUser, spaId: number, spec: ListingActionSpec
       const problem = spec.precondition?.(spa);
       if (problem) return refuse(409, problem, spaId);
       // updated_at tells the owner dashboard the change is not live until the next build.
-      db.update(spas).set({ ...spec.change, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
+      db.update(spas)
+        .set({ ...spec.change, updatedAt: new Date() })
+        .where(eq(spas.id, spaId))
+        .run();
       recordAudit(user, spec.action, `spa:${spaId}`, spec.detail ?? spa.name);
       const inbox = spec.mail ? listingInbox(spaId) : null;
       if (spec.mail && inbox?.to) sendMailInBackground(spec.mail(inbox.to, inbox.name));
@@ -259,7 +257,6 @@ export function listListings({ q = '', page = 1 }: { q?: string; page?: number }
   return { rows, total, page: current, pages, q: term };
 }
 
-
 export const AUDIT_PER_PAGE = 50;
 
 /** The audit log, newest first, one page at a time. */
@@ -268,7 +265,16 @@ export function listAudit(page = 1) {
   const pages = Math.max(1, Math.ceil(total / AUDIT_PER_PAGE));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
   const rows = db
-    .select({ id: auditLog.id, actorEmail: auditLog.actorEmail, action: auditLog.action, target: auditLog.target, detail: auditLog.detail, at: auditLog.at, spaName: spas.name, spaSlug: spas.slug })
+    .select({
+      id: auditLog.id,
+      actorEmail: auditLog.actorEmail,
+      action: auditLog.action,
+      target: auditLog.target,
+      detail: auditLog.detail,
+      at: auditLog.at,
+      spaName: spas.name,
+      spaSlug: spas.slug,
+    })
     .from(auditLog)
     .leftJoin(spas, and(sql`${auditLog.target} like 'spa:%'`, eq(spas.id, sql`cast(substr(${auditLog.target}, 5) as integer)`)))
     .orderBy(desc(auditLog.at), desc(auditLog.id))

@@ -3,8 +3,19 @@ import type { RebuildQueueState } from '../published-site.ts';
 import { listingPublishState, type ListingFacts, type PublishingStatus } from './publishing.ts';
 
 const build = { id: '20261123-100000-1-7', contentVersion: 7, sourceHash: '', builtAt: '2026-11-23T10:00:20.000Z', durationMs: 20_000, pages: 120 };
-const status = (over: Partial<PublishingStatus> = {}): Pick<PublishingStatus, 'contentVersion' | 'build' | 'queue'> => ({ contentVersion: 7, build, queue: null, ...over });
-const spa = (over: Partial<ListingFacts> = {}): ListingFacts => ({ active: true, reviewStatus: 'approved', reviewNote: null, lastChangedAt: new Date('2026-11-23T09:00:00Z'), ...over });
+const status = (over: Partial<PublishingStatus> = {}): Pick<PublishingStatus, 'contentVersion' | 'build' | 'queue'> => ({
+  contentVersion: 7,
+  build,
+  queue: null,
+  ...over,
+});
+const spa = (over: Partial<ListingFacts> = {}): ListingFacts => ({
+  active: true,
+  reviewStatus: 'approved',
+  reviewNote: null,
+  lastChangedAt: new Date('2026-11-23T09:00:00Z'),
+  ...over,
+});
 const queue = (over: Partial<RebuildQueueState>): RebuildQueueState => ({
   updatedAt: '2026-11-23T10:05:00.000Z',
   status: 'idle',
@@ -23,7 +34,10 @@ const CHANGED = new Date('2026-11-23T10:04:00Z'); // after the served build read
 describe('listingPublishState', () => {
   it('is Awaiting review or Not approved before an editor says yes', () => {
     expect(listingPublishState(spa({ reviewStatus: 'pending', active: false }), status())).toEqual({ state: 'awaiting-review' });
-    expect(listingPublishState(spa({ reviewStatus: 'rejected', active: false, reviewNote: 'No address' }), status())).toEqual({ state: 'rejected', reason: 'No address' });
+    expect(listingPublishState(spa({ reviewStatus: 'rejected', active: false, reviewNote: 'No address' }), status())).toEqual({
+      state: 'rejected',
+      reason: 'No address',
+    });
   });
 
   it('is Live when the served build carries the data, whenever the listing changed', () => {
@@ -37,22 +51,48 @@ describe('listingPublishState', () => {
   });
 
   it('is Publishing… in the next build while the queue waits for quiet, with its estimate', () => {
-    const state = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ status: 'waiting', buildStartsAt: '2026-11-23T10:04:03.000Z', expectedLiveAt: '2026-11-23T10:04:23.000Z' }) }));
-    expect(state).toEqual({ state: 'publishing', carriedBy: 'next-build', contentVersion: 9, expectedLiveAt: new Date('2026-11-23T10:04:23.000Z'), delayed: false });
+    const state = listingPublishState(
+      spa({ lastChangedAt: CHANGED }),
+      status({ contentVersion: 9, queue: queue({ status: 'waiting', buildStartsAt: '2026-11-23T10:04:03.000Z', expectedLiveAt: '2026-11-23T10:04:23.000Z' }) }),
+    );
+    expect(state).toEqual({
+      state: 'publishing',
+      carriedBy: 'next-build',
+      contentVersion: 9,
+      expectedLiveAt: new Date('2026-11-23T10:04:23.000Z'),
+      delayed: false,
+    });
   });
 
   it('is Publishing… in the running build when it started after the change', () => {
-    const state = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ status: 'building', building: { startedAt: '2026-11-23T10:04:05.000Z', contentVersion: 9, elsewhere: false } }) }));
+    const state = listingPublishState(
+      spa({ lastChangedAt: CHANGED }),
+      status({
+        contentVersion: 9,
+        queue: queue({ status: 'building', building: { startedAt: '2026-11-23T10:04:05.000Z', contentVersion: 9, elsewhere: false } }),
+      }),
+    );
     expect(state).toMatchObject({ state: 'publishing', carriedBy: 'running-build', contentVersion: 9, expectedLiveAt: new Date('2026-11-23T10:04:25.000Z') });
   });
 
   it('waits for the build after the running one when that started before the change', () => {
-    const state = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ status: 'building', building: { startedAt: '2026-11-23T10:03:50.000Z', contentVersion: 8, elsewhere: false } }) }));
+    const state = listingPublishState(
+      spa({ lastChangedAt: CHANGED }),
+      status({
+        contentVersion: 9,
+        queue: queue({ status: 'building', building: { startedAt: '2026-11-23T10:03:50.000Z', contentVersion: 8, elsewhere: false } }),
+      }),
+    );
     expect(state).toMatchObject({ state: 'publishing', carriedBy: 'next-build' });
   });
 
   it('says the change is delayed while a failed build waits for its retry, and gives no time without a queue', () => {
-    expect(listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ status: 'retrying', expectedLiveAt: '2026-11-23T10:10:00.000Z' }) }))).toMatchObject({ state: 'publishing', delayed: true });
+    expect(
+      listingPublishState(
+        spa({ lastChangedAt: CHANGED }),
+        status({ contentVersion: 9, queue: queue({ status: 'retrying', expectedLiveAt: '2026-11-23T10:10:00.000Z' }) }),
+      ),
+    ).toMatchObject({ state: 'publishing', delayed: true });
     expect(listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9 }))).toMatchObject({ state: 'publishing', expectedLiveAt: null });
   });
 });

@@ -121,7 +121,13 @@ export function listingPublishState(spa: ListingFacts, status: Pick<PublishingSt
   // A listing that was just hidden is "Publishing…" too: its page is still up until the build.
   const expected = queue?.expectedBuildMs ?? build?.durationMs ?? 30_000;
   if (queue?.building && Date.parse(queue.building.startedAt) > spa.lastChangedAt.getTime()) {
-    return { state: 'publishing', carriedBy: 'running-build', contentVersion: queue.building.contentVersion, expectedLiveAt: new Date(Date.parse(queue.building.startedAt) + expected), delayed: false };
+    return {
+      state: 'publishing',
+      carriedBy: 'running-build',
+      contentVersion: queue.building.contentVersion,
+      expectedLiveAt: new Date(Date.parse(queue.building.startedAt) + expected),
+      delayed: false,
+    };
   }
   let expectedLiveAt: Date | null = null;
   if (queue?.status === 'waiting' && queue.expectedLiveAt) expectedLiveAt = new Date(queue.expectedLiveAt);

@@ -11,7 +11,11 @@ let spaId = 0;
 
 beforeAll(() => {
   const person = (key: keyof typeof people, role: SessionUser['role']) => {
-    const row = db.insert(users).values({ email: `${TAG}-${key}@example.com`, role }).returning().get();
+    const row = db
+      .insert(users)
+      .values({ email: `${TAG}-${key}@example.com`, role })
+      .returning()
+      .get();
     people[key] = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role };
   };
   person('owner', 'owner');
@@ -23,8 +27,12 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 describe('findEditableSpa', () => {

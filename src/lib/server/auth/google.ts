@@ -6,13 +6,7 @@
 //   GET /api/auth/google           startGoogleSignIn + rememberGoogleSignIn -> 302 to Google
 //   GET /api/auth/google/callback  takeGoogleSignIn, finishGoogleSignIn, signInWithGoogle
 import type { AstroCookies } from 'astro';
-import {
-  GOOGLE_AUTHORIZATION_URL,
-  GOOGLE_CLIENT_ID,
-  GOOGLE_CLIENT_SECRET,
-  GOOGLE_TOKEN_URL,
-  GOOGLE_USERINFO_URL,
-} from 'astro:env/server';
+import { GOOGLE_AUTHORIZATION_URL, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GOOGLE_TOKEN_URL, GOOGLE_USERINFO_URL } from 'astro:env/server';
 import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from 'arctic';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -62,13 +56,7 @@ export interface GoogleSignInStart {
 export function startGoogleSignIn(origin: string, next: string | null | undefined, config = googleConfigFromEnv()): GoogleSignInStart {
   const state = generateState();
   const codeVerifier = generateCodeVerifier();
-  const url = oauthClient(config, origin).createAuthorizationURLWithPKCE(
-    config.authorizationUrl,
-    state,
-    CodeChallengeMethod.S256,
-    codeVerifier,
-    GOOGLE_SCOPES,
-  );
+  const url = oauthClient(config, origin).createAuthorizationURLWithPKCE(config.authorizationUrl, state, CodeChallengeMethod.S256, codeVerifier, GOOGLE_SCOPES);
   return { url, state, codeVerifier, next: safeNextPath(next) };
 }
 
@@ -150,7 +138,11 @@ const userinfoSchema = z.object({
   email_verified: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).optional(),
   given_name: niceText,
   family_name: niceText,
-  picture: z.url({ protocol: /^https$/ }).max(2048).optional().catch(undefined),
+  picture: z
+    .url({ protocol: /^https$/ })
+    .max(2048)
+    .optional()
+    .catch(undefined),
 });
 
 const USERINFO_TIMEOUT_MS = 10_000;

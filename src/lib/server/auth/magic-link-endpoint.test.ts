@@ -10,7 +10,11 @@ vi.mock('../mail/mail.ts', () => ({ sendMail: async (message: { to: string }) =>
 
 const post = (email: string, clientAddress: string) =>
   magicLinkEndpoint('client')({
-    request: new Request('http://localhost/api/auth/request', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) }),
+    request: new Request('http://localhost/api/auth/request', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    }),
     clientAddress,
   } as never) as Promise<Response>;
 

@@ -2,14 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '#db/schema.ts';
 import { db } from '../db.ts';
-import {
-  createSession,
-  invalidateSession,
-  invalidateUserSessions,
-  SESSION_LIFETIME_MS,
-  sessionCookieAttributes,
-  validateSessionToken,
-} from './sessions.ts';
+import { createSession, invalidateSession, invalidateUserSessions, SESSION_LIFETIME_MS, sessionCookieAttributes, validateSessionToken } from './sessions.ts';
 
 let userId: number;
 beforeAll(() => {

@@ -48,7 +48,14 @@ export function validateSessionToken(token: string | undefined, now = Date.now()
       secretHash: sessions.secretHash,
       userId: sessions.userId,
       expiresAt: sessions.expiresAt,
-      user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, profileImageUrl: users.profileImageUrl, role: users.role },
+      user: {
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        profileImageUrl: users.profileImageUrl,
+        role: users.role,
+      },
     })
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
@@ -80,7 +87,6 @@ export interface CookieOptions {
   /** Over https: Secure, and the __Host- prefix (no Domain, Path=/). */
   secure: boolean;
 }
-
 
 /** Attributes for Astro's cookies.set: HttpOnly always, SameSite=Lax so links from mail keep the session. */
 export function sessionCookieAttributes(expiresAt: Date, { secure }: CookieOptions) {

@@ -4,13 +4,7 @@
 // throws. The payment logic (payments.ts, checkout.ts, webhooks.ts beside
 // this file) takes the client as an argument, so tests hand it one
 // pointed at the local stand-in (tests/support/stripe-stand-in.ts).
-import {
-  STRIPE_API_HOST,
-  STRIPE_API_PORT,
-  STRIPE_API_PROTOCOL,
-  STRIPE_SECRET_KEY,
-  STRIPE_WEBHOOK_SECRET,
-} from 'astro:env/server';
+import { STRIPE_API_HOST, STRIPE_API_PORT, STRIPE_API_PROTOCOL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from 'astro:env/server';
 import Stripe from 'stripe';
 import type { APIRoute } from 'astro';
 import { requireApiUser } from '../auth/auth.ts';

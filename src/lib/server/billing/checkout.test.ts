@@ -23,7 +23,11 @@ let otherCityId = 0;
 let raceCityId = 0;
 
 function makeUser(who: string, role: SessionUser['role'] = 'owner'): SessionUser {
-  const row = db.insert(users).values({ email: `${TAG}-${who}@example.com`, role }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: `${TAG}-${who}@example.com`, role })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, profileImageUrl: row.profileImageUrl, role: row.role };
 }
 function makeSpa(key: string, owner: SessionUser | null, values: { tier?: 'FREE' | 'PREMIUM' | 'ELITE'; city?: number } = {}): number {
@@ -39,15 +43,31 @@ const webhook = (type: string, object: Record<string, unknown>, created?: number
   return handleStripeWebhook(payload, header, { secret: SECRET, stripe });
 };
 const openHolds = (city: number) =>
-  db.select().from(checkoutHolds).where(and(eq(checkoutHolds.cityId, city), isNull(checkoutHolds.releasedAt))).all();
+  db
+    .select()
+    .from(checkoutHolds)
+    .where(and(eq(checkoutHolds.cityId, city), isNull(checkoutHolds.releasedAt)))
+    .all();
 
 beforeAll(async () => {
   forgetPrices();
   standIn = await startStripeStandIn();
   stripe = standIn.client();
-  cityId = db.insert(cities).values({ name: `City ${TAG}`, slug: `${TAG}-city` }).returning().get().id;
-  otherCityId = db.insert(cities).values({ name: `Other ${TAG}`, slug: `${TAG}-other` }).returning().get().id;
-  raceCityId = db.insert(cities).values({ name: `Race ${TAG}`, slug: `${TAG}-race` }).returning().get().id;
+  cityId = db
+    .insert(cities)
+    .values({ name: `City ${TAG}`, slug: `${TAG}-city` })
+    .returning()
+    .get().id;
+  otherCityId = db
+    .insert(cities)
+    .values({ name: `Other ${TAG}`, slug: `${TAG}-other` })
+    .returning()
+    .get().id;
+  raceCityId = db
+    .insert(cities)
+    .values({ name: `Race ${TAG}`, slug: `${TAG}-race` })
+    .returning()
+    .get().id;
 });
 
 afterAll(async () => {
@@ -55,9 +75,15 @@ afterAll(async () => {
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, otherCityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, raceCityId)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
-  db.delete(cities).where(like(cities.slug, `${TAG}%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
+  db.delete(cities)
+    .where(like(cities.slug, `${TAG}%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}%`))
+    .run();
 });
 
 describe('npm run stripe:setup', () => {
@@ -111,7 +137,12 @@ describe('startSubscriptionCheckout', () => {
   it('refuses bad plans (422)', async () => {
     const owner = makeUser('bad-plan');
     const spaId = makeSpa('bad-plan', owner);
-    for (const body of [{ tier: 'FREE', billing: 'monthly', spaId }, { tier: 'GOLD', billing: 'monthly', spaId }, { tier: 'ELITE', billing: 'weekly', spaId }, null]) {
+    for (const body of [
+      { tier: 'FREE', billing: 'monthly', spaId },
+      { tier: 'GOLD', billing: 'monthly', spaId },
+      { tier: 'ELITE', billing: 'weekly', spaId },
+      null,
+    ]) {
       expect((await startSubscriptionCheckout(owner, body, stripe, { origin: ORIGIN })).status).toBe(422);
     }
   });
@@ -120,7 +151,9 @@ describe('startSubscriptionCheckout', () => {
     makeSpa('elite-existing', null, { tier: 'ELITE' });
     const owners = Array.from({ length: 20 }, (_, i) => makeUser(`elite-${i}`));
     const spaIds = owners.map((owner, i) => makeSpa(`elite-${i}`, owner));
-    const answers = await Promise.all(owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })));
+    const answers = await Promise.all(
+      owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })),
+    );
     const bodies = await Promise.all(answers.map(bodyOf));
     const winners = answers.map((a, i) => (a.status === 200 ? i : -1)).filter((i) => i >= 0);
     expect(winners).toHaveLength(2);
@@ -134,11 +167,17 @@ describe('startSubscriptionCheckout', () => {
 
     // The first winner pays: its spa becomes Elite, its hold ends; still no room for a fourth.
     const versionBefore = db.select().from(siteMeta).get()!.contentVersion;
-    const [first, second] = winners.map((i) => [...standIn.checkoutSessions.values()].find((s) => (s.metadata as Record<string, string>).spa_id === String(spaIds[i]))!);
+    const [first, second] = winners.map((i) =>
+      [...standIn.checkoutSessions.values()].find((s) => (s.metadata as Record<string, string>).spa_id === String(spaIds[i]))!,
+    );
     const subscription = standIn.completeCheckout(String(first!.id));
     const completed = await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(first!.id))!);
     expect(completed.status).toBe(200);
-    const paidSpa = db.select().from(spas).where(eq(spas.id, Number((first!.metadata as Record<string, string>).spa_id))).get()!;
+    const paidSpa = db
+      .select()
+      .from(spas)
+      .where(eq(spas.id, Number((first!.metadata as Record<string, string>).spa_id)))
+      .get()!;
     expect(paidSpa).toMatchObject({ tier: 'ELITE', subscriptionStatus: 'active', stripeSubscriptionId: subscription.id });
     expect(db.select().from(siteMeta).get()!.contentVersion).toBeGreaterThan(versionBefore);
     expect(openHolds(cityId)).toHaveLength(1);
@@ -155,9 +194,14 @@ describe('startSubscriptionCheckout', () => {
 
     // Premium is never capped, and a spa already on a plan is sent to billing management.
     const bystander = owners.findIndex((_, i) => !winners.includes(i) && i !== loser);
-    expect((await startSubscriptionCheckout(owners[bystander]!, { tier: 'PREMIUM', billing: 'monthly', spaId: spaIds[bystander] }, stripe, { origin: ORIGIN })).status).toBe(200);
+    expect(
+      (await startSubscriptionCheckout(owners[bystander]!, { tier: 'PREMIUM', billing: 'monthly', spaId: spaIds[bystander] }, stripe, { origin: ORIGIN }))
+        .status,
+    ).toBe(200);
     const paidOwner = owners[spaIds.indexOf(paidSpa.id)]!;
-    expect((await startSubscriptionCheckout(paidOwner, { tier: 'PREMIUM', billing: 'monthly', spaId: paidSpa.id }, stripe, { origin: ORIGIN })).status).toBe(409);
+    expect((await startSubscriptionCheckout(paidOwner, { tier: 'PREMIUM', billing: 'monthly', spaId: paidSpa.id }, stripe, { origin: ORIGIN })).status).toBe(
+      409,
+    );
     const portal = await openBillingPortal(paidOwner, { spaId: paidSpa.id }, stripe, { origin: ORIGIN });
     expect(portal.status).toBe(200);
     expect((await bodyOf(portal)).url).toMatch(/\/portal\/bps_/);
@@ -167,7 +211,9 @@ describe('startSubscriptionCheckout', () => {
     makeSpa('race-existing', null, { tier: 'ELITE', city: raceCityId });
     const owners = Array.from({ length: 20 }, (_, i) => makeUser(`race-${i}`));
     const spaIds = owners.map((owner, i) => makeSpa(`race-${i}`, owner, { city: raceCityId }));
-    const answers = await Promise.all(owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })));
+    const answers = await Promise.all(
+      owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(2);
     expect(statuses.filter((s) => s === 409)).toHaveLength(18);
@@ -180,7 +226,11 @@ describe('startSubscriptionCheckout', () => {
     const deliveries = sessions.flatMap((session) => [session, session]).reverse();
     for (const session of deliveries) expect((await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!)).status).toBe(200);
 
-    const elite = db.select({ id: spas.id }).from(spas).where(and(eq(spas.cityId, raceCityId), eq(spas.tier, 'ELITE'), eq(spas.active, true))).all();
+    const elite = db
+      .select({ id: spas.id })
+      .from(spas)
+      .where(and(eq(spas.cityId, raceCityId), eq(spas.tier, 'ELITE'), eq(spas.active, true)))
+      .all();
     expect(elite).toHaveLength(3);
     expect(openHolds(raceCityId)).toHaveLength(0);
     // A fourth is still refused with the capacity message.
@@ -208,7 +258,10 @@ describe('startSubscriptionCheckout', () => {
     const spaId = makeSpa('stripe-down', owner, { city: otherCityId });
     const held = openHolds(otherCityId).length;
     standIn.failNext(5);
-    const response = await startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId }, standIn.client(), { origin: ORIGIN, now: new Date(Date.now() + 3 * 3_600_000) });
+    const response = await startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId }, standIn.client(), {
+      origin: ORIGIN,
+      now: new Date(Date.now() + 3 * 3_600_000),
+    });
     expect(response.status).toBe(502);
     expect(openHolds(otherCityId)).toHaveLength(held);
   });

@@ -31,7 +31,9 @@ import type { SessionUser } from '../auth/sessions.ts';
 
 export const checkoutRequestSchema = z.object({
   tier: z.unknown().transform((v, ctx) => parsePaidTier(v) ?? (ctx.addIssue({ code: 'custom', message: 'Choose PREMIUM or ELITE' }), z.NEVER)),
-  billing: z.unknown().transform((v, ctx) => parseBilling(v ?? 'monthly') ?? (ctx.addIssue({ code: 'custom', message: 'Choose monthly or yearly billing' }), z.NEVER)),
+  billing: z
+    .unknown()
+    .transform((v, ctx) => parseBilling(v ?? 'monthly') ?? (ctx.addIssue({ code: 'custom', message: 'Choose monthly or yearly billing' }), z.NEVER)),
   spaId: idSchema.optional().nullable(),
   cityId: idSchema.optional().nullable(),
   // A new listing from the signup form: created FREE and awaiting review, live at the plan's tier once Stripe says it is paid.
@@ -66,17 +68,35 @@ function spaForCheckout(user: SessionUser, request: CheckoutRequest): { ok: true
   if (request.spaData) {
     const limit = allowSignup({ userId: user.id });
     if (!limit.allowed) {
-      return { ok: false, response: apiError(429, 'rate_limited', 'Too many listings created. Please try again later.', undefined, { 'Retry-After': String(limit.retryAfterSeconds) }) };
+      return {
+        ok: false,
+        response: apiError(429, 'rate_limited', 'Too many listings created. Please try again later.', undefined, {
+          'Retry-After': String(limit.retryAfterSeconds),
+        }),
+      };
     }
     const created = createPendingListing(request.spaData, { user });
-    if (!created.ok) return { ok: false, response: apiError(422, 'invalid_request', 'Some fields are not valid.', Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [`spaData.${k}`, v]))) };
+    if (!created.ok)
+      return {
+        ok: false,
+        response: apiError(
+          422,
+          'invalid_request',
+          'Some fields are not valid.',
+          Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [`spaData.${k}`, v])),
+        ),
+      };
     return { ok: true, spaId: created.spaId, created: true };
   }
   const owned = db.select({ id: spas.id }).from(spas).where(eq(spas.ownerId, user.id)).limit(2).all();
   if (owned.length === 1) return { ok: true, spaId: owned[0]!.id };
   return {
     ok: false,
-    response: apiError(422, 'spa_required', owned.length === 0 ? 'List your spa first: a paid plan upgrades an existing listing.' : 'Choose which of your spas to upgrade.'),
+    response: apiError(
+      422,
+      'spa_required',
+      owned.length === 0 ? 'List your spa first: a paid plan upgrades an existing listing.' : 'Choose which of your spas to upgrade.',
+    ),
   };
 }
 
@@ -112,7 +132,8 @@ export function holdEliteSlot(spa: { id: number; cityId: number }, userId: numbe
         .get()!.n;
       if (eliteSlotsLeft(active, held) <= 0) return null;
       const expiresAt = new Date(now.getTime() + (CHECKOUT_SESSION_MINUTES + HOLD_GRACE_MINUTES) * 60_000);
-      return db.insert(checkoutHolds).values({ cityId: spa.cityId, spaId: spa.id, userId, tier: 'ELITE', expiresAt }).returning({ id: checkoutHolds.id }).get().id;
+      return db.insert(checkoutHolds).values({ cityId: spa.cityId, spaId: spa.id, userId, tier: 'ELITE', expiresAt }).returning({ id: checkoutHolds.id }).get()
+        .id;
     },
     { behavior: 'immediate' },
   );
@@ -128,7 +149,10 @@ async function customerFor(stripe: Stripe, user: SessionUser, spa: { stripeCusto
     { email: user.email, name: [user.firstName, user.lastName].filter(Boolean).join(' ') || undefined, metadata: { user_id: String(user.id) } },
     { idempotencyKey: `user-${user.id}-customer` },
   );
-  db.update(users).set({ stripeCustomerId: customer.id, updatedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.stripeCustomerId))).run();
+  db.update(users)
+    .set({ stripeCustomerId: customer.id, updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), isNull(users.stripeCustomerId)))
+    .run();
   return db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, user.id)).get()?.customer ?? customer.id;
 }
 

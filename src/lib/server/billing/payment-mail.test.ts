@@ -14,7 +14,12 @@ import { db } from '../db.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const queued = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
-vi.mock('../mail/mail.ts', () => ({ scheduleMail: () => {}, unscheduleMail: () => {}, sendMailInBackground: (message: { to: string; subject: string; text: string }) => void queued.push(message), sendMail: async () => {} }));
+vi.mock('../mail/mail.ts', () => ({
+  scheduleMail: () => {},
+  unscheduleMail: () => {},
+  sendMailInBackground: (message: { to: string; subject: string; text: string }) => void queued.push(message),
+  sendMail: async () => {},
+}));
 
 const TAG = `paymail-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const SECRET = 'whsec_test_payment_mail';
@@ -26,7 +31,11 @@ let serviceId = 0;
 let n = 0;
 
 function makeClient(): SessionUser {
-  const row = db.insert(users).values({ email: `${TAG}-client-${n++}@example.com`, firstName: 'Dana' }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: `${TAG}-client-${n++}@example.com`, firstName: 'Dana' })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: null, profileImageUrl: null, role: row.role };
 }
 const deliver = (event: TestEvent) => {
@@ -41,9 +50,21 @@ async function bookingWithIntent() {
   const intent = standIn.paymentIntents.get(booking.stripePaymentIntentId!)!;
   return { client, booking, intent };
 }
-const succeeded = (intent: Record<string, unknown>, created?: number) => makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded', amount_received: intent.amount }, created);
+const succeeded = (intent: Record<string, unknown>, created?: number) =>
+  makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded', amount_received: intent.amount }, created);
 const refunded = (intent: Record<string, unknown>, amountRefunded: number, created?: number) =>
-  makeEvent('charge.refunded', { id: `ch_${n++}`, object: 'charge', amount: intent.amount, amount_refunded: amountRefunded, refunded: amountRefunded === intent.amount, payment_intent: intent.id }, created);
+  makeEvent(
+    'charge.refunded',
+    {
+      id: `ch_${n++}`,
+      object: 'charge',
+      amount: intent.amount,
+      amount_refunded: amountRefunded,
+      refunded: amountRefunded === intent.amount,
+      payment_intent: intent.id,
+    },
+    created,
+  );
 const statusOf = (id: number) => db.select({ status: bookings.paymentStatus }).from(bookings).where(eq(bookings.id, id)).get()!.status;
 
 beforeAll(async () => {
@@ -51,7 +72,11 @@ beforeAll(async () => {
   stripe = standIn.client();
   const owner = db.insert(users).values({ email: OWNER, role: 'owner' }).returning().get();
   const cityId = db.select({ id: cities.id }).from(cities).limit(1).get()!.id;
-  const spaId = db.insert(spas).values({ name: `Mail Spa ${TAG}`, slug: `${TAG}-spa`, cityId, ownerId: owner.id }).returning().get().id;
+  const spaId = db
+    .insert(spas)
+    .values({ name: `Mail Spa ${TAG}`, slug: `${TAG}-spa`, cityId, ownerId: owner.id })
+    .returning()
+    .get().id;
   serviceId = db.insert(services).values({ spaId, name: 'Signature Facial', priceCents: 18_500, duration: 60, category: 'facial' }).returning().get().id;
 });
 beforeEach(() => {
@@ -59,9 +84,15 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await standIn.close();
-  db.delete(bookings).where(like(bookings.email, `${TAG}%`)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}%`))
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}%`))
+    .run();
 });
 
 describe('payment_intent.succeeded', () => {
@@ -122,7 +153,13 @@ describe('charge.refunded', () => {
   });
 
   it('ignores a refund of a charge that is no booking’s', async () => {
-    expect((await deliver(makeEvent('charge.refunded', { id: 'ch_x', object: 'charge', amount: 100, amount_refunded: 100, refunded: true, payment_intent: 'pi_unknown' }))).body).toMatchObject({ result: 'unknown' });
+    expect(
+      (
+        await deliver(
+          makeEvent('charge.refunded', { id: 'ch_x', object: 'charge', amount: 100, amount_refunded: 100, refunded: true, payment_intent: 'pi_unknown' }),
+        )
+      ).body,
+    ).toMatchObject({ result: 'unknown' });
     expect(queued).toHaveLength(0);
   });
 });

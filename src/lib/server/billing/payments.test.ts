@@ -20,7 +20,11 @@ const people = {} as Record<'alice' | 'bob', SessionUser>;
 const fixture = { paid: 0, free: 0, consultation: 0, inactive: 0 };
 
 function makeUser(who: string): SessionUser {
-  const row = db.insert(users).values({ email: `${TAG}-${who}@example.com`, firstName: who }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: `${TAG}-${who}@example.com`, firstName: who })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, profileImageUrl: row.profileImageUrl, role: row.role };
 }
 
@@ -30,7 +34,11 @@ beforeAll(async () => {
   people.alice = makeUser('alice');
   people.bob = makeUser('bob');
   const cityId = db.select({ id: cities.id }).from(cities).limit(1).get()!.id;
-  const spaId = db.insert(spas).values({ name: `Pay Spa ${TAG}`, slug: `${TAG}-spa`, cityId }).returning().get().id;
+  const spaId = db
+    .insert(spas)
+    .values({ name: `Pay Spa ${TAG}`, slug: `${TAG}-spa`, cityId })
+    .returning()
+    .get().id;
   const service = (name: string, priceCents: number, active = true) =>
     db.insert(services).values({ spaId, name, priceCents, duration: 60, category: 'facial', active }).returning().get().id;
   fixture.paid = service('Signature Facial', 25_000);
@@ -41,14 +49,27 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  db.delete(bookings).where(like(bookings.email, `${TAG}%`)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}%`))
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}%`))
+    .run();
 });
 
 const bodyOf = async (response: Response) => (await response.json()) as Record<string, unknown> & { error?: { code: string; message: string } };
 const bookingsOf = (user: SessionUser) => db.select().from(bookings).where(eq(bookings.userId, user.id)).all();
-const snapshot = () => JSON.stringify(db.select().from(bookings).where(like(bookings.email, `${TAG}%`)).all());
+const snapshot = () =>
+  JSON.stringify(
+    db
+      .select()
+      .from(bookings)
+      .where(like(bookings.email, `${TAG}%`))
+      .all(),
+  );
 
 describe('createPaymentIntentFor', () => {
   it('charges the stored price and ties the intent to the visitor’s booking', async () => {
@@ -125,7 +146,10 @@ describe('createPaymentIntentFor', () => {
     expect(after.paymentStatus).toBe('paid');
     expect(after.paidAt).not.toBeNull();
     // A late failure of the same intent does not undo it.
-    const late = signEvent(makeEvent('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method' }, Math.floor(Date.now() / 1000) + 60), SECRET);
+    const late = signEvent(
+      makeEvent('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method' }, Math.floor(Date.now() / 1000) + 60),
+      SECRET,
+    );
     await handleStripeWebhook(late.payload, late.header, { secret: SECRET, stripe });
     expect(db.select().from(bookings).where(eq(bookings.id, booking.id)).get()!.paymentStatus).toBe('paid');
     // Paying again for the same service starts a new booking; the paid one stays as it is.

@@ -121,7 +121,12 @@ export async function createPaymentIntentFor(user: SessionUser, body: unknown, s
 export function applyPaymentIntentEvent(intent: Stripe.PaymentIntent, created: number): 'applied' | 'ignored' | 'unknown' {
   const bookingId = parseId(intent.metadata?.booking_id);
   const booking = db
-    .select({ id: bookings.id, paymentStatus: bookings.paymentStatus, paymentEventCreated: bookings.paymentEventCreated, paymentIntentId: bookings.stripePaymentIntentId })
+    .select({
+      id: bookings.id,
+      paymentStatus: bookings.paymentStatus,
+      paymentEventCreated: bookings.paymentEventCreated,
+      paymentIntentId: bookings.stripePaymentIntentId,
+    })
     .from(bookings)
     .where(bookingId !== null ? or(eq(bookings.stripePaymentIntentId, intent.id), eq(bookings.id, bookingId)) : eq(bookings.stripePaymentIntentId, intent.id))
     .orderBy(desc(eq(bookings.stripePaymentIntentId, intent.id)))
@@ -136,7 +141,9 @@ export function applyPaymentIntentEvent(intent: Stripe.PaymentIntent, created: n
     .set({
       paymentStatus: status,
       paymentEventCreated: created,
-      ...(status === 'paid' ? { paidAt: new Date(created * 1000), stripePaymentIntentId: intent.id, paymentAmountCents: intent.amount_received || intent.amount } : {}),
+      ...(status === 'paid'
+        ? { paidAt: new Date(created * 1000), stripePaymentIntentId: intent.id, paymentAmountCents: intent.amount_received || intent.amount }
+        : {}),
       updatedAt: new Date(),
     })
     .where(eq(bookings.id, booking.id))
@@ -152,7 +159,11 @@ export function applyPaymentIntentEvent(intent: Stripe.PaymentIntent, created: n
 export function applyChargeRefunded(charge: Stripe.Charge, created: number): { result: 'applied' | 'ignored' | 'unknown'; bookingId?: number } {
   const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
   if (!intentId) return { result: 'unknown' };
-  const booking = db.select({ id: bookings.id, paymentStatus: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, intentId)).get();
+  const booking = db
+    .select({ id: bookings.id, paymentStatus: bookings.paymentStatus })
+    .from(bookings)
+    .where(eq(bookings.stripePaymentIntentId, intentId))
+    .get();
   if (!booking) return { result: 'unknown' };
   if (!isFullRefund(charge) || booking.paymentStatus === 'refunded') return { result: 'ignored', bookingId: booking.id };
   // A refunded charge was paid first, whether or not "succeeded" has arrived yet: refunded is final either way.

@@ -45,7 +45,8 @@ export function applySubscriptionState(sub: Stripe.Subscription, created: number
   const rowTier = existing?.tier ?? tier;
   if (!rowSpaId || !rowTier) return 'unknown';
   if (!db.select({ id: spas.id }).from(spas).where(eq(spas.id, rowSpaId)).get()) return 'unknown';
-  if (!shouldApplySubscriptionEvent(existing ? { status: existing.status, lastEventCreated: existing.lastEventCreated } : null, { status, created })) return 'ignored';
+  if (!shouldApplySubscriptionEvent(existing ? { status: existing.status, lastEventCreated: existing.lastEventCreated } : null, { status, created }))
+    return 'ignored';
 
   const legacy = sub as unknown as { current_period_start?: number; current_period_end?: number };
   const values = {
@@ -64,7 +65,10 @@ export function applySubscriptionState(sub: Stripe.Subscription, created: number
     updatedAt: new Date(),
   };
   if (existing) db.update(subscriptions).set(values).where(eq(subscriptions.id, existing.id)).run();
-  else db.insert(subscriptions).values({ ...values, stripeSubscriptionId: sub.id }).run();
+  else
+    db.insert(subscriptions)
+      .values({ ...values, stripeSubscriptionId: sub.id })
+      .run();
   syncSpaTier(rowSpaId);
   return 'applied';
 }
@@ -73,7 +77,8 @@ export function applySubscriptionState(sub: Stripe.Subscription, created: number
 export function markPastDue(subscriptionId: string, created: number): ApplyResult {
   const existing = db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)).get();
   if (!existing) return 'unknown';
-  if (!shouldApplySubscriptionEvent({ status: existing.status, lastEventCreated: existing.lastEventCreated }, { status: 'past_due', created })) return 'ignored';
+  if (!shouldApplySubscriptionEvent({ status: existing.status, lastEventCreated: existing.lastEventCreated }, { status: 'past_due', created }))
+    return 'ignored';
   db.update(subscriptions).set({ status: 'past_due', lastEventCreated: created, updatedAt: new Date() }).where(eq(subscriptions.id, existing.id)).run();
   syncSpaTier(existing.spaId);
   return 'applied';
@@ -114,14 +119,20 @@ export function syncSpaTier(spaId: number): void {
     return;
   }
   try {
-    db.update(spas).set({ ...next, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
+    db.update(spas)
+      .set({ ...next, updatedAt: new Date() })
+      .where(eq(spas.id, spaId))
+      .run();
   } catch (error) {
     // The Elite cap trigger: only possible if an editor made another spa Elite
     // while this checkout held its slot. Keep the record, keep the old tier,
     // and say loudly that a person must refund or move the spa.
     if (error instanceof Error && /Elite tier is at capacity/.test(error.message)) {
       console.error(`billing: spa ${spaId} paid for ELITE but its city is full; tier left at ${spa.tier}. Refund or resolve by hand.`);
-      db.update(spas).set({ ...next, tier: spa.tier, active: spa.active, reviewStatus: spa.reviewStatus, updatedAt: new Date() }).where(eq(spas.id, spaId)).run();
+      db.update(spas)
+        .set({ ...next, tier: spa.tier, active: spa.active, reviewStatus: spa.reviewStatus, updatedAt: new Date() })
+        .where(eq(spas.id, spaId))
+        .run();
       return;
     }
     throw error;

@@ -38,7 +38,11 @@ function shuffle<T>(items: T[], rand: () => number): T[] {
 }
 
 function makeUser(who: string): SessionUser {
-  const row = db.insert(users).values({ email: `${TAG}-${who}-${counter++}@example.com`, role: 'owner' }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: `${TAG}-${who}-${counter++}@example.com`, role: 'owner' })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, profileImageUrl: row.profileImageUrl, role: row.role };
 }
 
@@ -59,13 +63,21 @@ const ENDINGS: { tier: 'PREMIUM' | 'ELITE'; ending: Ending }[] = [
  * world's final state.
  */
 async function buildWorld(name: string) {
-  const cityId = db.insert(cities).values({ name: `City ${name}`, slug: `${TAG}-${name}` }).returning().get().id;
+  const cityId = db
+    .insert(cities)
+    .values({ name: `City ${name}`, slug: `${TAG}-${name}` })
+    .returning()
+    .get().id;
   const events: TestEvent[] = [];
   let t = Math.floor(Date.now() / 1000) - 10_000;
   const spaIds: number[] = [];
   for (const [i, { tier, ending }] of ENDINGS.entries()) {
     const owner = makeUser(`${name}-owner-${i}`);
-    const spaId = db.insert(spas).values({ name: `Spa ${name} ${i}`, slug: `${TAG}-${name}-${i}`, cityId, ownerId: owner.id }).returning().get().id;
+    const spaId = db
+      .insert(spas)
+      .values({ name: `Spa ${name} ${i}`, slug: `${TAG}-${name}-${i}`, cityId, ownerId: owner.id })
+      .returning()
+      .get().id;
     spaIds.push(spaId);
     const answer = await startSubscriptionCheckout(owner, { tier, billing: i % 2 ? 'annual' : 'monthly', spaId }, stripe, { origin: 'http://localhost:4321' });
     expect(answer.status).toBe(200);
@@ -75,7 +87,13 @@ async function buildWorld(name: string) {
     events.push(makeEvent('customer.subscription.created', snap({ status: 'incomplete' }), t++));
     events.push(makeEvent('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!, t++));
     events.push(makeEvent('customer.subscription.updated', snap({ status: 'active' }), t++));
-    events.push(makeEvent('invoice.payment_failed', { id: `in_${spaId}`, object: 'invoice', parent: { type: 'subscription_details', subscription_details: { subscription: sub.id } } }, t++));
+    events.push(
+      makeEvent(
+        'invoice.payment_failed',
+        { id: `in_${spaId}`, object: 'invoice', parent: { type: 'subscription_details', subscription_details: { subscription: sub.id } } },
+        t++,
+      ),
+    );
     events.push(makeEvent('customer.subscription.updated', snap({ status: 'past_due' }), t++));
     events.push(makeEvent('customer.subscription.updated', snap({ status: 'active' }), t++));
     const final =
@@ -91,7 +109,11 @@ async function buildWorld(name: string) {
 
   const bookingIds: number[] = [];
   const spaOfServices = spaIds[0]!;
-  const serviceId = db.insert(services).values({ spaId: spaOfServices, name: `Peel ${name}`, priceCents: 12_000, duration: 45, category: 'facial' }).returning().get().id;
+  const serviceId = db
+    .insert(services)
+    .values({ spaId: spaOfServices, name: `Peel ${name}`, priceCents: 12_000, duration: 45, category: 'facial' })
+    .returning()
+    .get().id;
   for (let i = 0; i < 3; i++) {
     const client = makeUser(`${name}-client-${i}`);
     const answer = await createPaymentIntentFor(client, { serviceId, amount: 120 }, stripe);
@@ -115,7 +137,14 @@ async function buildWorld(name: string) {
         .from(subscriptions)
         .where(eq(subscriptions.spaId, id))
         .all()
-        .map((s) => ({ tier: s.tier, status: s.status, cancelAtPeriodEnd: s.cancelAtPeriodEnd, billing: s.billing, hasPeriod: s.currentPeriodEnd !== null, canceled: s.canceledAt !== null })),
+        .map((s) => ({
+          tier: s.tier,
+          status: s.status,
+          cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+          billing: s.billing,
+          hasPeriod: s.currentPeriodEnd !== null,
+          canceled: s.canceledAt !== null,
+        })),
     ),
     bookings: bookingIds.map((id) => {
       const b = db.select().from(bookings).where(eq(bookings.id, id)).get()!;
@@ -139,10 +168,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  db.delete(spas).where(like(spas.slug, `${TAG}%`)).run();
-  db.delete(bookings).where(like(bookings.email, `${TAG}%`)).run();
-  db.delete(cities).where(like(cities.slug, `${TAG}%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}%`))
+    .run();
+  db.delete(cities)
+    .where(like(cities.slug, `${TAG}%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}%`))
+    .run();
 });
 
 describe('handleStripeWebhook', () => {
@@ -163,7 +200,13 @@ describe('handleStripeWebhook', () => {
   });
 
   it('applies each event once', async () => {
-    const event = makeEvent('customer.subscription.updated', { id: 'sub_unknown', object: 'subscription', status: 'active', metadata: {}, items: { data: [] } });
+    const event = makeEvent('customer.subscription.updated', {
+      id: 'sub_unknown',
+      object: 'subscription',
+      status: 'active',
+      metadata: {},
+      items: { data: [] },
+    });
     expect((await deliver(event)).body).toMatchObject({ received: true, result: 'unknown' });
     expect((await deliver(event)).body).toMatchObject({ received: true, duplicate: true });
   });

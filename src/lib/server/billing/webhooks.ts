@@ -31,7 +31,11 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return idOf(invoice.parent?.subscription_details?.subscription ?? legacy ?? null);
 }
 
-export async function handleStripeWebhook(payload: string, signature: string | null, options: { secret: string | null; stripe: Stripe; origin?: string }): Promise<WebhookAnswer> {
+export async function handleStripeWebhook(
+  payload: string,
+  signature: string | null,
+  options: { secret: string | null; stripe: Stripe; origin?: string },
+): Promise<WebhookAnswer> {
   const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, error: { code: 'invalid_signature', message } } });
   if (!options.secret) return refuse('Webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
   if (!signature) return refuse('Missing Stripe-Signature header.');
@@ -74,13 +78,19 @@ export async function handleStripeWebhook(payload: string, signature: string | n
  */
 function announce(event: Stripe.Event, origin: string): void {
   if (event.type === 'payment_intent.succeeded') {
-    const booking = db.select({ id: bookings.id, status: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, event.data.object.id)).get();
+    const booking = db
+      .select({ id: bookings.id, status: bookings.paymentStatus })
+      .from(bookings)
+      .where(eq(bookings.stripePaymentIntentId, event.data.object.id))
+      .get();
     const details = booking?.status === 'paid' ? bookingDetails(booking.id) : null;
     if (details) sendMailInBackground(bookingPaidMail(details, origin));
   } else if (event.type === 'charge.refunded') {
     const intent = event.data.object.payment_intent;
     const intentId = typeof intent === 'string' ? intent : (intent?.id ?? null);
-    const booking = intentId ? db.select({ id: bookings.id, status: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, intentId)).get() : null;
+    const booking = intentId
+      ? db.select({ id: bookings.id, status: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, intentId)).get()
+      : null;
     const details = booking?.status === 'refunded' ? bookingDetails(booking.id) : null;
     if (details) sendMailInBackground(bookingRefundedMail(details, origin));
   }

@@ -32,7 +32,15 @@ const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
 // --- hand-made details, for the recipients -------------------------------------
 
-function details(overrides: { booking?: Partial<BookingDetails['booking']>; service?: BookingDetails['service']; spa?: BookingDetails['spa']; cityName?: string | null; ownerEmail?: string | null } = {}): BookingDetails {
+function details(
+  overrides: {
+    booking?: Partial<BookingDetails['booking']>;
+    service?: BookingDetails['service'];
+    spa?: BookingDetails['spa'];
+    cityName?: string | null;
+    ownerEmail?: string | null;
+  } = {},
+): BookingDetails {
   const created = new Date('2026-11-20T18:00:00Z');
   return {
     booking: {
@@ -63,7 +71,15 @@ function details(overrides: { booking?: Partial<BookingDetails['booking']>; serv
     service: overrides.service === undefined ? { id: 7, name: 'Signature HydraFacial', duration: 60, priceCents: 19_900, priceUnit: null } : overrides.service,
     spa:
       overrides.spa === undefined
-        ? { id: 3, name: 'Glow Spa', slug: 'glow-spa', address: '71 Fortune Drive, Suite 200, Irvine, CA 92618', phone: '(949) 555-0111', email: 'front-desk@glow.example', ownerId: 9 }
+        ? {
+            id: 3,
+            name: 'Glow Spa',
+            slug: 'glow-spa',
+            address: '71 Fortune Drive, Suite 200, Irvine, CA 92618',
+            phone: '(949) 555-0111',
+            email: 'front-desk@glow.example',
+            ownerId: 9,
+          }
         : overrides.spa,
     cityName: overrides.cityName === undefined ? 'Irvine' : overrides.cityName,
     ownerEmail: overrides.ownerEmail === undefined ? 'owner@glow.example' : overrides.ownerEmail,
@@ -160,7 +176,8 @@ describe('clientCancelledMail (to the spa)', () => {
 
 describe('statusChangeMail (to the client)', () => {
   const at = new Date('2026-12-01T22:30:00Z');
-  const confirmed = (sequence = 1) => details({ booking: { status: 'confirmed', scheduledAt: at, calendarSequence: sequence, updatedAt: new Date('2026-11-22T18:00:00Z') } });
+  const confirmed = (sequence = 1) =>
+    details({ booking: { status: 'confirmed', scheduledAt: at, calendarSequence: sequence, updatedAt: new Date('2026-11-22T18:00:00Z') } });
 
   it('confirms with the time in California, the address and an invitation', () => {
     const mail = statusChangeMail(confirmed(), 'confirmed', ORIGIN, false);
@@ -212,7 +229,12 @@ describe('statusChangeMail (to the client)', () => {
     expect(cancelledPending.text).toContain('Your booking for Signature HydraFacial at Glow Spa is cancelled.');
     expect(cancelledPending.text).toContain('call (949) 555-0111');
 
-    const general = statusChangeMail(details({ service: null, spa: null, cityName: null, ownerEmail: null, booking: { status: 'cancelled' } }), 'cancelled', ORIGIN, false);
+    const general = statusChangeMail(
+      details({ service: null, spa: null, cityName: null, ownerEmail: null, booking: { status: 'cancelled' } }),
+      'cancelled',
+      ORIGIN,
+      false,
+    );
     expect(general.subject).toBe('Cancelled: a consultation at Orange County Med Spa Directory');
     expect(general.text).toContain(`call ${contact.phone}`);
     expect(general.text).toContain(`${ORIGIN}/#contact`);
@@ -226,7 +248,11 @@ describe('statusChangeMail (to the client)', () => {
 
 describe('bookingCalendarEvent', () => {
   it('describes the appointment: organizer, attendee, place, duration and the manage link', () => {
-    const ics = bookingCalendarEvent(details({ booking: { status: 'confirmed', scheduledAt: new Date('2027-07-01T21:30:00Z'), calendarSequence: 1 } }), 'REQUEST', ORIGIN);
+    const ics = bookingCalendarEvent(
+      details({ booking: { status: 'confirmed', scheduledAt: new Date('2027-07-01T21:30:00Z'), calendarSequence: 1 } }),
+      'REQUEST',
+      ORIGIN,
+    );
     expect(eventProperty(ics, 'SUMMARY')).toBe('Signature HydraFacial at Glow Spa');
     expect(eventProperty(ics, 'DTSTART')).toBe('20270701T143000');
     expect(eventProperty(ics, 'DTEND')).toBe('20270701T153000');
@@ -246,7 +272,11 @@ describe('bookingCalendarEvent', () => {
   });
 
   it('gives a consultation without a service half an hour, and takes the UID host from the origin', () => {
-    const ics = bookingCalendarEvent(details({ service: null, spa: null, cityName: null, booking: { status: 'confirmed', scheduledAt: new Date('2026-12-01T22:30:00Z') } }), 'REQUEST', 'http://localhost:4321');
+    const ics = bookingCalendarEvent(
+      details({ service: null, spa: null, cityName: null, booking: { status: 'confirmed', scheduledAt: new Date('2026-12-01T22:30:00Z') } }),
+      'REQUEST',
+      'http://localhost:4321',
+    );
     expect(eventProperty(ics, 'SUMMARY')).toBe('Consultation at Orange County Med Spa Directory');
     expect(eventProperty(ics, 'DTEND')).toBe('20261201T150000');
     expect(eventProperty(ics, 'LOCATION')).toBeUndefined();
@@ -266,17 +296,44 @@ let serviceId = 0;
 
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
-  const row = db.insert(users).values({ email: email('owner'), role: 'owner' }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: email('owner'), role: 'owner' })
+    .returning()
+    .get();
   owner = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
-  spaId = db.insert(spas).values({ name: 'Mail Test Spa', slug: `${TAG}-spa`, cityId: city.id, ownerId: owner.id, address: '9 Harbor Blvd, Newport Beach, CA 92660', email: email('spa-inbox') }).returning({ id: spas.id }).get().id;
-  serviceId = db.insert(services).values({ spaId, name: 'Mail Test Peel', priceCents: 12_500, duration: 45, category: 'facial' }).returning({ id: services.id }).get().id;
+  spaId = db
+    .insert(spas)
+    .values({
+      name: 'Mail Test Spa',
+      slug: `${TAG}-spa`,
+      cityId: city.id,
+      ownerId: owner.id,
+      address: '9 Harbor Blvd, Newport Beach, CA 92660',
+      email: email('spa-inbox'),
+    })
+    .returning({ id: spas.id })
+    .get().id;
+  serviceId = db
+    .insert(services)
+    .values({ spaId, name: 'Mail Test Peel', priceCents: 12_500, duration: 45, category: 'facial' })
+    .returning({ id: services.id })
+    .get().id;
 });
 
 afterAll(() => {
-  db.delete(leads).where(like(leads.email, `${TAG}-%`)).run();
-  db.delete(bookings).where(like(bookings.email, `${TAG}-%`)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(leads)
+    .where(like(leads.email, `${TAG}-%`))
+    .run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}-%`))
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 function newBooking() {

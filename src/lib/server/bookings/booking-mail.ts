@@ -131,7 +131,11 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
           heading: event === 'confirmed' ? 'Your appointment is confirmed' : 'Your appointment has a new time',
           paragraphs: [
             `${provider} ${event === 'confirmed' ? 'confirmed' : 'moved'} your appointment to ${when}.`,
-            [...summaryLines(details).filter((line) => !line.startsWith('Preferred date')), ...(address ? [`Address: ${address}`] : []), ...(details.spa?.phone ? [`Phone: ${details.spa.phone}`] : [])].join('\n'),
+            [
+              ...summaryLines(details).filter((line) => !line.startsWith('Preferred date')),
+              ...(address ? [`Address: ${address}`] : []),
+              ...(details.spa?.phone ? [`Phone: ${details.spa.phone}`] : []),
+            ].join('\n'),
             'The attached invitation adds it to your calendar. If your plans change, you can cancel from the link below.',
           ],
           action: manage,
@@ -143,7 +147,10 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
         subject: `Thank you for visiting ${provider}`,
         ...renderEmail({
           heading: 'Thank you for your visit',
-          paragraphs: [`${provider} marked your ${what(details)} as completed. We hope you loved it.`, `Looking for your next treatment? ${brand.name} lists Orange County's medical spas.`],
+          paragraphs: [
+            `${provider} marked your ${what(details)} as completed. We hope you loved it.`,
+            `Looking for your next treatment? ${brand.name} lists Orange County's medical spas.`,
+          ],
           action: { label: 'Find your next treatment', url: new URL('/services', origin).href },
         }),
       };
@@ -227,7 +234,13 @@ export function announceNewBooking(details: BookingDetails, origin: string): voi
 export function announceBookingChange(before: BookingDetails, after: BookingDetails, byClient: boolean, origin: string): void {
   const wasScheduled = before.booking.status === 'confirmed';
   const event: BookingEvent =
-    after.booking.status === 'confirmed' ? (before.booking.status === 'confirmed' ? 'rescheduled' : 'confirmed') : after.booking.status === 'completed' ? 'completed' : 'cancelled';
+    after.booking.status === 'confirmed'
+      ? before.booking.status === 'confirmed'
+        ? 'rescheduled'
+        : 'confirmed'
+      : after.booking.status === 'completed'
+        ? 'completed'
+        : 'cancelled';
   if (event === 'completed') return announceCompletedVisit(after, origin);
   sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
   if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));

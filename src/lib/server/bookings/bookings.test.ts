@@ -59,14 +59,26 @@ const fixture = {
 };
 
 function makeUser(who: string, role: SessionUser['role']): SessionUser {
-  const row = db.insert(users).values({ email: email(who), role }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: email(who), role })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, profileImageUrl: row.profileImageUrl, role: row.role };
 }
 
 function makeSpa(key: string, values: { cityId: number; ownerId?: number | null; active?: boolean; email?: string | null }): number {
   return db
     .insert(spas)
-    .values({ name: `Test Spa ${key}`, slug: `${TAG}-${key}`, cityId: values.cityId, ownerId: values.ownerId ?? null, active: values.active ?? true, email: values.email ?? null, address: '1 Test Way' })
+    .values({
+      name: `Test Spa ${key}`,
+      slug: `${TAG}-${key}`,
+      cityId: values.cityId,
+      ownerId: values.ownerId ?? null,
+      active: values.active ?? true,
+      email: values.email ?? null,
+      address: '1 Test Way',
+    })
     .returning({ id: spas.id })
     .get().id;
 }
@@ -102,10 +114,18 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(leads).where(like(leads.email, `${TAG}-%`)).run();
-  db.delete(bookings).where(like(bookings.email, `${TAG}-%`)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(leads)
+    .where(like(leads.email, `${TAG}-%`))
+    .run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}-%`))
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 const request = (overrides: Partial<BookingRequest> = {}): BookingRequest => ({ name: 'Ana Lopez', email: email('client'), ...overrides });
@@ -173,7 +193,9 @@ describe('createBooking', () => {
   it('resolves the spa (and its city) from spaId when no service is chosen', () => {
     const created = book({ spaId: fixture.spaB });
     expect(bookingRow(created.id)).toMatchObject({ spaId: fixture.spaB, serviceId: null });
-    expect(leadsOf(created.id)).toEqual([expect.objectContaining({ spaId: fixture.spaB, cityId: fixture.cityB.id, serviceId: null, source: null, medium: null, campaign: null })]);
+    expect(leadsOf(created.id)).toEqual([
+      expect.objectContaining({ spaId: fixture.spaB, cityId: fixture.cityB.id, serviceId: null, source: null, medium: null, campaign: null }),
+    ]);
   });
 
   it('accepts a service together with its own spa, and records the signed-in user', () => {
@@ -253,7 +275,7 @@ describe('allowBookingRequest: limits per address, client and spa', () => {
     expect(allowBookingRequest({ email: email('spa-other'), spaId: fixture.spaNoOwner }, client(), now + 101).allowed).toBe(true);
   });
 
-  it('a client over its limit does not use up the spa\'s budget', () => {
+  it("a client over its limit does not use up the spa's budget", () => {
     const now = nextHour();
     const from = client();
     for (let n = 0; n < BOOKING_LIMITS.perSpa + 5; n++) allowBookingRequest({ email: email(`flood-${n}`), spaId: fixture.spaInactive }, from, now + n);
@@ -338,7 +360,10 @@ describe('changeBooking: who may act', () => {
 
   it('lets the client cancel by account, by address before signing in, or by manage link', () => {
     const byAccount = book({ serviceId: fixture.service }, people.client.id);
-    expect(changeBooking(byAccount.id, { status: 'cancelled' }, { user: people.client })).toMatchObject({ ok: true, after: { booking: { status: 'cancelled' } } });
+    expect(changeBooking(byAccount.id, { status: 'cancelled' }, { user: people.client })).toMatchObject({
+      ok: true,
+      after: { booking: { status: 'cancelled' } },
+    });
 
     const byAddress = book({ serviceId: fixture.service });
     expect(changeBooking(byAddress.id, { status: 'cancelled' }, { user: people.client }).ok).toBe(true);
@@ -376,7 +401,11 @@ describe('changeBooking: who may act', () => {
     const { id, manageToken } = book({ serviceId: fixture.service });
     expect(changeBooking(id, { status: 'confirmed', scheduledAt: soon() }, { manageToken })).toMatchObject({ ok: false, status: 403, code: 'forbidden' });
     expect(changeBooking(id, { status: 'completed' }, { user: people.owner })).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
-    expect(changeBooking(id, { status: 'confirmed', scheduledAt: new Date(Date.now() - DAY) }, { user: people.owner })).toMatchObject({ ok: false, status: 422, field: 'scheduledAt' });
+    expect(changeBooking(id, { status: 'confirmed', scheduledAt: new Date(Date.now() - DAY) }, { user: people.owner })).toMatchObject({
+      ok: false,
+      status: 422,
+      field: 'scheduledAt',
+    });
     expect(bookingRow(id)).toMatchObject({ status: 'pending', scheduledAt: null, calendarSequence: 0 });
   });
 
@@ -416,7 +445,10 @@ describe('changeBooking: the calendar sequence', () => {
     const at = new Date(Date.now() + DAY);
     expect(changeBooking(done.id, { status: 'confirmed', scheduledAt: at }, { user: people.owner }).ok).toBe(true);
     const afterwards = new Date(at.getTime() + 2 * 3_600_000);
-    expect(changeBooking(done.id, { status: 'completed' }, { user: people.owner }, afterwards)).toMatchObject({ ok: true, after: { booking: { status: 'completed', scheduledAt: at } } });
+    expect(changeBooking(done.id, { status: 'completed' }, { user: people.owner }, afterwards)).toMatchObject({
+      ok: true,
+      after: { booking: { status: 'completed', scheduledAt: at } },
+    });
     expect(bookingRow(done.id)).toMatchObject({ status: 'completed', calendarSequence: 1, updatedAt: afterwards });
   });
 });
@@ -460,7 +492,11 @@ describe('changeBooking: two people at once', () => {
       hooks.beforeDecide = null;
       expect(changeBooking(id, { status: 'confirmed', scheduledAt: adminsTime }, { user: people.admin }).ok).toBe(true);
     };
-    expect(changeBooking(id, { status: 'confirmed', scheduledAt: ownersTime }, { user: people.owner })).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+    expect(changeBooking(id, { status: 'confirmed', scheduledAt: ownersTime }, { user: people.owner })).toMatchObject({
+      ok: false,
+      status: 409,
+      code: 'conflict',
+    });
     expect(bookingRow(id)).toMatchObject({ status: 'confirmed', scheduledAt: adminsTime, calendarSequence: 1 });
   });
 });

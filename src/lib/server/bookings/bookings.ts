@@ -115,7 +115,13 @@ export function bookingJson(details: BookingDetails) {
     message: booking.message,
     createdAt: booking.createdAt.toISOString(),
     updatedAt: booking.updatedAt.toISOString(),
-    service: service && { id: service.id, name: service.name, duration: service.duration, price: centsToDecimal(service.priceCents), priceUnit: service.priceUnit },
+    service: service && {
+      id: service.id,
+      name: service.name,
+      duration: service.duration,
+      price: centsToDecimal(service.priceCents),
+      priceUnit: service.priceUnit,
+    },
     spa: spa && { id: spa.id, name: spa.name, slug: spa.slug },
   };
 }
@@ -138,7 +144,11 @@ function resolveTarget(request: BookingRequest): { ok: true; spaId: number | nul
     return { ok: true, spaId: service.spaId, cityId: service.cityId, serviceId: service.id };
   }
   if (request.spaId != null) {
-    const spa = db.select({ id: spas.id, cityId: spas.cityId }).from(spas).where(and(eq(spas.id, request.spaId), eq(spas.active, true))).get();
+    const spa = db
+      .select({ id: spas.id, cityId: spas.cityId })
+      .from(spas)
+      .where(and(eq(spas.id, request.spaId), eq(spas.active, true)))
+      .get();
     if (!spa) return { ok: false, status: 422, fields: { spaId: 'This provider is not listed any more; choose another.' } };
     return { ok: true, spaId: spa.id, cityId: spa.cityId, serviceId: null };
   }
@@ -252,7 +262,8 @@ export function actorFor(details: BookingDetails, who: { user?: SessionUser | nu
 
 const STALE = { ok: false, status: 409, code: 'conflict', message: 'The booking changed while you were looking at it. Reload and try again.' } as const;
 
-export type ChangeResult = { ok: true; before: BookingDetails; after: BookingDetails } | Refusal | { ok: false; status: 404; code: 'not_found'; message: string };
+export type ChangeResult =
+  { ok: true; before: BookingDetails; after: BookingDetails } | Refusal | { ok: false; status: 404; code: 'not_found'; message: string };
 
 /**
  * Applies a change if the lifecycle allows it. The write is conditional on the

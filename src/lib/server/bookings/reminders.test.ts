@@ -83,7 +83,12 @@ function startQueue() {
         const details = bookingDetails(booking.id)!;
         // Whatever the booking says at the moment the reminder leaves.
         expect(details.booking.status).toBe('confirmed');
-        sent.push({ index: booking.index, kind: message.subject.startsWith('Today:') ? 'morning-of' : 'day-before', appointment: details.booking.scheduledAt!.getTime(), sentAt: now });
+        sent.push({
+          index: booking.index,
+          kind: message.subject.startsWith('Today:') ? 'morning-of' : 'day-before',
+          appointment: details.booking.scheduledAt!.getTime(),
+          sentAt: now,
+        });
         mailOf.set(message.to, [...(mailOf.get(message.to) ?? []), message]);
         return { messageId: `<${sent.length}@test>` };
       },
@@ -169,7 +174,8 @@ function expectedReminders(applied: Event[]): Sent[] {
       const due: Sent[] = [];
       if (appointmentAt - 24 * H > setAt) due.push({ index, kind: 'day-before', appointment: appointmentAt, sentAt: appointmentAt - 24 * H });
       const eight = eightOnDayOf(appointmentAt);
-      if (appointmentAt - setAt > 48 * H && eight < appointmentAt && eight > setAt) due.push({ index, kind: 'morning-of', appointment: appointmentAt, sentAt: eight });
+      if (appointmentAt - setAt > 48 * H && eight < appointmentAt && eight > setAt)
+        due.push({ index, kind: 'morning-of', appointment: appointmentAt, sentAt: eight });
       for (const reminder of due) {
         // While the process is down, nothing goes out; at its return, only what is still before the appointment.
         const leaves = reminder.sentAt >= DOWN.from && reminder.sentAt < DOWN.to ? DOWN.to : reminder.sentAt;
@@ -241,7 +247,9 @@ describe('reminders over a walked clock', () => {
     ]);
     // The downtime: one reminder went out late (its appointment was still ahead), one was dropped (it was not).
     expect(sent.filter((s) => s.index === 2)).toContainEqual({ index: 2, kind: 'day-before', appointment: t('2026-11-01T15:30:00Z'), sentAt: DOWN.to });
-    expect(sent.filter((s) => s.index === 1)).toEqual([{ index: 1, kind: 'day-before', appointment: t('2026-10-31T16:00:00Z'), sentAt: t('2026-10-30T16:00:00Z') }]);
+    expect(sent.filter((s) => s.index === 1)).toEqual([
+      { index: 1, kind: 'day-before', appointment: t('2026-10-31T16:00:00Z'), sentAt: t('2026-10-30T16:00:00Z') },
+    ]);
     // A booking cancelled by the client before its reminders got none.
     expect(sent.filter((s) => s.index === 28)).toEqual([]);
     // A booking moved a day after its reminder got a second one for the new time.

@@ -18,7 +18,11 @@ let spaId = 0;
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get();
   if (!city) throw new Error('the seed should have a city');
-  spaId = db.insert(spas).values({ name: 'Request Test Spa', slug: `${TAG}-spa`, cityId: city.id, active: true, address: '1 Test Way' }).returning({ id: spas.id }).get().id;
+  spaId = db
+    .insert(spas)
+    .values({ name: 'Request Test Spa', slug: `${TAG}-spa`, cityId: city.id, active: true, address: '1 Test Way' })
+    .returning({ id: spas.id })
+    .get().id;
 });
 
 beforeEach(() => {
@@ -26,9 +30,15 @@ beforeEach(() => {
 });
 
 afterAll(() => {
-  db.delete(leads).where(like(leads.email, `${TAG}-%`)).run();
-  db.delete(bookings).where(like(bookings.email, `${TAG}-%`)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
+  db.delete(leads)
+    .where(like(leads.email, `${TAG}-%`))
+    .run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}-%`))
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
 });
 
 describe('requestBooking: one flow for the API and the no-JS form', () => {
@@ -50,7 +60,13 @@ describe('requestBooking: one flow for the API and the no-JS form', () => {
   it('refuses a spa that is not listed with 422 on spaId', () => {
     const result = requestBooking({ name: 'Ana', email: email('gone'), spaId: 2 ** 31 - 2 }, context);
     expect(result).toMatchObject({ ok: false, status: 422, fields: { spaId: expect.any(String) } });
-    expect(db.select().from(bookings).where(eq(bookings.email, email('gone'))).all()).toEqual([]);
+    expect(
+      db
+        .select()
+        .from(bookings)
+        .where(eq(bookings.email, email('gone')))
+        .all(),
+    ).toEqual([]);
   });
 
   it('takes the form’s schema: consent is required, then dropped', () => {
@@ -59,7 +75,10 @@ describe('requestBooking: one flow for the API and the no-JS form', () => {
       status: 422,
       fields: { consent: BOOKING_MESSAGES.consent },
     });
-    expect(requestBooking({ name: 'Ana', email: email('form'), consent: true }, { ...context, schema: bookingFormSchema })).toMatchObject({ ok: true, status: 201 });
+    expect(requestBooking({ name: 'Ana', email: email('form'), consent: true }, { ...context, schema: bookingFormSchema })).toMatchObject({
+      ok: true,
+      status: 201,
+    });
   });
 
   it('answers 429 with the wait once an address is over its limit, storing and mailing nothing', () => {
@@ -68,7 +87,13 @@ describe('requestBooking: one flow for the API and the no-JS form', () => {
     const refused = requestBooking({ name: 'Ana', email: email('flood'), spaId }, context);
     expect(refused).toMatchObject({ ok: false, status: 429 });
     expect(refused.status === 429 && refused.retryAfterSeconds).toBeGreaterThan(0);
-    expect(db.select().from(bookings).where(eq(bookings.email, email('flood'))).all()).toHaveLength(BOOKING_LIMITS.perEmail);
+    expect(
+      db
+        .select()
+        .from(bookings)
+        .where(eq(bookings.email, email('flood')))
+        .all(),
+    ).toHaveLength(BOOKING_LIMITS.perEmail);
     expect(announced).toEqual([]);
   });
 });

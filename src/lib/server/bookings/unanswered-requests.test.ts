@@ -24,7 +24,14 @@ function setUp() {
   const request = (name: string, hoursBeforeT0: number, extra: Partial<typeof bookings.$inferInsert> = {}) =>
     db
       .insert(bookings)
-      .values({ name, email: `${name.toLowerCase()}@example.com`, spaId: spa.id, createdAt: new Date(T0 - hoursBeforeT0 * H), updatedAt: new Date(T0 - hoursBeforeT0 * H), ...extra })
+      .values({
+        name,
+        email: `${name.toLowerCase()}@example.com`,
+        spaId: spa.id,
+        createdAt: new Date(T0 - hoursBeforeT0 * H),
+        updatedAt: new Date(T0 - hoursBeforeT0 * H),
+        ...extra,
+      })
       .returning()
       .get();
   return { db, spa, orphan, request };
@@ -68,7 +75,12 @@ describe('remindUnansweredRequests', () => {
     remindUnansweredRequests(db, ORIGIN, T0);
     expect(db.select({ at: bookings.ownerRemindedAt }).from(bookings).where(eq(bookings.id, row.id)).get()?.at).toEqual(new Date(T0));
     const delivered: MailMessage[] = [];
-    const queue = createMailQueue({ db, mailer: { send: async (m) => (delivered.push(m), { messageId: '<1@test>' }) }, log: { info() {}, warn() {}, error() {} }, now: () => T0 });
+    const queue = createMailQueue({
+      db,
+      mailer: { send: async (m) => (delivered.push(m), { messageId: '<1@test>' }) },
+      log: { info() {}, warn() {}, error() {} },
+      now: () => T0,
+    });
     cleanups.push(() => queue.stop());
     await queue.drain();
     expect(delivered).toHaveLength(1);

@@ -36,7 +36,12 @@ describe('recordEvent', () => {
   });
 
   it('stores no hash when the address is unknown, and only the origin of the referrer', () => {
-    const parsed = parseAnalyticsEvent({ eventType: 'view', entityType: 'page', userAgent: 'Browser/2', referrer: 'https://site.example/bookings/manage/abcdefghijklmnopqrstuvwxyz234567' });
+    const parsed = parseAnalyticsEvent({
+      eventType: 'view',
+      entityType: 'page',
+      userAgent: 'Browser/2',
+      referrer: 'https://site.example/bookings/manage/abcdefghijklmnopqrstuvwxyz234567',
+    });
     const row = rowOf(recordEvent(parsed.data!, { address: null }));
     expect(row.ipHash).toBeNull();
     expect(row.userAgent).toBeNull();

@@ -7,14 +7,29 @@ import { db } from '../db.ts';
 
 const TAG = `clicks-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const fixture = { premium: 0, free: 0, inactive: 0 };
-const context = { address: '203.0.113.9', userAgent: 'TestBrowser/1.0', userId: null, referer: 'http://localhost:4321/cities/irvine?x=1', origin: 'http://localhost:4321' };
+const context = {
+  address: '203.0.113.9',
+  userAgent: 'TestBrowser/1.0',
+  userId: null,
+  referer: 'http://localhost:4321/cities/irvine?x=1',
+  origin: 'http://localhost:4321',
+};
 
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
   const make = (key: string, values: Partial<typeof spas.$inferInsert>) =>
     db
       .insert(spas)
-      .values({ name: `Click Spa ${key}`, slug: `${TAG}-${key}`, cityId: city.id, address: '1 Main St, Irvine', phone: '(949) 555-0199', website: 'https://spa.example', bookingLink: 'https://book.example', ...values })
+      .values({
+        name: `Click Spa ${key}`,
+        slug: `${TAG}-${key}`,
+        cityId: city.id,
+        address: '1 Main St, Irvine',
+        phone: '(949) 555-0199',
+        website: 'https://spa.example',
+        bookingLink: 'https://book.example',
+        ...values,
+      })
       .returning({ id: spas.id })
       .get().id;
   fixture.premium = make('premium', { tier: 'PREMIUM' });
@@ -23,7 +38,9 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
   db.delete(rateLimits).where(like(rateLimits.key, 'clicks:%')).run();
 });
 
@@ -41,7 +58,11 @@ describe('recordClick', () => {
   it('stores the listing’s own target, the page, and the visitor only as a hash', () => {
     const result = recordClick(event(fixture.premium, 'booking'), context);
     expect(result.ok).toBe(true);
-    const row = db.select().from(clicks).where(eq(clicks.id, (result as { id: number }).id)).get()!;
+    const row = db
+      .select()
+      .from(clicks)
+      .where(eq(clicks.id, (result as { id: number }).id))
+      .get()!;
     expect(row).toMatchObject({
       spaId: fixture.premium,
       url: '/spas/x',
@@ -59,7 +80,11 @@ describe('recordClick', () => {
 
   it('takes the page from the Referer path when the body does not name it', () => {
     const result = recordClick(event(fixture.free, 'phone', null), context);
-    const row = db.select().from(clicks).where(eq(clicks.id, (result as { id: number }).id)).get()!;
+    const row = db
+      .select()
+      .from(clicks)
+      .where(eq(clicks.id, (result as { id: number }).id))
+      .get()!;
     expect(row).toMatchObject({ url: '/cities/irvine', targetUrl: 'tel:+19495550199' });
   });
 

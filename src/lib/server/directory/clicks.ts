@@ -42,7 +42,11 @@ const pathOf = (referer: string | null, origin: string): string | null => {
 };
 
 export function recordClick(event: ClickEvent, context: ClickContext): ClickResult {
-  const spa = db.select().from(spas).where(and(eq(spas.id, event.spaId), eq(spas.active, true))).get();
+  const spa = db
+    .select()
+    .from(spas)
+    .where(and(eq(spas.id, event.spaId), eq(spas.active, true)))
+    .get();
   if (!spa) return { ok: false, status: 404, code: 'not_found', message: 'Spa not found.' };
   const target = outboundTarget(spa, event.kind);
   if (!target) return { ok: false, status: 422, code: 'invalid_request', message: `This spa has no ${event.kind} link.` };

@@ -24,7 +24,14 @@ describe('listFeaturedSpas (spec 2, Services: up to 6 featured spas, Premium and
     const all = listFeaturedSpas(1000);
     expect(all.length).toBeGreaterThan(6);
     expect(all.every((spa) => spa.tier !== 'FREE')).toBe(true);
-    const inactive = new Set(db.select({ id: spas.id }).from(spas).where(eq(spas.active, false)).all().map((row) => row.id));
+    const inactive = new Set(
+      db
+        .select({ id: spas.id })
+        .from(spas)
+        .where(eq(spas.active, false))
+        .all()
+        .map((row) => row.id),
+    );
     expect(all.some((spa) => inactive.has(spa.id))).toBe(false);
     expect(listFeaturedSpas(6)).toHaveLength(6);
   });

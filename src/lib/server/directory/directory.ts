@@ -133,15 +133,19 @@ export function searchSpas(query: SearchQuery) {
 
 /** Every active spa as a card, tier then newest (the JSON API's list, GET /api/spas). */
 export function listActiveSpaCards() {
-  return spaCards().where(eq(spas.active, true)).orderBy(...tierOrder).all();
+  return spaCards()
+    .where(eq(spas.active, true))
+    .orderBy(...tierOrder)
+    .all();
 }
 
-const inCity = (cityId: number, treatment?: string) =>
-  and(eq(spas.cityId, cityId), eq(spas.active, true), treatment ? offersService(treatment) : undefined);
+const inCity = (cityId: number, treatment?: string) => and(eq(spas.cityId, cityId), eq(spas.active, true), treatment ? offersService(treatment) : undefined);
 
 /** Spas in one city (optionally offering one treatment), tier order; the first `limit` when given. */
 export function listSpasInCity(cityId: number, treatment?: string, limit?: number) {
-  const query = spaCards().where(inCity(cityId, treatment)).orderBy(...tierOrder);
+  const query = spaCards()
+    .where(inCity(cityId, treatment))
+    .orderBy(...tierOrder);
   return limit ? query.limit(limit).all() : query.all();
 }
 
@@ -285,12 +289,7 @@ const offerColumns = {
   citySlug: cities.slug,
 };
 
-const activeOffers = () =>
-  db
-    .select(offerColumns)
-    .from(offers)
-    .innerJoin(spas, eq(offers.spaId, spas.id))
-    .innerJoin(cities, eq(offers.cityId, cities.id));
+const activeOffers = () => db.select(offerColumns).from(offers).innerJoin(spas, eq(offers.spaId, spas.id)).innerJoin(cities, eq(offers.cityId, cities.id));
 
 const offerIsListed = and(eq(offers.active, true), eq(spas.active, true));
 // Featured first, then by end date (soonest first; open-ended last). Pages that
@@ -299,13 +298,7 @@ const offerOrder = [desc(offerFeatured), asc(sql`coalesce(${offers.validTo}, '99
 
 export function listOffers(filter: { cityId?: number; spaId?: number } = {}) {
   return activeOffers()
-    .where(
-      and(
-        offerIsListed,
-        filter.cityId ? eq(offers.cityId, filter.cityId) : undefined,
-        filter.spaId ? eq(offers.spaId, filter.spaId) : undefined,
-      ),
-    )
+    .where(and(offerIsListed, filter.cityId ? eq(offers.cityId, filter.cityId) : undefined, filter.spaId ? eq(offers.spaId, filter.spaId) : undefined))
     .orderBy(...offerOrder)
     .all();
 }
@@ -327,7 +320,14 @@ export function listCurrentOffers(today: string, filter: { cityId?: number; spaI
 
 export function listOfferServices(offerId: number) {
   return db
-    .select({ id: services.id, name: services.name, priceCents: services.priceCents, priceUnit: services.priceUnit, duration: services.duration, category: services.category })
+    .select({
+      id: services.id,
+      name: services.name,
+      priceCents: services.priceCents,
+      priceUnit: services.priceUnit,
+      duration: services.duration,
+      category: services.category,
+    })
     .from(offerServices)
     .innerJoin(services, eq(offerServices.serviceId, services.id))
     .where(and(eq(offerServices.offerId, offerId), eq(services.active, true)))

@@ -22,14 +22,20 @@ const form = (fields: Record<string, string | string[]>) => {
 };
 const version = () => db.select().from(siteMeta).get()!.contentVersion;
 const service = { name: 'HydraFacial', price: '150', duration: '60', category: 'facial' };
-const offer = (extra: Record<string, string | string[]> = {}) => form({ title: `Spring glow ${TAG}`, description: 'Two facials for one price.', originalPrice: '300', offerPrice: '240', ...extra });
+const offer = (extra: Record<string, string | string[]> = {}) =>
+  form({ title: `Spring glow ${TAG}`, description: 'Two facials for one price.', originalPrice: '300', offerPrice: '240', ...extra });
 
 beforeAll(() => {
   cityId = db.insert(cities).values({ name: TAG, slug: TAG }).returning().get().id;
 });
 
 afterAll(() => {
-  const ids = db.select({ id: spas.id }).from(spas).where(like(spas.slug, `${TAG}%`)).all().map((row) => row.id);
+  const ids = db
+    .select({ id: spas.id })
+    .from(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .all()
+    .map((row) => row.id);
   if (ids.length) db.delete(spas).where(inArray(spas.id, ids)).run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
 });
@@ -38,7 +44,11 @@ describe('services', () => {
   it('adds a service with its all-in price and unit, and shows it on the spa page', () => {
     const spa = makeSpa('FREE');
     const before = version();
-    const result = saveService(spa.id, null, form({ ...service, name: 'Botox', price: '14', priceUnit: 'per unit', category: 'injectable', treatment: 'botox' }));
+    const result = saveService(
+      spa.id,
+      null,
+      form({ ...service, name: 'Botox', price: '14', priceUnit: 'per unit', category: 'injectable', treatment: 'botox' }),
+    );
     expect(result).toMatchObject({ ok: true });
     expect(listSpaServices(spa.id)).toEqual([expect.objectContaining({ name: 'Botox', priceCents: 1400, priceUnit: 'per unit', treatment: 'botox' })]);
     expect(version()).toBeGreaterThan(before);
@@ -59,8 +69,17 @@ describe('services', () => {
   it('refuses a bad or duplicate service and saves nothing', () => {
     const spa = makeSpa('FREE');
     saveService(spa.id, null, form(service));
-    expect(saveService(spa.id, null, form({ ...service, name: '' }))).toMatchObject({ ok: false, status: 422, errors: { name: 'Service name is required' }, values: { price: '150' } });
-    expect(saveService(spa.id, null, form({ ...service, price: 'free' }))).toMatchObject({ ok: false, status: 422, errors: { price: expect.stringContaining('all-in price') } });
+    expect(saveService(spa.id, null, form({ ...service, name: '' }))).toMatchObject({
+      ok: false,
+      status: 422,
+      errors: { name: 'Service name is required' },
+      values: { price: '150' },
+    });
+    expect(saveService(spa.id, null, form({ ...service, price: 'free' }))).toMatchObject({
+      ok: false,
+      status: 422,
+      errors: { price: expect.stringContaining('all-in price') },
+    });
     expect(saveService(spa.id, null, form(service))).toMatchObject({ ok: false, status: 409, errors: { name: SERVICE_NAME_TAKEN } });
     expect(db.select().from(services).where(eq(services.spaId, spa.id)).all()).toHaveLength(1);
   });
@@ -90,14 +109,22 @@ describe('offers', () => {
 
   it('uses the spec’s messages and saves nothing when the title or description is missing', () => {
     const spa = makeSpa('FREE');
-    expect(saveOffer(spa.id, null, offer({ title: '', description: '' }))).toMatchObject({ ok: false, status: 422, errors: { title: 'Offer title is required', description: 'Description is required' } });
+    expect(saveOffer(spa.id, null, offer({ title: '', description: '' }))).toMatchObject({
+      ok: false,
+      status: 422,
+      errors: { title: 'Offer title is required', description: 'Description is required' },
+    });
     expect(db.select().from(offers).where(eq(offers.spaId, spa.id)).all()).toEqual([]);
   });
 
   it('refuses featuring an offer on Free, saves nothing, and lets Premium do it', () => {
     const free = makeSpa('FREE');
     const before = version();
-    expect(saveOffer(free.id, null, offer({ slug: `${TAG}-free-featured`, featured: 'on' }))).toMatchObject({ ok: false, status: 403, errors: { featured: TIER_RULE_MESSAGES.featured } });
+    expect(saveOffer(free.id, null, offer({ slug: `${TAG}-free-featured`, featured: 'on' }))).toMatchObject({
+      ok: false,
+      status: 403,
+      errors: { featured: TIER_RULE_MESSAGES.featured },
+    });
     expect(db.select().from(offers).where(eq(offers.spaId, free.id)).all()).toEqual([]);
     expect(version()).toBe(before);
     const premium = makeSpa('PREMIUM');
@@ -120,7 +147,11 @@ describe('offers', () => {
     const other = makeSpa('FREE');
     const foreign = saveService(other.id, null, form(service));
     if (!foreign.ok) throw new Error('not created');
-    expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-foreign`, serviceIds: [String(foreign.id)] }))).toMatchObject({ ok: false, status: 422, errors: { serviceIds: OFFER_SERVICES_UNKNOWN } });
+    expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-foreign`, serviceIds: [String(foreign.id)] }))).toMatchObject({
+      ok: false,
+      status: 422,
+      errors: { serviceIds: OFFER_SERVICES_UNKNOWN },
+    });
     const first = saveOffer(other.id, null, offer({ slug: `${TAG}-taken` }));
     expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-taken` }))).toMatchObject({ ok: false, status: 409, errors: { slug: OFFER_SLUG_TAKEN } });
     expect(saveOffer(spa.id, first.ok ? first.id : null, offer({ title: 'Mine now' }))).toMatchObject({ ok: false, status: 404 });

@@ -27,18 +27,34 @@ const upToDate: PublishingStatus = {
 beforeAll(() => {
   cityId = db.select({ id: cities.id }).from(cities).limit(1).get()!.id;
   const user = (who: string, role: 'owner' | 'client') => {
-    const row = db.insert(users).values({ email: `${TAG}-${who}@example.com`, role }).returning().get();
+    const row = db
+      .insert(users)
+      .values({ email: `${TAG}-${who}@example.com`, role })
+      .returning()
+      .get();
     return { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role };
   };
   owner = user('owner', 'owner');
   other = user('other', 'owner');
   const spa = db
     .insert(spas)
-    .values({ name: `${TAG} Glow`, slug: `${TAG}-glow`, cityId, ownerId: owner.id, tier: 'PREMIUM', website: 'https://glow.example', bookingLink: 'https://book.glow.example', phone: '(949) 555-0100', stripeCustomerId: 'cus_test' })
+    .values({
+      name: `${TAG} Glow`,
+      slug: `${TAG}-glow`,
+      cityId,
+      ownerId: owner.id,
+      tier: 'PREMIUM',
+      website: 'https://glow.example',
+      bookingLink: 'https://book.glow.example',
+      phone: '(949) 555-0100',
+      stripeCustomerId: 'cus_test',
+    })
     .returning()
     .get();
   spaId = spa.id;
-  db.insert(spas).values({ name: `${TAG} Not mine`, slug: `${TAG}-other`, cityId, ownerId: other.id }).run();
+  db.insert(spas)
+    .values({ name: `${TAG} Not mine`, slug: `${TAG}-other`, cityId, ownerId: other.id })
+    .run();
 
   const view = (at: number) => ({ eventType: 'view' as const, entityType: 'spa' as const, entityId: String(spaId), occurredAt: new Date(at) });
   db.insert(analyticsEvents)
@@ -53,21 +69,55 @@ beforeAll(() => {
     .run();
   const click = (target: string, at = NOW.getTime() - DAY) => ({ url: '/spas/x', targetUrl: target, spaId, clickedAt: new Date(at) });
   db.insert(clicks)
-    .values([click('tel:+19495550100'), click('tel:+19495550100'), click('https://glow.example'), click('https://book.glow.example'), click('https://www.google.com/maps/search/?api=1&query=x'), click('https://glow.example', NOW.getTime() - 45 * DAY)])
+    .values([
+      click('tel:+19495550100'),
+      click('tel:+19495550100'),
+      click('https://glow.example'),
+      click('https://book.glow.example'),
+      click('https://www.google.com/maps/search/?api=1&query=x'),
+      click('https://glow.example', NOW.getTime() - 45 * DAY),
+    ])
     .run();
   const booking = (status: 'pending' | 'confirmed' | 'cancelled' | 'completed') => ({ name: 'Client', email: `${TAG}-client@example.com`, spaId, status });
-  db.insert(bookings).values([booking('pending'), booking('pending'), booking('confirmed'), booking('cancelled')]).run();
-  db.insert(leads).values([{ name: 'L', email: `${TAG}-lead@example.com`, spaId }, { name: 'L', email: `${TAG}-lead2@example.com`, spaId, status: 'contacted' }]).run();
-  db.insert(subscriptions).values({ spaId, stripeSubscriptionId: `sub_${TAG}`, stripeCustomerId: 'cus_test', tier: 'PREMIUM', status: 'active', currentPeriodEnd: new Date('2026-12-20T20:00:00Z'), billing: 'monthly' }).run();
+  db.insert(bookings)
+    .values([booking('pending'), booking('pending'), booking('confirmed'), booking('cancelled')])
+    .run();
+  db.insert(leads)
+    .values([
+      { name: 'L', email: `${TAG}-lead@example.com`, spaId },
+      { name: 'L', email: `${TAG}-lead2@example.com`, spaId, status: 'contacted' },
+    ])
+    .run();
+  db.insert(subscriptions)
+    .values({
+      spaId,
+      stripeSubscriptionId: `sub_${TAG}`,
+      stripeCustomerId: 'cus_test',
+      tier: 'PREMIUM',
+      status: 'active',
+      currentPeriodEnd: new Date('2026-12-20T20:00:00Z'),
+      billing: 'monthly',
+    })
+    .run();
 });
 
 afterAll(() => {
-  db.delete(analyticsEvents).where(eq(analyticsEvents.entityId, String(spaId))).run();
+  db.delete(analyticsEvents)
+    .where(eq(analyticsEvents.entityId, String(spaId)))
+    .run();
   db.delete(clicks).where(eq(clicks.spaId, spaId)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
-  db.delete(bookings).where(like(bookings.email, `${TAG}-%`)).run();
-  db.delete(leads).where(like(leads.email, `${TAG}-%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}-%`))
+    .run();
+  db.delete(leads)
+    .where(like(leads.email, `${TAG}-%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 describe('the owner dashboard’s numbers', () => {
@@ -88,12 +138,29 @@ describe('the owner dashboard’s numbers', () => {
   });
 
   it('says how fast the spa answers, as its page will once there are 5 requests', () => {
-    const row = db.insert(users).values({ email: `${TAG}-quick-owner@example.com`, role: 'owner' }).returning().get();
+    const row = db
+      .insert(users)
+      .values({ email: `${TAG}-quick-owner@example.com`, role: 'owner' })
+      .returning()
+      .get();
     const quickOwner: SessionUser = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: 'owner' };
-    const quick = db.insert(spas).values({ name: `${TAG} Quick`, slug: `${TAG}-quick`, cityId, ownerId: quickOwner.id }).returning({ id: spas.id }).get().id;
+    const quick = db
+      .insert(spas)
+      .values({ name: `${TAG} Quick`, slug: `${TAG}-quick`, cityId, ownerId: quickOwner.id })
+      .returning({ id: spas.id })
+      .get().id;
     const asked = NOW.getTime() - 10 * DAY;
     db.insert(bookings)
-      .values([1, 2, 3, 4, 5].map((hours) => ({ name: 'Client', email: `${TAG}-quick@example.com`, spaId: quick, status: 'confirmed' as const, createdAt: new Date(asked), firstAnsweredAt: new Date(asked + hours * 3_600_000) })))
+      .values(
+        [1, 2, 3, 4, 5].map((hours) => ({
+          name: 'Client',
+          email: `${TAG}-quick@example.com`,
+          spaId: quick,
+          status: 'confirmed' as const,
+          createdAt: new Date(asked),
+          firstAnsweredAt: new Date(asked + hours * 3_600_000),
+        })),
+      )
       .run();
     const [spa] = ownerDashboard(quickOwner, NOW, upToDate);
     expect(spa!.responseTime).toMatchObject({ requests: 5, answered: 5, hours: 3 });
@@ -139,11 +206,21 @@ describe('the owner dashboard’s numbers', () => {
 
 describe('Add New Spa', () => {
   it('adds a FREE listing awaiting review and makes a client an owner', () => {
-    const client = db.insert(users).values({ email: `${TAG}-newcomer@example.com` }).returning().get();
+    const client = db
+      .insert(users)
+      .values({ email: `${TAG}-newcomer@example.com` })
+      .returning()
+      .get();
     const user: SessionUser = { id: client.id, email: client.email, firstName: null, lastName: null, profileImageUrl: null, role: 'client' };
     expect(addSpa(user, new URLSearchParams({ name: `${TAG} Second Location`, cityId: String(cityId) }))).toEqual({ ok: true, notice: 'spa-added' });
     const [spa] = ownerDashboard(user, NOW, upToDate);
-    expect(spa).toMatchObject({ name: `${TAG} Second Location`, tier: 'FREE', active: false, reviewStatus: 'pending', publishing: { state: 'awaiting-review' } });
+    expect(spa).toMatchObject({
+      name: `${TAG} Second Location`,
+      tier: 'FREE',
+      active: false,
+      reviewStatus: 'pending',
+      publishing: { state: 'awaiting-review' },
+    });
     expect(db.select({ role: users.role }).from(users).where(eq(users.id, client.id)).get()!.role).toBe('owner');
     db.delete(spas).where(eq(spas.ownerId, client.id)).run();
   });
@@ -151,8 +228,18 @@ describe('Add New Spa', () => {
   it('refuses a missing name or city with the field and stores nothing', async () => {
     const count = () => db.select().from(spas).where(eq(spas.ownerId, owner.id)).all().length;
     const before = count();
-    expect(addSpa(owner, new URLSearchParams({ name: '  ', cityId: String(cityId) }))).toMatchObject({ ok: false, status: 422, field: 'name', message: 'Spa name is required' });
-    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '' }))).toMatchObject({ ok: false, status: 422, field: 'cityId', message: 'Choose a city' });
+    expect(addSpa(owner, new URLSearchParams({ name: '  ', cityId: String(cityId) }))).toMatchObject({
+      ok: false,
+      status: 422,
+      field: 'name',
+      message: 'Spa name is required',
+    });
+    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '' }))).toMatchObject({
+      ok: false,
+      status: 422,
+      field: 'cityId',
+      message: 'Choose a city',
+    });
     expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '999999' }))).toMatchObject({ ok: false, status: 422, field: 'cityId' });
     expect(count()).toBe(before);
   });

@@ -6,7 +6,20 @@
 // only renders this.
 import { and, desc, eq, gte, inArray, max, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { analyticsEvents, bookings, BOOKING_STATUSES, cities, clicks, leads, offers, services, spaPhotos, spas, subscriptions, type BookingStatus } from '#db/schema.ts';
+import {
+  analyticsEvents,
+  bookings,
+  BOOKING_STATUSES,
+  cities,
+  clicks,
+  leads,
+  offers,
+  services,
+  spaPhotos,
+  spas,
+  subscriptions,
+  type BookingStatus,
+} from '#db/schema.ts';
 import { pacificDate, addDays } from '#lib/dates.ts';
 import { idSchema } from '#lib/ids.ts';
 import { getStripe } from '../billing/billing.ts';
@@ -80,7 +93,14 @@ function viewsByDay(spaId: number, now: Date): { total: number; days: DayCount[]
   const hours = db
     .select({ hour: sql<number>`${analyticsEvents.occurredAt} / 3600000`, n: sql<number>`count(*)` })
     .from(analyticsEvents)
-    .where(and(eq(analyticsEvents.entityType, 'spa'), eq(analyticsEvents.entityId, String(spaId)), eq(analyticsEvents.eventType, 'view'), gte(analyticsEvents.occurredAt, since)))
+    .where(
+      and(
+        eq(analyticsEvents.entityType, 'spa'),
+        eq(analyticsEvents.entityId, String(spaId)),
+        eq(analyticsEvents.eventType, 'view'),
+        gte(analyticsEvents.occurredAt, since),
+      ),
+    )
     .groupBy(sql`1`)
     .all();
   const counts = new Map<string, number>();
@@ -137,7 +157,13 @@ export function ownerDashboard(user: Pick<SessionUser, 'id'>, now = new Date(), 
     .groupBy(bookings.spaId, bookings.status)
     .all();
   const subscriptionRows = db
-    .select({ spaId: subscriptions.spaId, status: subscriptions.status, renewsAt: subscriptions.currentPeriodEnd, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd, billing: subscriptions.billing })
+    .select({
+      spaId: subscriptions.spaId,
+      status: subscriptions.status,
+      renewsAt: subscriptions.currentPeriodEnd,
+      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
+      billing: subscriptions.billing,
+    })
     .from(subscriptions)
     .where(inArray(subscriptions.spaId, ids))
     .orderBy(desc(subscriptions.updatedAt), desc(subscriptions.id))
@@ -149,9 +175,27 @@ export function ownerDashboard(user: Pick<SessionUser, 'id'>, now = new Date(), 
     const ms = typeof at === 'number' ? at : at.getTime();
     lastChanges.set(spaId, Math.max(lastChanges.get(spaId) ?? 0, ms));
   };
-  for (const row of db.select({ spaId: services.spaId, at: max(services.updatedAt) }).from(services).where(inArray(services.spaId, ids)).groupBy(services.spaId).all()) noteChange(row.spaId, row.at);
-  for (const row of db.select({ spaId: spaPhotos.spaId, at: max(spaPhotos.createdAt) }).from(spaPhotos).where(inArray(spaPhotos.spaId, ids)).groupBy(spaPhotos.spaId).all()) noteChange(row.spaId, row.at);
-  for (const row of db.select({ spaId: offers.spaId, at: max(offers.createdAt) }).from(offers).where(inArray(offers.spaId, ids)).groupBy(offers.spaId).all()) noteChange(row.spaId, row.at);
+  for (const row of db
+    .select({ spaId: services.spaId, at: max(services.updatedAt) })
+    .from(services)
+    .where(inArray(services.spaId, ids))
+    .groupBy(services.spaId)
+    .all())
+    noteChange(row.spaId, row.at);
+  for (const row of db
+    .select({ spaId: spaPhotos.spaId, at: max(spaPhotos.createdAt) })
+    .from(spaPhotos)
+    .where(inArray(spaPhotos.spaId, ids))
+    .groupBy(spaPhotos.spaId)
+    .all())
+    noteChange(row.spaId, row.at);
+  for (const row of db
+    .select({ spaId: offers.spaId, at: max(offers.createdAt) })
+    .from(offers)
+    .where(inArray(offers.spaId, ids))
+    .groupBy(offers.spaId)
+    .all())
+    noteChange(row.spaId, row.at);
 
   return rows.map((row) => {
     const clickCounts = { phone: 0, website: 0, booking: 0, other: 0, total: 0 };
@@ -183,7 +227,10 @@ export function ownerDashboard(user: Pick<SessionUser, 'id'>, now = new Date(), 
       responseTime: responseTimeFor(row.id, now),
       subscription: sub ? { status: sub.status, renewsAt: sub.renewsAt, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, billing: sub.billing } : null,
       hasBillingAccount: row.stripeCustomerId !== null,
-      publishing: listingPublishState({ active: row.active, reviewStatus: row.reviewStatus, reviewNote: row.reviewNote, lastChangedAt: new Date(lastChanges.get(row.id)!) }, status),
+      publishing: listingPublishState(
+        { active: row.active, reviewStatus: row.reviewStatus, reviewNote: row.reviewNote, lastChangedAt: new Date(lastChanges.get(row.id)!) },
+        status,
+      ),
     };
   });
 }
@@ -209,7 +256,8 @@ export function addSpa(user: SessionUser, form: URLSearchParams): OwnerPostResul
     return { ok: false, status: 422, message: issue.message, field: String(issue.path[0] ?? 'name'), values };
   }
   // The same limits and the same write as /owner/signup: one way to add a listing.
-  if (!allowSignup({ userId: user.id }).allowed) return { ok: false, status: 429, message: 'You have added several listings today. Please try again tomorrow.', values };
+  if (!allowSignup({ userId: user.id }).allowed)
+    return { ok: false, status: 429, message: 'You have added several listings today. Please try again tomorrow.', values };
   const created = createPendingListing({ name: parsed.data.name, cityId: parsed.data.cityId }, { user });
   if (!created.ok) {
     const [field, message] = Object.entries(created.fields)[0]!;

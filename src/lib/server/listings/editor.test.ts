@@ -18,11 +18,19 @@ let cityId: number;
 
 function makeSpa(tier: Tier, extra: Partial<typeof spas.$inferInsert> = {}) {
   const slug = `${TAG}-${Math.random().toString(36).slice(2, 8)}`;
-  return db.insert(spas).values({ name: 'Glow Studio', slug, tier, cityId, ownerId: owner.id, ...extra }).returning().get();
+  return db
+    .insert(spas)
+    .values({ name: 'Glow Studio', slug, tier, cityId, ownerId: owner.id, ...extra })
+    .returning()
+    .get();
 }
 
 const user = (role: 'owner' | 'admin'): SessionUser => {
-  const row = db.insert(users).values({ email: `${TAG}-${role}@example.com`, role }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: `${TAG}-${role}@example.com`, role })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, role: row.role, firstName: null, lastName: null, profileImageUrl: null } as SessionUser;
 };
 
@@ -37,9 +45,16 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  const ids = db.select({ id: spas.id }).from(spas).where(like(spas.slug, `${TAG}%`)).all().map((row) => row.id);
+  const ids = db
+    .select({ id: spas.id })
+    .from(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .all()
+    .map((row) => row.id);
   if (ids.length) db.delete(spas).where(inArray(spas.id, ids)).run();
-  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}%`))
+    .run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
 });
 
@@ -47,18 +62,22 @@ describe('saveListing', () => {
   it('saves every field the form sends and marks the published site stale', () => {
     const spa = makeSpa('ELITE');
     const before = version();
-    const result = saveListing(owner, spa.id, form({
-      name: 'Glow Studio Irvine',
-      description: 'Calm, physician-led.',
-      address: '1 Main St',
-      phone: '(949) 555-0100',
-      email: 'Hello@Glow.example',
-      website: 'https://glow.example',
-      bookingLink: 'https://glow.example/book',
-      socialFeedUrl: 'https://www.instagram.com/glow',
-      videoUrl: 'https://youtu.be/glow',
-      'hours.mon': '9:00 AM – 5:00 PM',
-    }));
+    const result = saveListing(
+      owner,
+      spa.id,
+      form({
+        name: 'Glow Studio Irvine',
+        description: 'Calm, physician-led.',
+        address: '1 Main St',
+        phone: '(949) 555-0100',
+        email: 'Hello@Glow.example',
+        website: 'https://glow.example',
+        bookingLink: 'https://glow.example/book',
+        socialFeedUrl: 'https://www.instagram.com/glow',
+        videoUrl: 'https://youtu.be/glow',
+        'hours.mon': '9:00 AM – 5:00 PM',
+      }),
+    );
     expect(result).toMatchObject({ ok: true, slugChanged: false });
     expect(loadListing(spa.id)).toMatchObject({
       name: 'Glow Studio Irvine',
@@ -80,7 +99,12 @@ describe('saveListing', () => {
   it('answers in place with the typed values and saves nothing when a field is invalid', () => {
     const spa = makeSpa('FREE', { description: 'Before.' });
     const result = saveListing(owner, spa.id, form({ name: '', description: 'After.', website: 'javascript:alert(1)' }));
-    expect(result).toMatchObject({ ok: false, status: 422, errors: { name: 'Spa name is required', website: 'Valid URL is required' }, values: { description: 'After.' } });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 422,
+      errors: { name: 'Spa name is required', website: 'Valid URL is required' },
+      values: { description: 'After.' },
+    });
     expect(loadListing(spa.id)).toMatchObject({ name: 'Glow Studio', description: 'Before.', website: null });
   });
 
@@ -102,7 +126,9 @@ describe('saveListing', () => {
 
   it('lets a downgraded spa keep its extras, save other fields and clear them, but not change them', () => {
     const spa = makeSpa('FREE', { bookingLink: 'https://glow.example/book', videoUrl: 'https://youtu.be/glow' });
-    expect(saveListing(owner, spa.id, form({ name: 'Still Glow', bookingLink: 'https://glow.example/book', videoUrl: 'https://youtu.be/glow' }))).toMatchObject({ ok: true });
+    expect(saveListing(owner, spa.id, form({ name: 'Still Glow', bookingLink: 'https://glow.example/book', videoUrl: 'https://youtu.be/glow' }))).toMatchObject(
+      { ok: true },
+    );
     expect(saveListing(owner, spa.id, form({ bookingLink: 'https://other.example/book' }))).toMatchObject({ ok: false, status: 403 });
     expect(saveListing(owner, spa.id, form({ videoUrl: '' }))).toMatchObject({ ok: true });
     expect(loadListing(spa.id)).toMatchObject({ name: 'Still Glow', bookingLink: 'https://glow.example/book', videoUrl: null });

@@ -7,7 +7,15 @@
 // site stale, and the publishing queue rebuilds it.
 import { and, eq, ne } from 'drizzle-orm';
 import { spas, spaSlugHistory, type Tier } from '#db/schema.ts';
-import { LISTING_FIELDS, listingFromForm, listingSchema, listingTierViolations, WEEKDAYS, type ListingFormValues, type ListingInput } from '#lib/listing-schema.ts';
+import {
+  LISTING_FIELDS,
+  listingFromForm,
+  listingSchema,
+  listingTierViolations,
+  WEEKDAYS,
+  type ListingFormValues,
+  type ListingInput,
+} from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
 import { fieldErrors } from '../http.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -19,8 +27,7 @@ export interface EditableListing extends ListingInput {
 }
 
 export type SaveListingResult =
-  | { ok: true; slugChanged: boolean; slug: string }
-  | { ok: false; status: 403 | 404 | 409 | 422; errors: Record<string, string>; values: ListingFormValues };
+  { ok: true; slugChanged: boolean; slug: string } | { ok: false; status: 403 | 404 | 409 | 422; errors: Record<string, string>; values: ListingFormValues };
 
 export const SLUG_TAKEN = 'Another listing uses this address. Choose another slug.';
 export const SLUG_EDITORS_ONLY = 'Only directory editors can change a listing’s address.';
@@ -59,8 +66,16 @@ export function listingFormValues(listing: EditableListing): ListingFormValues {
 
 /** Is this slug another spa's address now, or was it (a retired slug still redirects)? Without `spaId`: anyone's. */
 export function slugInUse(slug: string, spaId?: number): boolean {
-  const current = db.select({ id: spas.id }).from(spas).where(and(eq(spas.slug, slug), spaId ? ne(spas.id, spaId) : undefined)).get();
-  const retired = db.select({ spaId: spaSlugHistory.spaId }).from(spaSlugHistory).where(and(eq(spaSlugHistory.slug, slug), spaId ? ne(spaSlugHistory.spaId, spaId) : undefined)).get();
+  const current = db
+    .select({ id: spas.id })
+    .from(spas)
+    .where(and(eq(spas.slug, slug), spaId ? ne(spas.id, spaId) : undefined))
+    .get();
+  const retired = db
+    .select({ spaId: spaSlugHistory.spaId })
+    .from(spaSlugHistory)
+    .where(and(eq(spaSlugHistory.slug, slug), spaId ? ne(spaSlugHistory.spaId, spaId) : undefined))
+    .get();
   return Boolean(current || retired);
 }
 

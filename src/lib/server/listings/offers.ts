@@ -38,7 +38,11 @@ export function listOwnerOffers(spaId: number): OfferRow[] {
 
 export function findOwnerOffer(spaId: number, offerId: number | null): OfferRow | null {
   if (offerId === null) return null;
-  const row = db.select().from(offers).where(and(eq(offers.id, offerId), eq(offers.spaId, spaId))).get();
+  const row = db
+    .select()
+    .from(offers)
+    .where(and(eq(offers.id, offerId), eq(offers.spaId, spaId)))
+    .get();
   return row ? { ...row, serviceIds: serviceIdsOf([row.id]).get(row.id) ?? [] } : null;
 }
 
@@ -78,7 +82,10 @@ export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLS
     // The address is chosen once: an existing offer keeps its slug; a new one
     // takes the one typed or one made from the title.
     const typedSlug = values.slug!.trim().toLowerCase();
-    const slug = existing ? existing.slug : typedSlug || (slugify(values.title!) ? uniqueSlug(values.title!, (s) => Boolean(db.select({ id: offers.id }).from(offers).where(eq(offers.slug, s)).get())) : '');
+    const slug = existing
+      ? existing.slug
+      : typedSlug ||
+        (slugify(values.title!) ? uniqueSlug(values.title!, (s) => Boolean(db.select({ id: offers.id }).from(offers).where(eq(offers.slug, s)).get())) : '');
     const parsed = offerSchema.safeParse(offerFromForm({ ...values, slug }, chosen, featured));
     if (!parsed.success) {
       const errors: Record<string, string> = {};
@@ -92,7 +99,11 @@ export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLS
     if (Object.keys(violations).length > 0) return refuse(403, violations);
     if (!existing && db.select({ id: offers.id }).from(offers).where(eq(offers.slug, input.slug)).get()) return refuse(409, { slug: OFFER_SLUG_TAKEN });
     if (input.serviceIds.length > 0) {
-      const own = db.select({ id: services.id }).from(services).where(and(eq(services.spaId, spaId), inArray(services.id, input.serviceIds))).all();
+      const own = db
+        .select({ id: services.id })
+        .from(services)
+        .where(and(eq(services.spaId, spaId), inArray(services.id, input.serviceIds)))
+        .all();
       if (own.length !== input.serviceIds.length) return refuse(422, { serviceIds: OFFER_SERVICES_UNKNOWN });
     }
 
@@ -115,12 +126,25 @@ export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLS
       const before = new Set(existing.serviceIds);
       const after = new Set(input.serviceIds);
       const removed = [...before].filter((serviceId) => !after.has(serviceId));
-      if (removed.length > 0) db.delete(offerServices).where(and(eq(offerServices.offerId, id), inArray(offerServices.serviceId, removed))).run();
+      if (removed.length > 0)
+        db.delete(offerServices)
+          .where(and(eq(offerServices.offerId, id), inArray(offerServices.serviceId, removed)))
+          .run();
       const added = [...after].filter((serviceId) => !before.has(serviceId));
-      if (added.length > 0) db.insert(offerServices).values(added.map((serviceId) => ({ offerId: id, serviceId }))).run();
+      if (added.length > 0)
+        db.insert(offerServices)
+          .values(added.map((serviceId) => ({ offerId: id, serviceId })))
+          .run();
     } else {
-      id = db.insert(offers).values({ ...fields, slug: input.slug, spaId }).returning({ id: offers.id }).get().id;
-      if (input.serviceIds.length > 0) db.insert(offerServices).values(input.serviceIds.map((serviceId) => ({ offerId: id, serviceId }))).run();
+      id = db
+        .insert(offers)
+        .values({ ...fields, slug: input.slug, spaId })
+        .returning({ id: offers.id })
+        .get().id;
+      if (input.serviceIds.length > 0)
+        db.insert(offerServices)
+          .values(input.serviceIds.map((serviceId) => ({ offerId: id, serviceId })))
+          .run();
     }
     return { ok: true as const, id };
   });

@@ -46,7 +46,11 @@ export type PendingListingResult = { ok: true; spaId: number; slug: string } | {
  * who becomes an owner if they were a client) or a claim on an address.
  */
 export function createPendingListing(data: ListingData, owner: ListingOwner): PendingListingResult {
-  const city = db.select({ id: cities.id }).from(cities).where(and(eq(cities.id, data.cityId), eq(cities.active, true))).get();
+  const city = db
+    .select({ id: cities.id })
+    .from(cities)
+    .where(and(eq(cities.id, data.cityId), eq(cities.active, true)))
+    .get();
   if (!city) return { ok: false, status: 422, fields: { cityId: 'Choose a city' } };
   return db.transaction(() => {
     const slug = uniqueSlug(data.name, (s) => Boolean(db.select({ id: spas.id }).from(spas).where(eq(spas.slug, s)).get()));
@@ -90,7 +94,10 @@ export function claimListings(user: { id: number; email: string }): number {
     .returning({ id: spas.id })
     .all();
   if (claimed.length > 0) {
-    db.update(users).set({ role: 'owner', updatedAt: new Date() }).where(and(eq(users.id, user.id), eq(users.role, 'client'))).run();
+    db.update(users)
+      .set({ role: 'owner', updatedAt: new Date() })
+      .where(and(eq(users.id, user.id), eq(users.role, 'client')))
+      .run();
   }
   return claimed.length;
 }

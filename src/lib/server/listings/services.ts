@@ -10,8 +10,7 @@ import { db } from '../db.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
 export type CatalogResult =
-  | { ok: true; id: number }
-  | { ok: false; status: 404 | 403 | 409 | 422; errors: Record<string, string>; values: Record<string, string> };
+  { ok: true; id: number } | { ok: false; status: 404 | 403 | 409 | 422; errors: Record<string, string>; values: Record<string, string> };
 
 export const SERVICE_NAME_TAKEN = 'This spa already lists a service with this name.';
 
@@ -22,7 +21,13 @@ export function listOwnerServices(spaId: number): ServiceRow[] {
 
 export function findOwnerService(spaId: number, serviceId: number | null): ServiceRow | null {
   if (serviceId === null) return null;
-  return db.select().from(services).where(and(eq(services.id, serviceId), eq(services.spaId, spaId))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(services)
+      .where(and(eq(services.id, serviceId), eq(services.spaId, spaId)))
+      .get() ?? null
+  );
 }
 
 /** A stored service as the form shows it. */
@@ -67,7 +72,11 @@ export function saveService(spaId: number, serviceId: number | null, form: Pick<
         .run();
       return { ok: true as const, id: existing.id };
     }
-    const created = db.insert(services).values({ ...input, spaId }).returning({ id: services.id }).get();
+    const created = db
+      .insert(services)
+      .values({ ...input, spaId })
+      .returning({ id: services.id })
+      .get();
     return { ok: true as const, id: created.id };
   });
 }

@@ -19,7 +19,12 @@ import { SIGNUP_LIMITS } from './pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const sent = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
-vi.mock('../mail/mail.ts', () => ({ scheduleMail: () => {}, unscheduleMail: () => {}, sendMail: async (message: { to: string; subject: string; text: string }) => void sent.push(message), sendMailInBackground: () => {} }));
+vi.mock('../mail/mail.ts', () => ({
+  scheduleMail: () => {},
+  unscheduleMail: () => {},
+  sendMail: async (message: { to: string; subject: string; text: string }) => void sent.push(message),
+  sendMailInBackground: () => {},
+}));
 
 const TAG = `signup-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const ORIGIN = 'http://localhost:4321';
@@ -31,13 +36,23 @@ let n = 0;
 
 const address = () => `10.${(n >> 8) & 255}.${n & 255}.${Math.floor(Math.random() * 250) + 1}`;
 const email = (who: string) => `${TAG}-${who}-${n++}@example.com`;
-const context = (overrides: Partial<SignupContext> = {}): SignupContext => ({ user: null, clientAddress: address(), origin: ORIGIN, stripe: null, ...overrides });
+const context = (overrides: Partial<SignupContext> = {}): SignupContext => ({
+  user: null,
+  clientAddress: address(),
+  origin: ORIGIN,
+  stripe: null,
+  ...overrides,
+});
 const form = (overrides: Record<string, unknown> = {}) => ({ spaName: `Spa ${TAG} ${n++}`, ownerEmail: email('owner'), cityId: String(cityId), ...overrides });
 const spaCount = () => db.select({ n: count() }).from(spas).get()!.n;
 const spaById = (id: number) => db.select().from(spas).where(eq(spas.id, id)).get()!;
 const userByEmail = (address: string) => db.select().from(users).where(eq(users.email, address)).get();
 function makeUser(who: string, role: SessionUser['role']): SessionUser {
-  const row = db.insert(users).values({ email: email(who), role }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: email(who), role })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
 }
 /** The token of the newest sign-in link mailed to an address. */
@@ -48,7 +63,11 @@ function tokenMailedTo(address: string): string {
 }
 
 beforeAll(async () => {
-  cityId = db.insert(cities).values({ name: `City ${TAG}`, slug: `${TAG}-city` }).returning().get().id;
+  cityId = db
+    .insert(cities)
+    .values({ name: `City ${TAG}`, slug: `${TAG}-city` })
+    .returning()
+    .get().id;
   forgetPrices();
   standIn = await startStripeStandIn();
   stripe = standIn.client();
@@ -62,7 +81,9 @@ afterAll(async () => {
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
   db.delete(spas).where(eq(spas.cityId, cityId)).run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
-  db.delete(users).where(like(users.email, `${TAG}%`)).run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}%`))
+    .run();
   db.delete(rateLimits).where(like(rateLimits.key, 'signup:%')).run();
 });
 
@@ -72,7 +93,15 @@ describe('a free signup by a visitor who is not signed in', () => {
     const outcome = await registerSpa(input, context());
     expect(outcome).toMatchObject({ kind: 'created', status: 201, tier: 'FREE', magicLinkSent: true, signedIn: false, continueToPayment: false });
     if (outcome.kind !== 'created') return;
-    expect(spaById(outcome.spaId)).toMatchObject({ name: input.spaName, tier: 'FREE', active: false, reviewStatus: 'pending', ownerId: null, claimEmail: input.ownerEmail, website: 'https://tidewater.example' });
+    expect(spaById(outcome.spaId)).toMatchObject({
+      name: input.spaName,
+      tier: 'FREE',
+      active: false,
+      reviewStatus: 'pending',
+      ownerId: null,
+      claimEmail: input.ownerEmail,
+      website: 'https://tidewater.example',
+    });
     expect(signupJson(outcome)).toMatchObject({ status: 201, body: { spaId: outcome.spaId, status: 'awaiting_review', next: '/owner/login' } });
     // Nobody's account yet: the address is not proven.
     expect(userByEmail(input.ownerEmail)).toBeUndefined();
@@ -101,12 +130,31 @@ describe('a free signup by a visitor who is not signed in', () => {
 
   it('leaves another owner’s spas and an admin’s role alone', async () => {
     const owner = makeUser('owner', 'owner');
-    const theirs = db.insert(spas).values({ name: 'Theirs', slug: `${TAG}-theirs-${n++}`, cityId, ownerId: owner.id }).returning().get();
+    const theirs = db
+      .insert(spas)
+      .values({ name: 'Theirs', slug: `${TAG}-theirs-${n++}`, cityId, ownerId: owner.id })
+      .returning()
+      .get();
     const outcome = await registerSpa(form({ ownerEmail: owner.email }), context());
     if (outcome.kind !== 'created') throw new Error(outcome.kind);
-    expect(db.select().from(spas).where(eq(spas.ownerId, owner.id)).all().map((s) => s.id)).toEqual([theirs.id]);
+    expect(
+      db
+        .select()
+        .from(spas)
+        .where(eq(spas.ownerId, owner.id))
+        .all()
+        .map((s) => s.id),
+    ).toEqual([theirs.id]);
     redeemMagicLink(tokenMailedTo(owner.email));
-    expect(db.select().from(spas).where(eq(spas.ownerId, owner.id)).all().map((s) => s.id).sort()).toEqual([theirs.id, outcome.spaId].sort());
+    expect(
+      db
+        .select()
+        .from(spas)
+        .where(eq(spas.ownerId, owner.id))
+        .all()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([theirs.id, outcome.spaId].sort());
     expect(spaById(theirs.id)).toMatchObject({ active: true, reviewStatus: 'approved' as const });
 
     const admin = makeUser('admin', 'admin');
@@ -153,7 +201,10 @@ describe('bad input and floods change nothing', () => {
 
   it('refuses a bad website, address or an unknown city with the field and its message', async () => {
     const before = spaCount();
-    expect(await registerSpa(form({ website: 'javascript:alert(1)' }), context())).toMatchObject({ kind: 'invalid', fields: { website: 'Enter a web address starting with http:// or https://' } });
+    expect(await registerSpa(form({ website: 'javascript:alert(1)' }), context())).toMatchObject({
+      kind: 'invalid',
+      fields: { website: 'Enter a web address starting with http:// or https://' },
+    });
     expect(await registerSpa(form({ ownerEmail: 'nobody' }), context())).toMatchObject({ kind: 'invalid', fields: { ownerEmail: 'Valid email is required' } });
     expect(await registerSpa(form({ cityId: '999999' }), context())).toMatchObject({ kind: 'invalid', fields: { cityId: 'Choose a city' } });
     expect(spaCount()).toBe(before);
@@ -173,7 +224,8 @@ describe('bad input and floods change nothing', () => {
   it(`takes ${SIGNUP_LIMITS.perOwnerEmailPerDay} a day for one inbox (victim+1@, victim+2@ count as one)`, async () => {
     const base = email('inbox').split('@')[0];
     const outcomes = [];
-    for (let i = 0; i <= SIGNUP_LIMITS.perOwnerEmailPerDay; i++) outcomes.push((await registerSpa(form({ ownerEmail: `${base}+${i}@example.com` }), context())).kind);
+    for (let i = 0; i <= SIGNUP_LIMITS.perOwnerEmailPerDay; i++)
+      outcomes.push((await registerSpa(form({ ownerEmail: `${base}+${i}@example.com` }), context())).kind);
     expect(outcomes).toEqual([...Array<string>(SIGNUP_LIMITS.perOwnerEmailPerDay).fill('created'), 'rate_limited']);
   });
 });

@@ -27,7 +27,17 @@ const log = logger('signup');
 export type SignupOutcome =
   | { kind: 'invalid'; status: 422; code: 'missing_information' | 'invalid_request'; message: string; fields: Record<string, string> }
   | { kind: 'rate_limited'; status: 429; message: string; retryAfterSeconds: number }
-  | { kind: 'created'; status: 201; spaId: number; tier: Tier; billing: BillingPeriod; signedIn: boolean; magicLinkSent: boolean; continueToPayment: boolean; paymentsUnavailable: boolean }
+  | {
+      kind: 'created';
+      status: 201;
+      spaId: number;
+      tier: Tier;
+      billing: BillingPeriod;
+      signedIn: boolean;
+      magicLinkSent: boolean;
+      continueToPayment: boolean;
+      paymentsUnavailable: boolean;
+    }
   | { kind: 'checkout'; status: 200; url: string }
   | { kind: 'failed'; status: number; code: string; message: string };
 
@@ -47,7 +57,12 @@ export const CLAIM_INTRO = {
 
 const tooMany = (retryAfterSeconds: number): SignupOutcome => {
   const minutes = Math.ceil(retryAfterSeconds / 60);
-  return { kind: 'rate_limited', status: 429, retryAfterSeconds, message: `Too many listings submitted. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` };
+  return {
+    kind: 'rate_limited',
+    status: 429,
+    retryAfterSeconds,
+    message: `Too many listings submitted. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  };
 };
 
 export async function registerSpa(body: unknown, context: SignupContext): Promise<SignupOutcome> {
@@ -70,15 +85,24 @@ export async function registerSpa(body: unknown, context: SignupContext): Promis
 
   if (tier !== 'FREE' && user && context.stripe) {
     // Its own limits (per account) and its own undo: a checkout that cannot open leaves no listing.
-    const answer = await startSubscriptionCheckout(user, { tier, billing: signup.billing, spaData: listingDataOf(signup) }, context.stripe, { origin: context.origin });
+    const answer = await startSubscriptionCheckout(user, { tier, billing: signup.billing, spaData: listingDataOf(signup) }, context.stripe, {
+      origin: context.origin,
+    });
     const result = (await answer.json().catch(() => ({}))) as { url?: string; error?: { code?: string; message?: string; fields?: Record<string, string> } };
     if (answer.ok && result.url) return { kind: 'checkout', status: 200, url: result.url };
     if (answer.status === 429) return tooMany(Number(answer.headers.get('retry-after')) || 3600);
     if (answer.status === 422 && result.error?.fields) {
-      const fields = Object.fromEntries(Object.entries(result.error.fields).map(([key, value]) => [key.replace(/^spaData\./, '').replace(/^name$/, 'spaName'), value]));
+      const fields = Object.fromEntries(
+        Object.entries(result.error.fields).map(([key, value]) => [key.replace(/^spaData\./, '').replace(/^name$/, 'spaName'), value]),
+      );
       return { kind: 'invalid', status: 422, code: 'invalid_request', message: 'Some fields are not valid.', fields };
     }
-    return { kind: 'failed', status: answer.ok ? 502 : answer.status, code: result.error?.code ?? 'checkout_failed', message: result.error?.message ?? SIGNUP_MESSAGES.failed.description };
+    return {
+      kind: 'failed',
+      status: answer.ok ? 502 : answer.status,
+      code: result.error?.code ?? 'checkout_failed',
+      message: result.error?.message ?? SIGNUP_MESSAGES.failed.description,
+    };
   }
 
   const limit = allowSignup({ clientAddress: context.clientAddress, userId: user?.id, ownerEmail: user ? null : signup.ownerEmail });
@@ -106,7 +130,17 @@ export async function registerSpa(body: unknown, context: SignupContext): Promis
       log.error(`signup: spa ${created.spaId} listed, but its sign-in link could not be sent`, error);
     }
   }
-  return { kind: 'created', status: 201, spaId: created.spaId, tier, billing: signup.billing, signedIn: Boolean(user), magicLinkSent, continueToPayment, paymentsUnavailable };
+  return {
+    kind: 'created',
+    status: 201,
+    spaId: created.spaId,
+    tier,
+    billing: signup.billing,
+    signedIn: Boolean(user),
+    magicLinkSent,
+    continueToPayment,
+    paymentsUnavailable,
+  };
 }
 
 /** The JSON answer of POST /api/owner/create-spa for an outcome (the one error shape of http.ts). */
@@ -131,7 +165,11 @@ export function signupJson(outcome: SignupOutcome): { status: number; body: unkn
     case 'invalid':
       return { status: 422, body: { error: { code: outcome.code, message: outcome.message, fields: outcome.fields } } };
     case 'rate_limited':
-      return { status: 429, body: { error: { code: 'rate_limited', message: outcome.message } }, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } };
+      return {
+        status: 429,
+        body: { error: { code: 'rate_limited', message: outcome.message } },
+        headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
+      };
     case 'failed':
       return { status: outcome.status, body: { error: { code: outcome.code, message: outcome.message } } };
   }

@@ -60,12 +60,7 @@ export function renderEmail(content: EmailContent): { text: string; html: string
   const action = content.action && { label: content.action.label, url: safeUrl(content.action.url) };
   const footer = content.footer ?? `${brand.name} · ${brand.county}, ${brand.state}`;
 
-  const text = [
-    content.heading,
-    ...content.paragraphs,
-    ...(action ? [`${action.label}: ${action.url}`] : []),
-    `-- \n${footer}`,
-  ].join('\n\n') + '\n';
+  const text = [content.heading, ...content.paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), `-- \n${footer}`].join('\n\n') + '\n';
 
   // Padding after the preheader keeps clients from filling the preview line
   // with the start of the body.

@@ -52,8 +52,17 @@ export interface Mailer {
 // Errors that say the connection or the network failed rather than that the
 // message was refused: the same message can go through on a later attempt.
 const NETWORK_CODES = new Set([
-  'ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'EPROXY',
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  'ECONNECTION',
+  'ESOCKET',
+  'ETIMEDOUT',
+  'EDNS',
+  'EPROXY',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
 ]);
 
 /** 4xx replies (and 503, a session in the wrong state) and network failures are worth another try; 5xx are final. */

@@ -99,11 +99,13 @@ export function confirmSubscription(token: string, origin: string, now = new Dat
 
 export function findByUnsubscribeToken(token: string) {
   if (!TOKEN_PATTERN.test(token)) return null;
-  return db
-    .select({ email: newsletterSubscribers.email, subscribed: newsletterSubscribers.subscribed })
-    .from(newsletterSubscribers)
-    .where(eq(newsletterSubscribers.unsubscribeToken, token))
-    .get() ?? null;
+  return (
+    db
+      .select({ email: newsletterSubscribers.email, subscribed: newsletterSubscribers.subscribed })
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.unsubscribeToken, token))
+      .get() ?? null
+  );
 }
 
 /** One click, no questions; doing it twice changes nothing. */

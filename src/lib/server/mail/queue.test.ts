@@ -82,7 +82,11 @@ describe('the mail queue', () => {
     expect(attempts()).toBe(4);
     expect(log.error).toHaveBeenCalledWith(expect.stringMatching(/gave up on queued mail \d+ \("Message 1" to client1@example.com\) after 3 attempts/));
     expect(queue.pending()).toBe(0);
-    const row = db.select().from(mailQueue).all().find((r) => (r.message as MailMessage).subject === 'Message 1');
+    const row = db
+      .select()
+      .from(mailQueue)
+      .all()
+      .find((r) => (r.message as MailMessage).subject === 'Message 1');
     expect(row).toMatchObject({ attempts: 3, sentAt: null, lastError: 'refused attempt 4' });
     expect(row!.failedAt).toBeInstanceOf(Date);
   });
@@ -179,7 +183,12 @@ describe('the mail queue', () => {
     queue.enqueue(message(3));
     await queue.drain();
     expect(queue.pruneSent(5 * 60_000)).toBe(1);
-    const left = db.select().from(mailQueue).all().map((row) => (row.message as MailMessage).subject).sort();
+    const left = db
+      .select()
+      .from(mailQueue)
+      .all()
+      .map((row) => (row.message as MailMessage).subject)
+      .sort();
     // The recent one, and the unsent one however old it gets.
     expect(left).toEqual(['Message 2', 'Message 3']);
   });
@@ -232,7 +241,13 @@ describe('scheduled (keyed) mail', () => {
     walkTo(4);
     await queue.drain();
     expect(delivered).toEqual([message(1)]);
-    expect(db.select().from(mailQueue).all().map((row) => row.key)).toEqual(['late-but-useful']);
+    expect(
+      db
+        .select()
+        .from(mailQueue)
+        .all()
+        .map((row) => row.key),
+    ).toEqual(['late-but-useful']);
   });
 
   it('is never sent twice: an attempt cut off mid-send is not repeated; a send that failed outright is retried', async () => {
@@ -269,7 +284,9 @@ describe('scheduled (keyed) mail', () => {
     const { queue, walkTo, db } = walkingQueue(mailer);
     queue.schedule(message(1), { key: 'booking-1:reminder', notBefore: new Date(T0 + H) });
     // A second row, as if written by another process in the same instant.
-    db.insert(mailQueue).values({ message: message(1), key: 'booking-1:reminder', notBefore: new Date(T0 + H), nextAttemptAt: new Date(T0 + H) }).run();
+    db.insert(mailQueue)
+      .values({ message: message(1), key: 'booking-1:reminder', notBefore: new Date(T0 + H), nextAttemptAt: new Date(T0 + H) })
+      .run();
     walkTo(1);
     await queue.drain();
     expect(delivered).toEqual([message(1)]);

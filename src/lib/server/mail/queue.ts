@@ -116,13 +116,15 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
       .where(and(waiting, lte(mailQueue.nextAttemptAt, new Date(now)), or(isNull(mailQueue.notAfter), gt(mailQueue.notAfter, new Date(now)))))
       .orderBy(asc(mailQueue.nextAttemptAt), asc(mailQueue.id))
       .limit(1);
-    return db
-      .update(mailQueue)
-      // lastError is cleared while an attempt runs: a leased row without one is an attempt under way (see resumeInterrupted).
-      .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: new Date(now + leaseMs), lastError: null })
-      .where(and(eq(mailQueue.id, sql`(${due})`), waiting, lte(mailQueue.nextAttemptAt, new Date(now))))
-      .returning()
-      .get();
+    return (
+      db
+        .update(mailQueue)
+        // lastError is cleared while an attempt runs: a leased row without one is an attempt under way (see resumeInterrupted).
+        .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: new Date(now + leaseMs), lastError: null })
+        .where(and(eq(mailQueue.id, sql`(${due})`), waiting, lte(mailQueue.nextAttemptAt, new Date(now))))
+        .returning()
+        .get()
+    );
   }
 
   /** The keyed message's mark for this attempt: false when an earlier attempt (or another row) already began sending it. */
@@ -144,7 +146,10 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
     if (!markOnce(row)) return;
     try {
       await mailer.send(message);
-      db.update(mailQueue).set({ sentAt: new Date(clock()), lastError: null }).where(eq(mailQueue.id, row.id)).run();
+      db.update(mailQueue)
+        .set({ sentAt: new Date(clock()), lastError: null })
+        .where(eq(mailQueue.id, row.id))
+        .run();
     } catch (error) {
       // It certainly did not go out: the retry may send it.
       if (row.key) {
@@ -155,10 +160,16 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
       const reason = error instanceof Error ? error.message : String(error);
       const pause = backoff[row.attempts - 1];
       if (pause === undefined) {
-        db.update(mailQueue).set({ failedAt: new Date(clock()), lastError: reason }).where(eq(mailQueue.id, row.id)).run();
+        db.update(mailQueue)
+          .set({ failedAt: new Date(clock()), lastError: reason })
+          .where(eq(mailQueue.id, row.id))
+          .run();
         log.error(`gave up on queued mail ${row.id} ("${message.subject}" to ${message.to}) after ${row.attempts} attempts: ${reason}`);
       } else {
-        db.update(mailQueue).set({ nextAttemptAt: new Date(clock() + pause), lastError: reason }).where(eq(mailQueue.id, row.id)).run();
+        db.update(mailQueue)
+          .set({ nextAttemptAt: new Date(clock() + pause), lastError: reason })
+          .where(eq(mailQueue.id, row.id))
+          .run();
         log.warn(`queued mail ${row.id} will be tried again in ${Math.round(pause / 1000)} s: ${reason}`);
       }
     }
@@ -193,7 +204,11 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
     if (stopped) return;
     let next: Date | null | undefined;
     try {
-      next = db.select({ at: min(mailQueue.nextAttemptAt) }).from(mailQueue).where(waiting).get()?.at;
+      next = db
+        .select({ at: min(mailQueue.nextAttemptAt) })
+        .from(mailQueue)
+        .where(waiting)
+        .get()?.at;
     } catch (error) {
       // The database was busy: look again in a minute rather than end the process.
       log.warn(`mail queue: could not read the next due time (${error instanceof Error ? error.message : String(error)}); retrying in 60 s`);
@@ -221,7 +236,9 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
   function schedule(message: MailMessage, when: MailSchedule): number | null {
     if (!message.text || !message.html) throw new Error(`mail "${message.subject}" needs both a text and an HTML part`);
     const id = db.transaction((tx) => {
-      tx.delete(mailQueue).where(and(waiting, eq(mailQueue.key, when.key))).run();
+      tx.delete(mailQueue)
+        .where(and(waiting, eq(mailQueue.key, when.key)))
+        .run();
       if (when.notAfter && when.notAfter.getTime() <= clock()) return null;
       return tx
         .insert(mailQueue)
@@ -235,7 +252,10 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
 
   function unschedule(keys: readonly string[]): number {
     if (keys.length === 0) return 0;
-    return db.delete(mailQueue).where(and(waiting, inArray(mailQueue.key, [...keys]))).run().changes;
+    return db
+      .delete(mailQueue)
+      .where(and(waiting, inArray(mailQueue.key, [...keys])))
+      .run().changes;
   }
 
   function drain(): Promise<void> {
@@ -244,7 +264,13 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
   }
 
   function pending(): number {
-    return db.select({ n: sql<number>`count(*)` }).from(mailQueue).where(waiting).get()?.n ?? 0;
+    return (
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(mailQueue)
+        .where(waiting)
+        .get()?.n ?? 0
+    );
   }
 
   function resumeInterrupted(): number {
@@ -259,7 +285,9 @@ export function createMailQueue(config: MailQueueConfig): MailQueue {
 
   function pruneSent(ageMs: number): number {
     // A mark outlives its reminder's appointment by far at this age.
-    db.delete(mailSentMarks).where(lte(mailSentMarks.markedAt, new Date(clock() - ageMs))).run();
+    db.delete(mailSentMarks)
+      .where(lte(mailSentMarks.markedAt, new Date(clock() - ageMs)))
+      .run();
     return db
       .delete(mailQueue)
       .where(sql`${mailQueue.sentAt} is not null and ${mailQueue.sentAt} < ${clock() - ageMs}`)

@@ -53,7 +53,8 @@ export async function handlePhotoAction(form: FormData | URLSearchParams, spa: {
   if (form instanceof FormData) {
     if (form.get('intent') !== 'upload') return { ok: false, status: 400, message: 'Unknown action.' };
     const file = form.get('photo');
-    if (!(file instanceof File) || (file.size === 0 && file.name === '')) return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
+    if (!(file instanceof File) || (file.size === 0 && file.name === ''))
+      return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
     const alt = form.get('alt');
     const result = await addPhoto(spa, new Uint8Array(await file.arrayBuffer()), typeof alt === 'string' ? alt : null);
     return fromPhotoResult(result, 'uploaded', 'photo');

@@ -36,7 +36,10 @@ describe('processImage', () => {
   });
 
   it('turns a photo upright by its EXIF orientation', async () => {
-    const sideways = await sharp(await photo(900, 600)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const sideways = await sharp(await photo(900, 600))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     const image = await processImage(sideways);
     expect([image.width, image.height]).toEqual([600, 900]);
   });

@@ -75,7 +75,7 @@ export function inspectStructure(bytes: Uint8Array, sniffed: Sniffed): { metadat
   let metadataBytes = 0;
   let animated = false;
   if (sniffed === 'png') {
-    for (let at = 8; at + 8 <= view.length; ) {
+    for (let at = 8; at + 8 <= view.length;) {
       const length = view.readUInt32BE(at);
       const type = view.toString('latin1', at + 4, at + 8);
       const data = view.subarray(at + 8, Math.min(view.length, at + 8 + length));
@@ -97,7 +97,7 @@ export function inspectStructure(bytes: Uint8Array, sniffed: Sniffed): { metadat
     }
   } else if (sniffed === 'jpeg') {
     // Segments up to the start of scan: APPn (EXIF, XMP, ICC, maker notes) and comments.
-    for (let at = 2; at + 4 <= view.length && view[at] === 0xff; ) {
+    for (let at = 2; at + 4 <= view.length && view[at] === 0xff;) {
       const marker = view[at + 1]!;
       if (marker === 0xda || marker === 0xd9) break;
       const length = view.readUInt16BE(at + 2);
@@ -105,7 +105,7 @@ export function inspectStructure(bytes: Uint8Array, sniffed: Sniffed): { metadat
       at += 2 + length;
     }
   } else if (sniffed === 'webp') {
-    for (let at = 12; at + 8 <= view.length; ) {
+    for (let at = 12; at + 8 <= view.length;) {
       const type = view.toString('latin1', at, at + 4);
       const length = view.readUInt32LE(at + 4);
       if (type === 'ANIM' || type === 'ANMF') animated = true;
@@ -198,7 +198,10 @@ export function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)
   // HEIF/AVIF only when this libvips can decode it at all (sharp.format says; the prebuilt one can).
   if (sniffed === 'heif' && !sharp.format.heif?.input.buffer) return Promise.reject(new ImageRejected(415, HEIC_MESSAGE));
   if (!sniffed) return Promise.reject(new ImageRejected(415, `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`));
-  if (carriesActiveContent(bytes)) return Promise.reject(new ImageRejected(422, 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.'));
+  if (carriesActiveContent(bytes))
+    return Promise.reject(
+      new ImageRejected(422, 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.'),
+    );
   return oneAtATime(async () => {
     await readHeader(bytes, sniffed);
     // Decode once, upright, 8-bit sRGB (CMYK, 16-bit and grey become ordinary

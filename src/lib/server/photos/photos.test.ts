@@ -14,7 +14,11 @@ const made: number[] = [];
 function makeSpa(tier: Tier) {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
   const slug = `photo-test-${tier.toLowerCase()}-${made.length}-${Date.now()}`;
-  const row = db.insert(spas).values({ name: `Photo Test ${tier}`, slug, tier, cityId: city.id, active: false }).returning({ id: spas.id, name: spas.name }).get();
+  const row = db
+    .insert(spas)
+    .values({ name: `Photo Test ${tier}`, slug, tier, cityId: city.id, active: false })
+    .returning({ id: spas.id, name: spas.name })
+    .get();
   made.push(row.id);
   return row;
 }
@@ -25,7 +29,7 @@ afterAll(() => {
 const coverOf = (id: number) => db.select({ imageUrl: spas.imageUrl }).from(spas).where(eq(spas.id, id)).get()!.imageUrl;
 const filesOf = (url: string) => variantPaths(parseUploadUrl(url)!).map((path) => join(uploadRoot(), path));
 
-describe('a listing\'s photos', () => {
+describe("a listing's photos", () => {
   it('adds, orders, sets the cover, describes and deletes, files included', async () => {
     const spa = makeSpa('PREMIUM');
     const ids: number[] = [];
@@ -59,7 +63,7 @@ describe('a listing\'s photos', () => {
     expect(coverOf(spa.id)).toBe(listPhotos(spa.id)[0]!.url);
   }, 60_000);
 
-  it('does not let one listing touch another\'s photo', async () => {
+  it("does not let one listing touch another's photo", async () => {
     const mine = makeSpa('FREE');
     const theirs = makeSpa('FREE');
     const result = await addPhoto(theirs, await photo(600, 400, 'png', 30));
@@ -71,7 +75,7 @@ describe('a listing\'s photos', () => {
     expect(listPhotos(theirs.id)).toHaveLength(1);
   }, 30_000);
 
-  it('keeps a picture\'s files while another listing still shows it', async () => {
+  it("keeps a picture's files while another listing still shows it", async () => {
     const a = makeSpa('FREE');
     const b = makeSpa('FREE');
     const bytes = await photo(600, 400, 'jpeg', 31);
@@ -97,7 +101,7 @@ describe('a listing\'s photos', () => {
     expect(readdirSync(join(uploadRoot(), 'photos')).length).toBe(filesBefore);
   }, 60_000);
 
-  it('keeps a downgraded listing\'s photos, refusing more until it is under its new limit', async () => {
+  it("keeps a downgraded listing's photos, refusing more until it is under its new limit", async () => {
     const spa = makeSpa('PREMIUM');
     for (let i = 0; i < 4; i++) expect((await addPhoto(spa, await photo(500, 400, 'jpeg', 60 + i))).ok).toBe(true);
     db.update(spas).set({ tier: 'FREE' }).where(eq(spas.id, spa.id)).run();
@@ -130,7 +134,9 @@ describe('a listing\'s photos', () => {
     }
     expect(db.select().from(spaPhotos).where(eq(spaPhotos.spaId, spa.id)).all()).toEqual([]);
     expect(existsSync(dir) ? readdirSync(dir).sort() : []).toEqual(filesBefore);
-    console.log(`hostile uploads: ${JSON.stringify(statuses)}; RSS ${Math.round(baseline / 1e6)} MB before, peak ${Math.round(peakRss / 1e6)} MB (+${Math.round((peakRss - baseline) / 1e6)} MB)`);
+    console.log(
+      `hostile uploads: ${JSON.stringify(statuses)}; RSS ${Math.round(baseline / 1e6)} MB before, peak ${Math.round(peakRss / 1e6)} MB (+${Math.round((peakRss - baseline) / 1e6)} MB)`,
+    );
     // A bomb must not be decoded: the whole run stays within a couple of hundred megabytes.
     expect(peakRss - baseline).toBeLessThan(300e6);
   }, 120_000);

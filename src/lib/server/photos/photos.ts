@@ -83,7 +83,13 @@ export async function addPhoto(spa: { id: number; name: string }, bytes: Uint8Ar
 
 function photoOf(spaId: number, photoId: number | null) {
   if (photoId === null) return null;
-  return db.select().from(spaPhotos).where(and(eq(spaPhotos.id, photoId), eq(spaPhotos.spaId, spaId))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(spaPhotos)
+      .where(and(eq(spaPhotos.id, photoId), eq(spaPhotos.spaId, spaId)))
+      .get() ?? null
+  );
 }
 
 /** Moves a photo one place earlier or later (to the front for "cover"). */

@@ -115,7 +115,16 @@ describe('safeFetch', () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://127.0.0.1/', 'http://user:pw@example.com/']) {
       await expect(safeFetch(url, { maxBytes: 1000 }), url).rejects.toThrow();
     }
-    for (const url of ['http://127.0.0.1:1/', 'http://[::1]:1/', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://192.168.1.1/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://localhost:1/']) {
+    for (const url of [
+      'http://127.0.0.1:1/',
+      'http://[::1]:1/',
+      'http://10.1.2.3/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://192.168.1.1/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0.0.0.0/',
+      'http://localhost:1/',
+    ]) {
       await expect(safeFetch(url, { maxBytes: 1000, timeoutMs: 2_000 }), url).rejects.toThrow(/address we do not fetch from|not an address we fetch from/);
     }
   });
@@ -123,7 +132,19 @@ describe('safeFetch', () => {
   it('judges addresses', () => {
     expect(isPublicAddress('93.184.216.34')).toBe(true);
     expect(isPublicAddress('2606:2800:220:1::1')).toBe(true);
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '::1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', 'not-an-ip']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      'not-an-ip',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     expect(isPublicAddress('127.0.0.1', { allowLoopback: true })).toBe(true);

@@ -120,7 +120,11 @@ export async function refreshSocialCard(spaId: number, now = new Date(), setting
   const allowLoopback = settings.allowLoopback ?? OEMBED_ALLOW_LOOPBACK === 'on';
   const instagramToken = settings.instagramToken ?? INSTAGRAM_OEMBED_TOKEN;
   try {
-    const spa = db.select({ tier: spas.tier, socialFeedUrl: spas.socialFeedUrl, socialPlatform: spas.socialPlatform }).from(spas).where(eq(spas.id, spaId)).get();
+    const spa = db
+      .select({ tier: spas.tier, socialFeedUrl: spas.socialFeedUrl, socialPlatform: spas.socialPlatform })
+      .from(spas)
+      .where(eq(spas.id, spaId))
+      .get();
     const feedUrl = spa ? allowedSocialFeed(spa) : null;
     if (!spa || !feedUrl) return { ok: false, reason: 'not-allowed' };
     const platform = platformOf(feedUrl, spa.socialPlatform);

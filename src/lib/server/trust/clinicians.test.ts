@@ -18,15 +18,41 @@ const rowOf = (id: number) => db.select().from(clinicians).where(eq(clinicians.i
 
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
-  admin = { id: db.insert(users).values({ email: `${TAG}-admin@example.com`, role: 'admin' }).returning().get().id, role: 'admin' };
-  owner = { id: db.insert(users).values({ email: `${TAG}-owner@example.com`, role: 'owner' }).returning().get().id, role: 'owner' };
-  spaA = db.insert(spas).values({ name: 'Clinician Spa A', slug: `${TAG}-a`, cityId: city.id }).returning({ id: spas.id }).get().id;
-  spaB = db.insert(spas).values({ name: 'Clinician Spa B', slug: `${TAG}-b`, cityId: city.id }).returning({ id: spas.id }).get().id;
+  admin = {
+    id: db
+      .insert(users)
+      .values({ email: `${TAG}-admin@example.com`, role: 'admin' })
+      .returning()
+      .get().id,
+    role: 'admin',
+  };
+  owner = {
+    id: db
+      .insert(users)
+      .values({ email: `${TAG}-owner@example.com`, role: 'owner' })
+      .returning()
+      .get().id,
+    role: 'owner',
+  };
+  spaA = db
+    .insert(spas)
+    .values({ name: 'Clinician Spa A', slug: `${TAG}-a`, cityId: city.id })
+    .returning({ id: spas.id })
+    .get().id;
+  spaB = db
+    .insert(spas)
+    .values({ name: 'Clinician Spa B', slug: `${TAG}-b`, cityId: city.id })
+    .returning({ id: spas.id })
+    .get().id;
 });
 
 afterAll(() => {
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 describe('the owner’s list', () => {
@@ -37,7 +63,9 @@ describe('the owner’s list', () => {
     expect(second).toMatchObject({ ok: false, status: 422, fields: { isMedicalDirector: expect.stringContaining('already lists a medical director') } });
     expect(addClinician(spaA, clinician())).toMatchObject({ ok: false, fields: { licenseNumber: 'This licence number is already listed for this spa' } });
     // The database refuses a nurse as director, whatever the caller.
-    expect(() => db.insert(clinicians).values({ spaId: spaB, name: 'RN', role: 'RN', licenseNumber: '95000001', isMedicalDirector: true }).run()).toThrow(/CHECK/);
+    expect(() => db.insert(clinicians).values({ spaId: spaB, name: 'RN', role: 'RN', licenseNumber: '95000001', isMedicalDirector: true }).run()).toThrow(
+      /CHECK/,
+    );
     expect(listClinicians(spaA)[0]).toMatchObject({ isMedicalDirector: true });
   });
 
@@ -48,7 +76,11 @@ describe('the owner’s list', () => {
     expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);
     expect(rowOf(added.id).licenseCheckedBy).toBe(admin.id);
     // The check is in the editors' audit log, with the number it vouched for.
-    const logged = db.select().from(auditLog).where(and(eq(auditLog.actorId, admin.id), eq(auditLog.target, `spa:${spaA}`))).all();
+    const logged = db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.target, `spa:${spaA}`)))
+      .all();
     expect(logged.map((row) => [row.action, row.detail])).toContainEqual(['check-licence', `95012399 (clinician ${added.id})`]);
 
     expect(updateClinician(spaA, added.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012399' })).ok).toBe(true);
@@ -79,7 +111,8 @@ describe('licence checks', () => {
 
   it('decide the spa card’s mark and the search filter', () => {
     const card = () => listActiveSpaCards().find((s) => s.id === spaB)!;
-    const found = (trust: 'director' | 'checked') => searchSpas({ page: 1, trust, city: undefined, service: undefined, tier: undefined, featured: undefined }).total;
+    const found = (trust: 'director' | 'checked') =>
+      searchSpas({ page: 1, trust, city: undefined, service: undefined, tier: undefined, featured: undefined }).total;
     expect(card()).toMatchObject({ hasMedicalDirector: true, licencesChecked: false });
     const checkedBefore = found('checked');
     for (const c of listClinicians(spaB)) expect(setLicenceChecked(admin, c.id, c.licenseNumber, true).ok).toBe(true);

@@ -87,7 +87,12 @@ export function updateClinician(spaId: number, clinicianId: number, input: Clini
 }
 
 export function removeClinician(spaId: number, clinicianId: number): boolean {
-  return db.delete(clinicians).where(and(eq(clinicians.id, clinicianId), eq(clinicians.spaId, spaId))).run().changes === 1;
+  return (
+    db
+      .delete(clinicians)
+      .where(and(eq(clinicians.id, clinicianId), eq(clinicians.spaId, spaId)))
+      .run().changes === 1
+  );
 }
 
 /**

@@ -16,10 +16,18 @@ let owner: SessionUser;
 let spaId: number;
 
 beforeAll(() => {
-  const row = db.insert(users).values({ email: `${TAG}-owner@example.com`, role: 'owner' }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: `${TAG}-owner@example.com`, role: 'owner' })
+    .returning()
+    .get();
   owner = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: 'owner' };
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
-  spaId = db.insert(spas).values({ name: `Spa ${TAG}`, slug: TAG, cityId: city.id, ownerId: owner.id }).returning().get().id;
+  spaId = db
+    .insert(spas)
+    .values({ name: `Spa ${TAG}`, slug: TAG, cityId: city.id, ownerId: owner.id })
+    .returning()
+    .get().id;
 });
 
 function request(n: number) {

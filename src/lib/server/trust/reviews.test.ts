@@ -29,18 +29,31 @@ let spaA = 0;
 let spaB = 0;
 
 function makeUser(who: string, role: SessionUser['role']): SessionUser {
-  const row = db.insert(users).values({ email: email(who), role }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email: email(who), role })
+    .returning()
+    .get();
   return { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
 }
 
 /** A booking of `spaId` in `status`, its visit `daysAgo` days back. */
 function booking(spaId: number, status: 'pending' | 'confirmed' | 'completed' | 'cancelled', who = 'client', daysAgo = 3): number {
   const at = new Date(Date.now() - daysAgo * DAY);
-  return db.insert(bookings).values({ spaId, name: 'Ana Lopez', email: email(who), status, scheduledAt: at, updatedAt: at }).returning({ id: bookings.id }).get().id;
+  return db
+    .insert(bookings)
+    .values({ spaId, name: 'Ana Lopez', email: email(who), status, scheduledAt: at, updatedAt: at })
+    .returning({ id: bookings.id })
+    .get().id;
 }
 
 const input: ReviewInput = { rating: 5, body: 'Thorough exam first, a natural result, no pressure to buy more.', treatment: 'Botox', authorName: 'Ana' };
-const reviewRows = () => db.select().from(reviews).where(inArray(reviews.spaId, [spaA, spaB])).all();
+const reviewRows = () =>
+  db
+    .select()
+    .from(reviews)
+    .where(inArray(reviews.spaId, [spaA, spaB]))
+    .all();
 const contentVersion = () => db.select({ v: siteMeta.contentVersion }).from(siteMeta).get()!.v;
 
 beforeAll(() => {
@@ -49,16 +62,34 @@ beforeAll(() => {
   people.otherOwner = makeUser('other-owner', 'owner');
   people.admin = makeUser('admin', 'admin');
   people.client = makeUser('client', 'client');
-  spaA = db.insert(spas).values({ name: 'Review Spa A', slug: `${TAG}-a`, cityId: city.id, ownerId: people.owner.id }).returning({ id: spas.id }).get().id;
-  spaB = db.insert(spas).values({ name: 'Review Spa B', slug: `${TAG}-b`, cityId: city.id, ownerId: people.otherOwner.id }).returning({ id: spas.id }).get().id;
+  spaA = db
+    .insert(spas)
+    .values({ name: 'Review Spa A', slug: `${TAG}-a`, cityId: city.id, ownerId: people.owner.id })
+    .returning({ id: spas.id })
+    .get().id;
+  spaB = db
+    .insert(spas)
+    .values({ name: 'Review Spa B', slug: `${TAG}-b`, cityId: city.id, ownerId: people.otherOwner.id })
+    .returning({ id: spas.id })
+    .get().id;
 });
 
 afterAll(() => {
-  db.delete(reviews).where(inArray(reviews.spaId, [spaA, spaB])).run();
-  db.delete(bookings).where(like(bookings.email, `${TAG}-%`)).run();
-  db.delete(mailQueue).where(like(sql`json_extract(${mailQueue.message}, '$.to')`, `${TAG}-%`)).run();
-  db.delete(spas).where(like(spas.slug, `${TAG}-%`)).run();
-  db.delete(users).where(like(users.email, `${TAG}-%`)).run();
+  db.delete(reviews)
+    .where(inArray(reviews.spaId, [spaA, spaB]))
+    .run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}-%`))
+    .run();
+  db.delete(mailQueue)
+    .where(like(sql`json_extract(${mailQueue.message}, '$.to')`, `${TAG}-%`))
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
+  db.delete(users)
+    .where(like(users.email, `${TAG}-%`))
+    .run();
 });
 
 describe('the review link', () => {
@@ -93,7 +124,10 @@ describe('the review link', () => {
     if (!created.ok) throw new Error('booking refused');
     const confirmed = changeBooking(created.id, { status: 'confirmed', scheduledAt: new Date(Date.now() + DAY) }, { user: people.owner });
     expect(confirmed.ok).toBe(true);
-    db.update(bookings).set({ scheduledAt: new Date(Date.now() - DAY) }).where(eq(bookings.id, created.id)).run();
+    db.update(bookings)
+      .set({ scheduledAt: new Date(Date.now() - DAY) })
+      .where(eq(bookings.id, created.id))
+      .run();
     const completed = changeBooking(created.id, { status: 'completed' }, { user: people.owner });
     if (!completed.ok) throw new Error(completed.message);
     announceBookingChange(completed.before, completed.after, false, ORIGIN);
@@ -142,7 +176,12 @@ describe('writing a review (the bars)', () => {
     // A fresh link for the same booking is not issued once it is reviewed.
     expect(issueReviewInvitation(id)).toBeNull();
     // And the database itself refuses a second row for the booking.
-    expect(() => db.insert(reviews).values({ bookingId: id, spaId: spaA, rating: 1, body: 'x'.repeat(30), authorName: 'X', visitMonth: '2026-11' }).run()).toThrow(/UNIQUE/);
+    expect(() =>
+      db
+        .insert(reviews)
+        .values({ bookingId: id, spaId: spaA, rating: 1, body: 'x'.repeat(30), authorName: 'X', visitMonth: '2026-11' })
+        .run(),
+    ).toThrow(/UNIQUE/);
     expect(reviewRows()).toEqual(before);
   });
 
@@ -161,7 +200,9 @@ describe('writing a review (the bars)', () => {
     expect(issueReviewInvitation(pending)).toBeNull();
     // Even a link row put in by hand does not open for a booking that was not completed.
     const forged = 'b'.repeat(32);
-    db.insert(reviewInvitations).values({ bookingId: pending, tokenHash: hashToken(forged), expiresAt: new Date(Date.now() + DAY) }).run();
+    db.insert(reviewInvitations)
+      .values({ bookingId: pending, tokenHash: hashToken(forged), expiresAt: new Date(Date.now() + DAY) })
+      .run();
     expect(reviewLink(forged).state).toBe('unknown');
     expect(submitReview(forged, input)).toMatchObject({ ok: false, status: 404 });
     expect(reviewRows()).toEqual(before);
@@ -206,7 +247,11 @@ describe('published as written', () => {
     expect(report).toMatchObject({ decision: 'removed', decidedBy: people.admin.id });
     // Editors read the decision and its reason in the audit log.
     const logged = db.select().from(auditLog).where(eq(auditLog.actorId, people.admin.id)).all();
-    expect(logged.map((row) => [row.action, row.target, row.detail])).toContainEqual(['remove-review', `spa:${spaA}`, `review ${reviewId}: Shares a staff member’s private details`]);
+    expect(logged.map((row) => [row.action, row.target, row.detail])).toContainEqual([
+      'remove-review',
+      `spa:${spaA}`,
+      `review ${reviewId}: Shares a staff member’s private details`,
+    ]);
     expect(listPublishedReviews(spaA).some((r) => r.id === reviewId)).toBe(false);
     expect(reportReview(reviewId, 'again')).toBeNull();
   });

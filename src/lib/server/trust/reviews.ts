@@ -39,7 +39,11 @@ export function issueReviewInvitation(bookingId: number, now = new Date()): stri
   const row = db
     .insert(reviewInvitations)
     .values(values)
-    .onConflictDoUpdate({ target: reviewInvitations.bookingId, set: { tokenHash: values.tokenHash, expiresAt: values.expiresAt }, where: isNull(reviewInvitations.usedAt) })
+    .onConflictDoUpdate({
+      target: reviewInvitations.bookingId,
+      set: { tokenHash: values.tokenHash, expiresAt: values.expiresAt },
+      where: isNull(reviewInvitations.usedAt),
+    })
     .returning({ bookingId: reviewInvitations.bookingId })
     .get();
   return row ? token : null;
@@ -86,9 +90,7 @@ export function reviewLink(token: string, now = new Date()): ReviewLinkState {
 
 // --- writing a review ---------------------------------------------------------
 
-export type SubmitResult =
-  | { ok: true; reviewId: number; spaSlug: string }
-  | { ok: false; status: 404 | 409 | 410; message: string };
+export type SubmitResult = { ok: true; reviewId: number; spaSlug: string } | { ok: false; status: 404 | 409 | 410; message: string };
 
 /**
  * Publishes the review the link's visit allows. Everything is decided inside
@@ -194,7 +196,11 @@ export type ReplyResult = { ok: true } | { ok: false; status: 404 | 409; message
 
 /** The spa's one public reply; the caller has checked that the user may manage `spaId`. */
 export function replyToReview(spaId: number, reviewId: number, reply: string, now = new Date()): ReplyResult {
-  const review = db.select({ reply: reviews.reply }).from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.spaId, spaId))).get();
+  const review = db
+    .select({ reply: reviews.reply })
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), eq(reviews.spaId, spaId)))
+    .get();
   if (!review) return { ok: false, status: 404, message: 'That review is not on this listing.' };
   if (review.reply !== null) return { ok: false, status: 409, message: 'You have already replied to this review.' };
   const result = db
@@ -233,9 +239,17 @@ export function findPublishedReview(reviewId: number) {
 
 /** A report on a published review; null when there is no such review to report. */
 export function reportReview(reviewId: number, reason: string, now = new Date()): number | null {
-  const review = db.select({ id: reviews.id }).from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.state, 'published'))).get();
+  const review = db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), eq(reviews.state, 'published')))
+    .get();
   if (!review) return null;
-  return db.insert(reviewReports).values({ reviewId, reason: reason.slice(0, 500), createdAt: now }).returning({ id: reviewReports.id }).get().id;
+  return db
+    .insert(reviewReports)
+    .values({ reviewId, reason: reason.slice(0, 500), createdAt: now })
+    .returning({ id: reviewReports.id })
+    .get().id;
 }
 
 export function listOpenReports() {
@@ -244,7 +258,15 @@ export function listOpenReports() {
       id: reviewReports.id,
       reason: reviewReports.reason,
       createdAt: reviewReports.createdAt,
-      review: { id: reviews.id, rating: reviews.rating, body: reviews.body, authorName: reviews.authorName, visitMonth: reviews.visitMonth, state: reviews.state, reply: reviews.reply },
+      review: {
+        id: reviews.id,
+        rating: reviews.rating,
+        body: reviews.body,
+        authorName: reviews.authorName,
+        visitMonth: reviews.visitMonth,
+        state: reviews.state,
+        reply: reviews.reply,
+      },
       spa: { name: spas.name, slug: spas.slug },
     })
     .from(reviewReports)
@@ -304,9 +326,15 @@ export function decideReport(
     const decided = { decision, decisionReason: reason, decidedBy: user.id, decidedAt: now };
     if (decision === 'removed') {
       tx.update(reviews).set({ state: 'removed', removedReason: reason }).where(eq(reviews.id, report.reviewId)).run();
-      tx.update(reviewReports).set(decided).where(and(eq(reviewReports.reviewId, report.reviewId), isNull(reviewReports.decidedAt))).run();
+      tx.update(reviewReports)
+        .set(decided)
+        .where(and(eq(reviewReports.reviewId, report.reviewId), isNull(reviewReports.decidedAt)))
+        .run();
     } else {
-      tx.update(reviewReports).set(decided).where(and(eq(reviewReports.id, reportId), isNull(reviewReports.decidedAt))).run();
+      tx.update(reviewReports)
+        .set(decided)
+        .where(and(eq(reviewReports.id, reportId), isNull(reviewReports.decidedAt)))
+        .run();
     }
     recordAudit(user, decision === 'removed' ? 'remove-review' : 'keep-review', `spa:${report.spaId}`, `review ${report.reviewId}: ${reason}`, tx);
     return { ok: true };

@@ -17,7 +17,9 @@ export const POST: APIRoute = async (context) => {
   if (!body.ok) return body.response;
   const result = requestBooking(body.value, { clientAddress: clientAddressOf(context), userId: getUser(context)?.id, origin: publicOrigin });
   if (result.status === 429) {
-    return apiError(429, 'rate_limited', 'Too many booking requests. Try again later or call us.', undefined, { 'Retry-After': String(result.retryAfterSeconds) });
+    return apiError(429, 'rate_limited', 'Too many booking requests. Try again later or call us.', undefined, {
+      'Retry-After': String(result.retryAfterSeconds),
+    });
   }
   if (!result.ok) return apiError(422, 'invalid_request', 'Some fields are not valid.', result.fields);
   return json(bookingJson(result.details), 201, { Location: `/api/bookings/${result.id}` });

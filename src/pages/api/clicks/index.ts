@@ -17,7 +17,9 @@ export const POST: APIRoute = async (context) => {
   const address = clientAddressOf(context);
   const limit = allowClick(address);
   if (!limit.allowed) {
-    return apiError(429, 'rate_limited', 'Too many clicks recorded from this address. Try again later.', undefined, { 'Retry-After': String(limit.retryAfterSeconds) });
+    return apiError(429, 'rate_limited', 'Too many clicks recorded from this address. Try again later.', undefined, {
+      'Retry-After': String(limit.retryAfterSeconds),
+    });
   }
   const body = await readJson(request, BODY_LIMIT);
   if (!body.ok) return body.response;

@@ -4,14 +4,7 @@
 // ?error=google; the reason goes to the log, not to the address bar.
 import type { APIRoute } from 'astro';
 import { signIn } from '#lib/server/auth/auth.ts';
-import {
-  finishGoogleSignIn,
-  googleConfigured,
-  googleFailurePath,
-  GoogleSignInError,
-  signInWithGoogle,
-  takeGoogleSignIn,
-} from '#lib/server/auth/google.ts';
+import { finishGoogleSignIn, googleConfigured, googleFailurePath, GoogleSignInError, signInWithGoogle, takeGoogleSignIn } from '#lib/server/auth/google.ts';
 import { notFound, publicOrigin } from '#lib/server/http.ts';
 import { logger } from '#lib/log.ts';
 
