@@ -196,3 +196,33 @@ test('subscription with JavaScript: a full city shows "Elite Tier Unavailable"',
   await expect(page.getByText('The maximum of 3 Elite spas per city has been reached. Please try Premium instead.')).toBeVisible();
   expect(page.url()).toContain('/subscription');
 });
+
+test('subscription with JavaScript: a failed or empty answer shows "Subscription Error" with what went wrong', async ({ page, context }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  await signIn(context, owner);
+  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Error City ${owner.id}`, `error-city-${owner.id}`)!.id;
+  const spa = write<{ id: number }>(
+    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
+    `Unlucky ${owner.id}`,
+    `unlucky-${owner.id}`,
+    cityId,
+    owner.id,
+  )!;
+  // Stripe's answers the server cannot give on demand here: an error without a message, then a success without a URL.
+  const answers = [
+    { status: 502, body: JSON.stringify({ error: { code: 'stripe_error', message: '' } }) },
+    { status: 200, body: JSON.stringify({}) },
+  ];
+  await page.route('**/api/stripe/checkout', (route) => route.fulfill({ contentType: 'application/json', ...answers.shift()! }));
+  await page.goto(`/subscription?spaId=${spa.id}`);
+  await page.waitForFunction(() => document.querySelector('astro-island[ssr]') === null);
+
+  await page.getByRole('button', { name: 'Choose Premium' }).click();
+  await expect(page.getByText('Subscription Error', { exact: true })).toBeVisible();
+  await expect(page.getByText('Failed to start subscription process')).toBeVisible();
+  expect(page.url()).toContain('/subscription');
+
+  await page.getByRole('button', { name: 'Choose Premium' }).click();
+  await expect(page.getByText('No checkout URL returned')).toBeVisible();
+  expect(page.url()).toContain('/subscription');
+});

@@ -55,15 +55,20 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
         afterToastShown(500, () => window.location.assign(loginUrl));
         return;
       }
-      const body = (await response.json().catch(() => ({}))) as { url?: string; error?: { message?: string } };
+      const body = (await response.json().catch(() => ({}))) as { url?: string; error?: { code?: string; message?: string } };
+      // The server's error code says the city is full, not the words of its message.
+      if (body.error?.code === 'elite_capacity') {
+        setPending(null);
+        toast({ ...ELITE_UNAVAILABLE, variant: 'destructive' });
+        return;
+      }
       if (!response.ok) throw new Error(body.error?.message || 'Failed to start subscription process');
       if (!body.url) throw new Error('No checkout URL returned');
       window.location.assign(body.url);
     } catch (error) {
       const message = error instanceof Error ? error.message : '';
       setPending(null);
-      if (message.includes('Elite tier is at capacity')) toast({ ...ELITE_UNAVAILABLE, variant: 'destructive' });
-      else toast({ title: 'Subscription Error', description: message || 'Failed to start subscription process', variant: 'destructive' });
+      toast({ title: 'Subscription Error', description: message || 'Failed to start subscription process', variant: 'destructive' });
     }
   }
 
