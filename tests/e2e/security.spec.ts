@@ -5,11 +5,11 @@
 // (Figures for a 200 MB post under load: scripts/bench-bodies.ts.)
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
+import { postChunked } from '../support/post-chunked.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -22,63 +22,6 @@ function issueToken(email: string): string {
   const token = randomToken();
   write('insert into magic_tokens (token_hash, email, expires_at) values (?, ?, ?)', sha256(token), email, Date.now() + 15 * 60_000);
   return token;
-}
-
-interface ChunkedResult {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** Bytes written before the answer came. */
-  sent: number;
-}
-
-/**
- * POSTs `total` bytes with chunked transfer encoding (no Content-Length), a
- * chunk at a time, stopping as soon as an answer arrives. `beforeRest` runs
- * once, after the first chunk, while the body is still open.
- */
-function postChunked(
-  url: string,
-  total: number,
-  options: { contentType?: string; chunk?: number; beforeRest?: () => Promise<void> } = {},
-): Promise<ChunkedResult> {
-  const chunkSize = options.chunk ?? 16 * 1024;
-  const piece = Buffer.alloc(chunkSize, 'a=&');
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = httpRequest(url, { method: 'POST', headers: { 'Content-Type': options.contentType ?? 'application/x-www-form-urlencoded', Origin: baseURL } });
-    req.on('response', (res) => {
-      answered = true;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => (body += text));
-      // Done when the answer is read and the server has closed the connection.
-      const closed = new Promise<void>((done) => (req.destroyed ? done() : req.once('close', () => done())));
-      res.on('end', () => void closed.then(() => resolve({ status: res.statusCode!, body, headers: res.headers, sent })));
-      res.on('error', reject);
-    });
-    // Writing into a connection the server closed fails: expected, once it answered.
-    req.on('error', (error) => {
-      if (!answered) reject(error);
-    });
-    const pump = async () => {
-      let first = true;
-      while (sent < total && !answered && !req.destroyed) {
-        const ok = req.write(piece);
-        sent += piece.length;
-        // A real client reads while it sends: let the answer in between writes.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (first && options.beforeRest) {
-          first = false;
-          await options.beforeRest();
-        }
-        if (!ok) await new Promise<void>((done) => req.once('drain', done).once('close', done));
-      }
-      if (!answered && !req.destroyed) req.end();
-    };
-    pump().catch(() => {});
-  });
 }
 
 test.describe('request bodies are capped', () => {
