@@ -178,9 +178,10 @@ test.describe('a restart under load', () => {
           timeout: 30_000,
         })
         .toBe(0);
-      console.log(
-        `restart under load: ${acknowledged.length} acknowledged (${acknowledged.filter((b) => b.after).length} after the restart), ${refused.length} attempts without an answer, ${limited} rate-limited, 0 lost`,
-      );
+      test.info().annotations.push({
+        type: 'figures',
+        description: `restart under load: ${acknowledged.length} acknowledged (${acknowledged.filter((b) => b.after).length} after the restart), ${refused.length} attempts without an answer, ${limited} rate-limited, 0 lost`,
+      });
     } finally {
       server.stop();
     }

@@ -234,9 +234,10 @@ test('100 hostile uploads through the server: no 5xx, nothing stored; bodies pas
   expect(uploadedFiles()).toEqual(before);
   if (pid && memoryBefore) {
     const after = memoryOf(pid);
-    console.log(
-      `hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`,
-    );
+    test.info().annotations.push({
+      type: 'figures',
+      description: `hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`,
+    });
     expect(peakRss - memoryBefore.rss).toBeLessThan(400e6);
   }
 
