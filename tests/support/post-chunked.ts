@@ -15,17 +15,20 @@ export interface ChunkedResult {
 }
 
 /**
- * POSTs `total` bytes with chunked transfer encoding (no Content-Length), a
- * chunk at a time, stopping as soon as an answer arrives. `beforeRest` runs
- * once, after the first chunk, while the body is still open.
+ * POSTs a body with chunked transfer encoding (no Content-Length), a chunk at
+ * a time, stopping as soon as an answer arrives. The body is either `total`
+ * bytes of filler or the given bytes. `beforeRest` runs once, after the first
+ * chunk, while the body is still open.
  */
 export function postChunked(
   url: string,
-  total: number,
+  body: number | Buffer,
   options: { contentType?: string; chunk?: number; headers?: Record<string, string>; beforeRest?: () => Promise<void> } = {},
 ): Promise<ChunkedResult> {
   const chunkSize = options.chunk ?? 16 * 1024;
-  const piece = Buffer.alloc(chunkSize, 'a=&');
+  const filler = Buffer.alloc(chunkSize, 'a=&');
+  const total = typeof body === 'number' ? body : body.length;
+  const pieceAt = (offset: number) => (typeof body === 'number' ? filler : body.subarray(offset, offset + chunkSize));
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
@@ -50,6 +53,7 @@ export function postChunked(
     const pump = async () => {
       let first = true;
       while (sent < total && !answered && !req.destroyed) {
+        const piece = pieceAt(sent);
         const ok = req.write(piece);
         sent += piece.length;
         // A real client reads while it sends: let the answer in between writes.
@@ -64,4 +68,10 @@ export function postChunked(
     };
     pump().catch(() => {});
   });
+}
+
+/** A form as the bytes and Content-Type a browser would send for it. */
+export async function encodeForm(form: FormData): Promise<{ bytes: Buffer; contentType: string }> {
+  const encoded = new Request('http://127.0.0.1/', { method: 'POST', body: form });
+  return { bytes: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
 }
