@@ -211,6 +211,7 @@ describe('the queue state and requests on disk', () => {
     const state = {
       updatedAt: '2026-11-23T10:00:00.000Z',
       status: 'idle',
+      onChange: true,
       contentVersion: 1,
       publishedVersion: 1,
       buildStartsAt: null,

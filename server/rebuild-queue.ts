@@ -101,6 +101,7 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
   function describe(version: number, published: number | null, extra: Partial<RebuildQueueState>): Omit<RebuildQueueState, 'updatedAt'> {
     return {
       status: 'idle',
+      onChange,
       contentVersion: version,
       publishedVersion: published,
       buildStartsAt: null,

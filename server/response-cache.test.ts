@@ -14,6 +14,7 @@ async function start(generation: () => string) {
     cache.capture(req, res, generation());
     rendered++;
     res.setHeader('Content-Type', 'text/html');
+    res.setHeader('X-Request-Id', `request-${rendered}`);
     res.statusCode = req.url!.includes('missing') ? 404 : 200;
     res.write('<html>');
     res.end(`${req.url} #${rendered}</html>`);
@@ -35,6 +36,15 @@ describe('response cache', () => {
     const second = await site.get('/search-results?city=irvine');
     // fetch asks for gzip and decodes it: the stored compressed copy is the same page.
     expect(second).toEqual({ status: 200, body: first.body, cache: 'hit' });
+    expect(site.rendered()).toBe(1);
+  });
+
+  it("keeps a spa page rendered on request too, without the first request's id", async () => {
+    const site = await start(() => 'v1');
+    await site.get('/spas/harborlight-aesthetics');
+    const again = await fetch(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/spas/harborlight-aesthetics`);
+    expect(again.headers.get('x-cache')).toBe('hit');
+    expect(again.headers.get('x-request-id')).toBeNull();
     expect(site.rendered()).toBe(1);
   });
 

@@ -1,4 +1,5 @@
-// A small in-memory cache of whole responses for anonymous search requests.
+// A small in-memory cache of whole responses for anonymous search requests,
+// and for spa pages rendered while a change waits for the build (server/serve.ts).
 // Search pages are rendered on request (they must work without JavaScript) and
 // the same searches repeat all day; the answer changes only when listings do,
 // so an entry lives until the content version or the served build changes.
@@ -21,7 +22,7 @@ export interface ResponseCache {
   readonly size: number;
 }
 
-const CACHEABLE = /^\/(?:search-results|client\/|api\/spas\/search)/;
+const CACHEABLE = /^\/(?:search-results|client\/|api\/spas\/search|spas\/)/;
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?session=[^;]/;
 const MAX_BODY = 512 * 1024;
 
@@ -85,7 +86,7 @@ export function createResponseCache(maxEntries = 500): ResponseCache {
         keep(chunk);
         if (res.statusCode === 200 && size <= MAX_BODY && generation === currentGeneration) {
           const headers = Object.fromEntries(
-            Object.entries(res.getHeaders()).filter(([name]) => !['set-cookie', 'content-length', 'content-encoding', 'vary'].includes(name)),
+            Object.entries(res.getHeaders()).filter(([name]) => !['set-cookie', 'content-length', 'content-encoding', 'vary', 'x-request-id'].includes(name)),
           ) as Entry['headers'];
           const body = Buffer.concat(chunks);
           remember(key, { status: 200, headers, body, gzipped: gzipSync(body) });

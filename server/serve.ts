@@ -14,7 +14,7 @@ import { migrateDatabase } from '#db/migrate.ts';
 import { env, envPath, loadEnv } from './env.ts';
 import { bodyLimitFor, readCappedBody } from './request-body.ts';
 import { createResponseCache } from './response-cache.ts';
-import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
+import { currentBuildDir, FRESH_SPA_PAGE, readBuildInfo } from '#lib/server/published-site.ts';
 import { startRebuildQueue } from './rebuild-queue.ts';
 import { msUntilNextPacificMidnight } from '#lib/dates.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '#lib/proxy.ts';
@@ -66,10 +66,11 @@ export async function startServer() {
   // Expired sessions, spent tokens and old rate-limit rows: pruned now and nightly (issue 9, item 11).
   if (runsJobs) startHousekeeping(db);
   // A listing change is live within seconds: debounced rebuilds, and the editors' Rebuild now (docs/decisions/0019).
-  if (runsJobs) startRebuildQueue(db.$client, siteDir, { onChange: env('PUBLISH_ON_CHANGE') === 'on' });
+  const publishOnChange = env('PUBLISH_ON_CHANGE') === 'on';
+  if (runsJobs) startRebuildQueue(db.$client, siteDir, { onChange: publishOnChange });
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
 
-  let active: { dir: string; id: string; builtAt: string | null; handler: Handler; files: StaticServer } | null = null;
+  let active: { dir: string; id: string; builtAt: string | null; publishedVersion: number; handler: Handler; files: StaticServer } | null = null;
   let loading: Promise<void> | null = null;
 
   async function load(dir: string) {
@@ -77,7 +78,15 @@ export async function startServer() {
     const { handler } = (await import(entry)) as { handler: Handler };
     const info = readBuildInfo(dir);
     const id = info?.id ?? dir;
-    active = { dir, id, builtAt: info?.builtAt ?? null, handler, files: createStaticServer(join(dir, 'client')) };
+    active = {
+      dir,
+      id,
+      builtAt: info?.builtAt ?? null,
+      // A build without build.json (made by hand) is taken as current.
+      publishedVersion: info?.contentVersion ?? Number.POSITIVE_INFINITY,
+      handler,
+      files: createStaticServer(join(dir, 'client')),
+    };
     log.info(`serving build ${id}`);
   }
 
@@ -145,7 +154,7 @@ export async function startServer() {
     // Whatever a client wrote under this name is replaced by what we decided.
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddressFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies) ?? '';
 
-    const { id, handler, files } = active!;
+    const { id, handler, files, publishedVersion } = active!;
     // Signed-in visitors get the member home; everyone else the pre-rendered
     // one. Both answer at "/", so caches must keep them apart by cookie.
     if (isHomeRequest(req)) {
@@ -154,14 +163,24 @@ export async function startServer() {
     }
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
-    // Pre-rendered pages and assets, precompressed, from memory where hot.
-    if (files.serve(req, res)) return;
-    // A build swap or a listing change starts the search cache afresh.
-    const generation = `${id}:${contentVersion.get()?.v ?? 0}`;
+    const dataVersion = contentVersion.get()?.v ?? 0;
+    // Pre-rendered pages and assets, precompressed, from memory where hot. A
+    // spa page is rendered from the data instead while publishing on change
+    // is on and the data is ahead of this build, so a listing change is live
+    // before its rebuild lands (docs/decisions/0025).
+    delete req.headers[FRESH_SPA_PAGE.header];
+    const freshSpaPage = publishOnChange && dataVersion > publishedVersion ? spaPageRequest(req) : null;
+    if (!freshSpaPage && files.serve(req, res)) return;
+    // A build swap or a listing change starts the cache of rendered answers afresh.
+    const generation = `${id}:${dataVersion}`;
     if (searchCache.serve(req, res, generation)) return;
     setAppDefaults(res, files.documentPolicy);
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
-      searchCache.capture(req, res, generation);
+      searchCache.capture(req, res, generation); // under the address asked for
+      if (freshSpaPage) {
+        req.headers[FRESH_SPA_PAGE.header] = '1';
+        req.url = `${FRESH_SPA_PAGE.pathPrefix}${freshSpaPage.slug}${freshSpaPage.query}`;
+      }
       handler(req, res);
     });
   });
@@ -216,6 +235,13 @@ function shutDown(server: ReturnType<typeof createServer>) {
     process.exit(0);
   });
   server.closeIdleConnections();
+}
+
+/** A spa's page, /spas/{slug} with or without a query: its slug and query. */
+function spaPageRequest(req: IncomingMessage): { slug: string; query: string } | null {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  const match = /^\/spas\/([a-z0-9-]+)(\?.*)?$/.exec(req.url ?? '');
+  return match ? { slug: match[1]!, query: match[2] ?? '' } : null;
 }
 
 const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');

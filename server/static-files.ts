@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { PAGE_CACHE_CONTROL } from '#lib/server/published-site.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -137,11 +138,7 @@ export function chooseEncoding(acceptEncoding: string | undefined, entry: Manife
 
 /** Hashed assets never change under their name; everything else is checked each time. */
 export const cacheControlFor = (path: string) =>
-  path.startsWith('/_astro/')
-    ? 'public, max-age=31536000, immutable'
-    : path.endsWith('.html')
-      ? 'public, max-age=0, must-revalidate'
-      : 'public, max-age=3600, must-revalidate';
+  path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : path.endsWith('.html') ? PAGE_CACHE_CONTROL : 'public, max-age=3600, must-revalidate';
 
 /** True when If-None-Match names this ETag (or is "*"). */
 export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {

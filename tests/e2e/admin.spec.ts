@@ -8,7 +8,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queryAt } from '../support/database.ts';
+import { queryAt, writeAt } from '../support/database.ts';
+import { visit } from '../support/csp.ts';
 import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
@@ -83,19 +84,39 @@ test.describe('publishing on change, on a server of its own', () => {
     await expect(adminPage.locator('[data-admin-notice]')).toContainText('Listing approved');
     await expect(adminPage.locator(`[data-review-spa="${spa.id}"]`)).toHaveCount(0);
 
-    // The owner sees it publishing, with the build that carries it and when.
+    // Its page is up at once, rendered from the data; no build has carried it yet.
+    const buildBefore = (await fetch(`${server.url}/`)).headers.get('x-site-build');
+    const first = await fetch(`${server.url}/spas/${spa.slug}`);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain(name);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+
+    // The owner sees it publishing: the page is live, the lists follow in a named build.
     await ownerPage.reload();
     await expect(card.locator('[data-publish-state]')).toHaveAttribute('data-publish-state', 'publishing');
+    await expect(card.locator('[data-publish-detail]')).toContainText('Your page shows it now; the directory’s lists follow.');
     await expect(card.locator('[data-publish-detail]')).toContainText(
       /(In the next build|In the build running now) \(content version \d+\); live by about \d{1,2}:\d\d:\d\d [AP]M Pacific/,
     );
 
-    // The queue builds it; the public page appears without anyone running a command.
-    await expect.poll(async () => (await fetch(`${server.url}/spas/${spa.slug}`)).status, { timeout: 200_000, intervals: [1_000] }).toBe(200);
-    const page = await (await fetch(`${server.url}/spas/${spa.slug}`)).text();
-    expect(page).toContain(name);
-    await ownerPage.reload();
-    await expect(card.locator('[data-publish-state]')).toHaveAttribute('data-publish-state', 'live');
+    // The queue builds it without anyone running a command: its city page lists it, and the spa page is the build's file.
+    await expect.poll(async () => (await fetch(`${server.url}/`)).headers.get('x-site-build'), { timeout: 200_000, intervals: [1_000] }).not.toBe(buildBefore);
+    const city = readOne<{ slug: string }>(server, 'select c.slug from cities c join spas s on s.city_id = c.id where s.id = ?', spa.id);
+    await expect
+      .poll(async () => (await (await fetch(`${server.url}/cities/${city.slug}`)).text()).includes(name), { timeout: 200_000, intervals: [1_000] })
+      .toBe(true);
+    const page = await fetch(`${server.url}/spas/${spa.slug}`);
+    expect(await page.text()).toContain(name);
+    expect(page.headers.get('etag')).toBeTruthy();
+    await expect
+      .poll(
+        async () => {
+          await ownerPage.reload();
+          return card.locator('[data-publish-state]').getAttribute('data-publish-state');
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toBe('live');
     await expect(card.getByRole('link', { name: /View public page/ })).toHaveAttribute('href', `/spas/${spa.slug}`);
 
     // The desk shows the build being served; the audit log names the editor.
@@ -108,6 +129,33 @@ test.describe('publishing on change, on a server of its own', () => {
     await expect(row).toContainText('Approved');
     await ownerPage.context().close();
     await adminPage.context().close();
+  });
+
+  test('a spa page rendered while its change waits for the build: the change shows, the policy holds, the island wakes', async ({ browser }) => {
+    const spa = readOne<{ id: number; slug: string; description: string }>(
+      server,
+      "select id, slug, description from spas where active = 1 and tier = 'PREMIUM' order by id limit 1",
+    );
+    const marker = `Now with a quiet room for consultations ${Date.now()}.`;
+    writeAt(server.databasePath, 'update spas set description = ? where id = ?', `${spa.description} ${marker}`, spa.id);
+    // Rendered, not the build's file (which has an ETag), and kept like a page.
+    const answer = await fetch(`${server.url}/spas/${spa.slug}`);
+    expect(answer.headers.get('etag')).toBeNull();
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    const html = await answer.text();
+    expect(html).toContain(marker);
+    expect(html).toContain(`<link rel="canonical" href="${baseURL}/spas/${spa.slug}"`);
+    // Only the server may ask for the rendering path itself.
+    expect((await fetch(`${server.url}/spas/_fresh/${spa.slug}`, { headers: { 'x-medspa-fresh-page': '1' } })).status).toBe(404);
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const violations = await visit(page, `/spas/${spa.slug}`);
+    expect(violations).toEqual([]);
+    await expect(page.getByRole('main')).toContainText(marker);
+    // The booking island is the build's code: using its form woke it (visit focused the first field).
+    await expect(page.locator('main astro-island', { has: page.locator('form') }).first()).not.toHaveAttribute('ssr');
+    expect(await axe(page)).toEqual([]);
+    await context.close();
   });
 
   test('"Rebuild now" publishes a new build; a failed build is shown with its log', async ({ browser }) => {

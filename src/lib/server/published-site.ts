@@ -8,6 +8,21 @@
 import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/**
+ * How a published page may be kept: anywhere, but checked each time. Static
+ * pages say it (server/static-files.ts), and so does a spa page rendered on
+ * request while its change waits for the build (pages/spas/[...path].astro).
+ */
+export const PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
+/**
+ * A spa page rendered from the data while a change waits for the build: the
+ * server asks for it under this path, with this header set (it removes the
+ * header from what clients send), because the adapter would otherwise answer
+ * /spas/{slug} with the build's file (docs/decisions/0025).
+ */
+export const FRESH_SPA_PAGE = { pathPrefix: '/spas/_fresh/', header: 'x-medspa-fresh-page' } as const;
+
 /** A JSON file as written, or null when it is missing or unreadable. */
 function readJsonFile<T>(file: string): T | null {
   try {
@@ -104,6 +119,11 @@ export interface RebuildQueueState {
   /** When the queue last wrote this: a state older than STALE_STATE_MS means no queue is running. */
   updatedAt: string;
   status: 'idle' | 'waiting' | 'building' | 'retrying';
+  /**
+   * Publishing on change (PUBLISH_ON_CHANGE=on): the data's changes are built
+   * by themselves, and meanwhile the server renders spa pages from the data.
+   */
+  onChange: boolean;
   /** The data's version now, and the served build's. */
   contentVersion: number;
   publishedVersion: number | null;

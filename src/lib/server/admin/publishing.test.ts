@@ -19,6 +19,7 @@ const spa = (over: Partial<ListingFacts> = {}): ListingFacts => ({
 const queue = (over: Partial<RebuildQueueState>): RebuildQueueState => ({
   updatedAt: '2026-11-23T10:05:00.000Z',
   status: 'idle',
+  onChange: true,
   contentVersion: 9,
   publishedVersion: 7,
   buildStartsAt: null,
@@ -61,6 +62,7 @@ describe('listingPublishState', () => {
       contentVersion: 9,
       expectedLiveAt: new Date('2026-11-23T10:04:23.000Z'),
       delayed: false,
+      pageCurrent: true,
     });
   });
 
@@ -94,5 +96,14 @@ describe('listingPublishState', () => {
       ),
     ).toMatchObject({ state: 'publishing', delayed: true });
     expect(listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9 }))).toMatchObject({ state: 'publishing', expectedLiveAt: null });
+  });
+
+  it('says the spa page shows the change already only when the queue publishes on change', () => {
+    const waiting = { status: 'waiting', expectedLiveAt: '2026-11-23T10:04:23.000Z' } as const;
+    const on = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue(waiting) }));
+    expect(on).toMatchObject({ state: 'publishing', pageCurrent: true });
+    const off = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ ...waiting, onChange: false }) }));
+    expect(off).toMatchObject({ state: 'publishing', pageCurrent: false });
+    expect(listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9 }))).toMatchObject({ pageCurrent: false });
   });
 });

@@ -94,6 +94,12 @@ export type ListingPublishState =
       expectedLiveAt: Date | null;
       /** The last build failed; the queue retries it. */
       delayed: boolean;
+      /**
+       * The spa's own page shows the change already: with publishing on change
+       * the server renders spa pages from the data until the build lands
+       * (docs/decisions/0025); the lists that name the spa wait for the build.
+       */
+      pageCurrent: boolean;
     };
 
 export interface ListingFacts {
@@ -120,6 +126,7 @@ export function listingPublishState(spa: ListingFacts, status: Pick<PublishingSt
   if (!behind || !changedSinceBuild) return { state: spa.active ? 'live' : 'hidden' };
   // A listing that was just hidden is "Publishing…" too: its page is still up until the build.
   const expected = queue?.expectedBuildMs ?? build?.durationMs ?? 30_000;
+  const pageCurrent = queue?.onChange === true && spa.active;
   if (queue?.building && Date.parse(queue.building.startedAt) > spa.lastChangedAt.getTime()) {
     return {
       state: 'publishing',
@@ -127,6 +134,7 @@ export function listingPublishState(spa: ListingFacts, status: Pick<PublishingSt
       contentVersion: queue.building.contentVersion,
       expectedLiveAt: new Date(Date.parse(queue.building.startedAt) + expected),
       delayed: false,
+      pageCurrent,
     };
   }
   let expectedLiveAt: Date | null = null;
@@ -134,5 +142,12 @@ export function listingPublishState(spa: ListingFacts, status: Pick<PublishingSt
   // Built after the running one: it ends, then the queue waits for quiet and builds again.
   else if (queue?.building) expectedLiveAt = new Date(Date.parse(queue.building.startedAt) + 2 * expected + 3_000);
   else if (queue?.status === 'retrying' && queue.expectedLiveAt) expectedLiveAt = new Date(queue.expectedLiveAt);
-  return { state: 'publishing', carriedBy: 'next-build', contentVersion: status.contentVersion, expectedLiveAt, delayed: queue?.status === 'retrying' };
+  return {
+    state: 'publishing',
+    carriedBy: 'next-build',
+    contentVersion: status.contentVersion,
+    expectedLiveAt,
+    delayed: queue?.status === 'retrying',
+    pageCurrent,
+  };
 }
