@@ -48,7 +48,7 @@ export const settings = {
   PUBLISH_ON_CHANGE: {
     default: 'on',
     check: onOff,
-    doc: "With BACKGROUND_JOBS=on: rebuild the pre-rendered pages a few seconds after a\nlisting changes (off: only `npm run rebuild`, the nightly rebuild and the\neditors' Rebuild now).",
+    doc: "With BACKGROUND_JOBS=on: rebuild the pre-rendered pages a few seconds after a\nlisting changes, and meanwhile render spa pages from the data (off: only\n`npm run rebuild`, the nightly rebuild and the editors' Rebuild now).",
   },
   MAX_CONNECTIONS: {
     default: '1000',
