@@ -69,6 +69,7 @@ export async function startServer() {
   const publishOnChange = env('PUBLISH_ON_CHANGE') === 'on';
   if (runsJobs) startRebuildQueue(db.$client, siteDir, { onChange: publishOnChange });
   const contentVersion = db.$client.prepare<[], { v: number }>('select content_version as v from site_meta where id = 1');
+  const dataVersion = () => contentVersion.get()?.v ?? 0;
 
   let active: { dir: string; id: string; builtAt: string | null; publishedVersion: number; handler: Handler; files: StaticServer } | null = null;
   let loading: Promise<void> | null = null;
@@ -163,16 +164,16 @@ export async function startServer() {
     }
     // Which build answered: lets benchmarks and operators see a swap happen.
     res.setHeader('X-Site-Build', id);
-    const dataVersion = contentVersion.get()?.v ?? 0;
     // Pre-rendered pages and assets, precompressed, from memory where hot. A
     // spa page is rendered from the data instead while publishing on change
     // is on and the data is ahead of this build, so a listing change is live
     // before its rebuild lands (docs/decisions/0025).
-    delete req.headers[FRESH_SPA_PAGE.header];
-    const freshSpaPage = publishOnChange && dataVersion > publishedVersion ? spaPageRequest(req) : null;
+    if (req.headers[FRESH_SPA_PAGE.header] !== undefined) delete req.headers[FRESH_SPA_PAGE.header];
+    const spaPage = publishOnChange ? spaPageRequest(req) : null;
+    const freshSpaPage = spaPage && dataVersion() > publishedVersion ? spaPage : null;
     if (!freshSpaPage && files.serve(req, res)) return;
     // A build swap or a listing change starts the cache of rendered answers afresh.
-    const generation = `${id}:${dataVersion}`;
+    const generation = `${id}:${dataVersion()}`;
     if (searchCache.serve(req, res, generation)) return;
     setAppDefaults(res, files.documentPolicy);
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {

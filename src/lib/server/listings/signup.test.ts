@@ -34,7 +34,13 @@ let standIn: StripeStandIn;
 let stripe: Stripe;
 let n = 0;
 
-const address = () => `10.${(n >> 8) & 255}.${n & 255}.${Math.floor(Math.random() * 250) + 1}`;
+// Every call a different client: a repeated one would carry another test's signups into its hourly count.
+let addresses = 0;
+const addressBlock = Math.floor(Math.random() * 250) + 1;
+const address = () => {
+  addresses++;
+  return `10.${addressBlock}.${(addresses >> 8) & 255}.${addresses & 255}`;
+};
 const email = (who: string) => `${TAG}-${who}-${n++}@example.com`;
 const context = (overrides: Partial<SignupContext> = {}): SignupContext => ({
   user: null,
