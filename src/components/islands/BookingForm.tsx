@@ -238,7 +238,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     }
   }
 
-  const { invalid, describe, errorText } = fieldErrors(errors, id);
+  const { invalid, describe, errorText, field } = fieldErrors(errors, id);
 
   return (
     <form
@@ -260,130 +260,89 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           Your request goes to <strong className="font-semibold text-ink">{spa.name}</strong>.
         </p>
       )}
-      <div className="field">
-        <label htmlFor={id('name')} className="label">
+      {field(
+        'name',
+        <>
           Full name <span aria-hidden="true">*</span>
-        </label>
-        <input
-          id={id('name')}
-          name="name"
-          type="text"
-          autoComplete="name"
-          required
-          maxLength={100}
-          className="input"
-          defaultValue={prefill?.name}
-          aria-invalid={invalid('name')}
-          aria-describedby={describe('name')}
-        />
-        {errorText('name')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('email')} className="label">
+        </>,
+        (props) => (
+          <input {...props} type="text" autoComplete="name" required maxLength={100} defaultValue={prefill?.name} />
+        ),
+      )}
+      {field(
+        'email',
+        <>
           Email <span aria-hidden="true">*</span>
-        </label>
-        <input
-          id={id('email')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          maxLength={254}
-          className="input"
-          defaultValue={prefill?.email}
-          aria-invalid={invalid('email')}
-          aria-describedby={describe('email')}
-        />
-        {errorText('email')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('phone')} className="label">
-          Phone <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <input
-          id={id('phone')}
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          maxLength={30}
-          className="input"
-          defaultValue=""
-          aria-invalid={invalid('phone')}
-          aria-describedby={describe('phone')}
-        />
-        {errorText('phone')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('preferredDate')} className="label">
-          Preferred date <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <input
-          id={id('preferredDate')}
-          name="preferredDate"
-          type="date"
-          min={today}
-          className="input"
-          defaultValue=""
-          aria-invalid={invalid('preferredDate')}
-          aria-describedby={describe('preferredDate')}
-        />
-        {errorText('preferredDate')}
-      </div>
-      {spa && spa.services.length > 0 && (
-        <div className="field sm:col-span-2">
-          <label htmlFor={id('serviceId')} className="label">
-            Treatment <span className="font-normal text-ink-muted">(optional)</span>
-          </label>
-          <select
-            id={id('serviceId')}
-            name="serviceId"
-            className="input"
-            defaultValue=""
-            aria-invalid={invalid('serviceId')}
-            aria-describedby={describe('serviceId')}
-          >
-            <option value="">Not sure yet: I'd like advice</option>
-            {spa.services.map((service) => (
-              <option key={service.id} value={service.id}>
-                {service.name} ({service.priceLabel})
-              </option>
-            ))}
-          </select>
-          {errorText('serviceId')}
-        </div>
+        </>,
+        (props) => (
+          <input
+            {...props}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            maxLength={254}
+            defaultValue={prefill?.email}
+          />
+        ),
       )}
-      {!spa && !scheduled && services.length > 0 && (
-        <div className="field sm:col-span-2">
-          <label htmlFor={id('serviceId')} className="label">
-            Treatment <span className="font-normal text-ink-muted">(optional)</span>
-          </label>
-          <select
-            id={id('serviceId')}
-            name="serviceId"
-            className="input"
-            defaultValue=""
-            aria-invalid={invalid('serviceId')}
-            aria-describedby={describe('serviceId')}
-            data-treatment-choice
-          >
-            <option value="">Not sure yet: I'd like advice</option>
-            {byCategory(services).map(([category, choices]) => (
-              <optgroup key={category} label={categoryName(category)}>
-                {choices.map((service) => (
-                  <option key={service.id} value={service.id}>
-                    {service.name} at {service.spaName} ({service.priceLabel})
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-          {errorText('serviceId')}
-        </div>
+      {field(
+        'phone',
+        'Phone',
+        (props) => (
+          <input {...props} type="tel" autoComplete="tel" inputMode="tel" maxLength={30} defaultValue="" />
+        ),
+        { optional: true },
       )}
+      {field(
+        'preferredDate',
+        'Preferred date',
+        (props) => (
+          <input {...props} type="date" min={today} defaultValue="" />
+        ),
+        { optional: true },
+      )}
+      {spa &&
+        spa.services.length > 0 &&
+        field(
+          'serviceId',
+          'Treatment',
+          (props) => (
+            <select {...props} defaultValue="">
+              <option value="">Not sure yet: I'd like advice</option>
+              {spa.services.map((service) => (
+                <option key={service.id} value={service.id}>
+                  {service.name} ({service.priceLabel})
+                </option>
+              ))}
+            </select>
+          ),
+          { optional: true, wide: true },
+        )}
+      {!spa &&
+        !scheduled &&
+        services.length > 0 &&
+        field(
+          'serviceId',
+          'Treatment',
+          (props) => (
+            <select {...props} defaultValue="" data-treatment-choice>
+              <option value="">Not sure yet: I'd like advice</option>
+              {byCategory(services).map(([category, choices]) => (
+                <optgroup key={category} label={categoryName(category)}>
+                  {choices.map((service) => (
+                    <option key={service.id} value={service.id}>
+                      {service.name} at {service.spaName} ({service.priceLabel})
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          ),
+          { optional: true, wide: true },
+        )}
       {!spa && scheduled && (
         <div
           className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-stone bg-shell px-4 py-3 sm:col-span-2"
@@ -399,23 +358,14 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           <input type="hidden" name="serviceId" value={scheduled.id} />
         </div>
       )}
-      <div className="field sm:col-span-2">
-        <label htmlFor={id('message')} className="label">
-          Message <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <textarea
-          id={id('message')}
-          name="message"
-          rows={4}
-          maxLength={2000}
-          className="input"
-          placeholder="What would you like to treat? Any questions for the provider?"
-          defaultValue=""
-          aria-invalid={invalid('message')}
-          aria-describedby={describe('message')}
-        />
-        {errorText('message')}
-      </div>
+      {field(
+        'message',
+        'Message',
+        (props) => (
+          <textarea {...props} rows={4} maxLength={2000} placeholder="What would you like to treat? Any questions for the provider?" defaultValue="" />
+        ),
+        { optional: true, wide: true },
+      )}
       <div className="sm:col-span-2">
         <div className="flex items-start gap-3">
           <input

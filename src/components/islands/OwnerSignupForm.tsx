@@ -148,7 +148,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
     }
   }
 
-  const { invalid, describe, errorText } = fieldErrors(errors, id);
+  const { field } = fieldErrors(errors, id);
   const clearError = (field: Field) => {
     if (errors[field]) setErrors(({ [field]: _gone, ...rest }) => rest);
   };
@@ -165,65 +165,44 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
       aria-busy={processing}
       data-owner-signup-form
     >
-      <div className="field sm:col-span-2">
-        <label htmlFor={id('spaName')} className="label">
-          Spa name *
-        </label>
-        <input
-          id={id('spaName')}
-          name="spaName"
-          type="text"
-          required
-          maxLength={200}
-          autoComplete="organization"
-          className="input"
-          defaultValue={values.spaName}
-          aria-invalid={invalid('spaName')}
-          aria-describedby={describe('spaName')}
-          onChange={() => clearError('spaName')}
-        />
-        {errorText('spaName')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('ownerEmail')} className="label">
-          Your e-mail (owner) *
-        </label>
-        <input
-          id={id('ownerEmail')}
-          name="ownerEmail"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          className="input"
-          defaultValue={signedInEmail ?? values.ownerEmail}
-          readOnly={Boolean(signedInEmail)}
-          aria-invalid={invalid('ownerEmail')}
-          aria-describedby={describe('ownerEmail', id('ownerEmail-hint'))}
-          onChange={() => clearError('ownerEmail')}
-        />
-        <p id={id('ownerEmail-hint')} className="text-sm text-ink-muted">
-          {signedInEmail ? 'You are signed in: the listing will be yours.' : 'We e-mail you a sign-in link to confirm it is yours.'}
-        </p>
-        {errorText('ownerEmail')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('cityId')} className="label">
-          City *
-        </label>
-        <select
-          id={id('cityId')}
-          name="cityId"
-          required
-          className="input"
-          defaultValue={values.cityId ?? ''}
-          aria-invalid={invalid('cityId')}
-          aria-describedby={describe('cityId')}
-          onChange={() => clearError('cityId')}
-        >
+      {field(
+        'spaName',
+        'Spa name *',
+        (props) => (
+          <input
+            {...props}
+            type="text"
+            required
+            maxLength={200}
+            autoComplete="organization"
+            defaultValue={values.spaName}
+            onChange={() => clearError('spaName')}
+          />
+        ),
+        { wide: true },
+      )}
+      {field(
+        'ownerEmail',
+        'Your e-mail (owner) *',
+        (props) => (
+          <input
+            {...props}
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="email"
+            inputMode="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            defaultValue={signedInEmail ?? values.ownerEmail}
+            readOnly={Boolean(signedInEmail)}
+            onChange={() => clearError('ownerEmail')}
+          />
+        ),
+        { hint: signedInEmail ? 'You are signed in: the listing will be yours.' : 'We e-mail you a sign-in link to confirm it is yours.' },
+      )}
+      {field('cityId', 'City *', (props) => (
+        <select {...props} required defaultValue={values.cityId ?? ''} onChange={() => clearError('cityId')}>
           <option value="">Choose a city</option>
           {cities.map((city) => (
             <option key={city.id} value={city.id}>
@@ -231,103 +210,68 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
             </option>
           ))}
         </select>
-        {errorText('cityId')}
-      </div>
-      <div className="field sm:col-span-2">
-        <label htmlFor={id('description')} className="label">
-          Description <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <textarea
-          id={id('description')}
-          name="description"
-          rows={4}
-          maxLength={5000}
-          className="input"
-          defaultValue={values.description}
-          aria-invalid={invalid('description')}
-          aria-describedby={describe('description')}
-          placeholder="Your treatments, team and what sets your spa apart."
-        />
-        {errorText('description')}
-      </div>
-      <div className="field sm:col-span-2">
-        <label htmlFor={id('address')} className="label">
-          Address <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <input
-          id={id('address')}
-          name="address"
-          type="text"
-          maxLength={300}
-          className="input"
-          defaultValue={values.address}
-          aria-invalid={invalid('address')}
-          aria-describedby={describe('address')}
-        />
-        {errorText('address')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('phone')} className="label">
-          Spa phone <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <input
-          id={id('phone')}
-          name="phone"
-          type="tel"
-          maxLength={40}
-          autoComplete="tel"
-          inputMode="tel"
-          className="input"
-          defaultValue={values.phone}
-          aria-invalid={invalid('phone')}
-          aria-describedby={describe('phone')}
-          onChange={() => clearError('phone')}
-        />
-        {errorText('phone')}
-      </div>
-      <div className="field">
-        <label htmlFor={id('email')} className="label">
-          Spa e-mail for clients <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <input
-          id={id('email')}
-          name="email"
-          type="email"
-          maxLength={254}
-          autoComplete="off"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          className="input"
-          defaultValue={values.email}
-          aria-invalid={invalid('email')}
-          aria-describedby={describe('email')}
-          onChange={() => clearError('email')}
-        />
-        {errorText('email')}
-      </div>
-      <div className="field sm:col-span-2">
-        <label htmlFor={id('website')} className="label">
-          Website <span className="font-normal text-ink-muted">(optional)</span>
-        </label>
-        <input
-          id={id('website')}
-          name="website"
-          type="url"
-          maxLength={500}
-          autoComplete="url"
-          inputMode="url"
-          autoCapitalize="none"
-          spellCheck={false}
-          placeholder="https://"
-          className="input"
-          defaultValue={values.website}
-          aria-invalid={invalid('website')}
-          aria-describedby={describe('website')}
-          onChange={() => clearError('website')}
-        />
-        {errorText('website')}
-      </div>
+      ))}
+      {field(
+        'description',
+        'Description',
+        (props) => (
+          <textarea {...props} rows={4} maxLength={5000} defaultValue={values.description} placeholder="Your treatments, team and what sets your spa apart." />
+        ),
+        { optional: true, wide: true },
+      )}
+      {field(
+        'address',
+        'Address',
+        (props) => (
+          <input {...props} type="text" maxLength={300} defaultValue={values.address} />
+        ),
+        { optional: true, wide: true },
+      )}
+      {field(
+        'phone',
+        'Spa phone',
+        (props) => (
+          <input {...props} type="tel" maxLength={40} autoComplete="tel" inputMode="tel" defaultValue={values.phone} onChange={() => clearError('phone')} />
+        ),
+        { optional: true },
+      )}
+      {field(
+        'email',
+        'Spa e-mail for clients',
+        (props) => (
+          <input
+            {...props}
+            type="email"
+            maxLength={254}
+            autoComplete="off"
+            inputMode="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            defaultValue={values.email}
+            onChange={() => clearError('email')}
+          />
+        ),
+        { optional: true },
+      )}
+      {field(
+        'website',
+        'Website',
+        (props) => (
+          <input
+            {...props}
+            type="url"
+            maxLength={500}
+            autoComplete="url"
+            inputMode="url"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="https://"
+            defaultValue={values.website}
+            onChange={() => clearError('website')}
+          />
+        ),
+        { optional: true, wide: true },
+      )}
       {paymentsEnabled ? (
         <>
           <div className="field">

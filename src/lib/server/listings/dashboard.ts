@@ -6,6 +6,7 @@
 // only renders this.
 import { and, desc, eq, gte, inArray, max, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import {
   analyticsEvents,
   bookings,
@@ -175,26 +176,18 @@ export function ownerDashboard(user: Pick<SessionUser, 'id'>, now = new Date(), 
     const ms = typeof at === 'number' ? at : at.getTime();
     lastChanges.set(spaId, Math.max(lastChanges.get(spaId) ?? 0, ms));
   };
-  for (const row of db
-    .select({ spaId: services.spaId, at: max(services.updatedAt) })
-    .from(services)
-    .where(inArray(services.spaId, ids))
-    .groupBy(services.spaId)
-    .all())
-    noteChange(row.spaId, row.at);
-  for (const row of db
-    .select({ spaId: spaPhotos.spaId, at: max(spaPhotos.createdAt) })
-    .from(spaPhotos)
-    .where(inArray(spaPhotos.spaId, ids))
-    .groupBy(spaPhotos.spaId)
-    .all())
-    noteChange(row.spaId, row.at);
-  for (const row of db
-    .select({ spaId: offers.spaId, at: max(offers.createdAt) })
-    .from(offers)
-    .where(inArray(offers.spaId, ids))
-    .groupBy(offers.spaId)
-    .all())
+  const latestPerSpa = (spaId: SQLiteColumn, at: SQLiteColumn) =>
+    db
+      .select({ spaId, at: max(at) })
+      .from(spaId.table)
+      .where(inArray(spaId, ids))
+      .groupBy(spaId)
+      .all() as { spaId: number | null; at: Date | number | null }[];
+  for (const row of [
+    ...latestPerSpa(services.spaId, services.updatedAt),
+    ...latestPerSpa(spaPhotos.spaId, spaPhotos.createdAt),
+    ...latestPerSpa(offers.spaId, offers.createdAt),
+  ])
     noteChange(row.spaId, row.at);
 
   return rows.map((row) => {
