@@ -71,6 +71,9 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
   const body = wantsJson
     ? JSON.stringify({ error: { code: 'payload_too_large', message: `The body may be at most ${limit} bytes.` } })
     : `<!doctype html><html lang="en"><meta charset="utf-8"><title>Too large</title><p>That was more than we accept in one form (${limit / 1024} KB). Please go back and shorten it.</p></html>`;
+  // Said in the answer too: a keep-alive client would otherwise send its next
+  // request into this socket, and lose it to the reset when we cut it below.
+  res.shouldKeepAlive = false;
   res.writeHead(413, {
     'Content-Type': wantsJson ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
