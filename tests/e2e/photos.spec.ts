@@ -101,11 +101,34 @@ for (const javaScriptEnabled of [false, true]) {
       expect(rows[0]!.alt).toBe('Front desk with orchids');
       expect(coverOf(spa.id)).toBe(rows[0]!.url);
 
+      // With three, a photo goes straight to a place: the position form, or (with JavaScript) a drag onto that place.
+      await upload(page, await photo(1000, 750, 'jpeg', seed + 2), 'laser.jpg', 'Laser suite');
+      await expect(page.getByRole('status')).toContainText('Photo uploaded');
+      if (javaScriptEnabled) {
+        await expect(page.locator('[data-drag-hint]')).toBeVisible();
+        // The drag's own events, as the browser sends them (Playwright's mouse drag does not reach drop reliably).
+        const items = page.locator('[data-photo-list] > li');
+        const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+        await items.nth(2).locator('img').dispatchEvent('dragstart', { dataTransfer });
+        await items.nth(0).locator('img').dispatchEvent('dragover', { dataTransfer });
+        await expect(items.nth(0)).toHaveAttribute('data-drop-target', '');
+        await items.nth(0).locator('img').dispatchEvent('drop', { dataTransfer });
+      } else {
+        await expect(page.locator('[data-drag-hint]')).toBeHidden();
+        await page.getByLabel('Position of photo 3').selectOption('1');
+        await page.getByRole('button', { name: 'Move photo 3' }).click();
+      }
+      await expect(page.getByRole('status')).toContainText('Order saved');
+      rows = photosOf(spa.id);
+      expect(rows.map((r) => r.alt)).toEqual(['Laser suite', 'Front desk with orchids', 'Treatment room']);
+      expect(coverOf(spa.id)).toBe(rows[0]!.url);
+      await expect(page.getByLabel('Position of photo 1')).toHaveValue('1');
+
       // Delete: the row and its files go.
       const goneUrl = rows[1]!.url;
       await page.getByRole('button', { name: 'Delete photo 2' }).click();
       await expect(page.getByRole('status')).toContainText('Photo deleted');
-      expect(photosOf(spa.id)).toHaveLength(1);
+      expect(photosOf(spa.id)).toHaveLength(2);
       expect((await page.request.get(goneUrl)).status()).toBe(404);
     });
 

@@ -65,6 +65,9 @@ export async function handlePhotoAction(form: FormData | URLSearchParams, spa: {
     case 'up':
     case 'down':
       return fromPhotoResult(movePhoto(spa.id, photoId, intent), 'moved');
+    case 'move':
+      // The position form, and what dragging a photo submits through it.
+      return fromPhotoResult(movePhoto(spa.id, photoId, { position: Number(form.get('position') ?? '') }), 'moved');
     case 'cover':
       return fromPhotoResult(movePhoto(spa.id, photoId, 'first'), 'cover');
     case 'alt':

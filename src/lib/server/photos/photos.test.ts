@@ -53,6 +53,17 @@ describe("a listing's photos", () => {
     expect(photos.map((p) => p.position)).toEqual([0, 1, 2]);
     expect(coverOf(spa.id)).toBe(photos[0]!.url);
 
+    // To a position (the position form, and a drag): the last to the cover, and back to the end.
+    expect(movePhoto(spa.id, ids[2]!, { position: 1 }).ok).toBe(true);
+    expect(listPhotos(spa.id).map((p) => p.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(coverOf(spa.id)).toBe(listPhotos(spa.id)[0]!.url);
+    expect(movePhoto(spa.id, ids[2]!, { position: 3 }).ok).toBe(true);
+    expect(listPhotos(spa.id).map((p) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
+    for (const position of [0, 4, 1.5, Number.NaN]) {
+      expect(movePhoto(spa.id, ids[2]!, { position })).toMatchObject({ ok: false, status: 422, message: 'Choose a position from 1 to 3.' });
+    }
+    expect(listPhotos(spa.id).map((p) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
+
     expect(setPhotoAlt(spa.id, ids[2]!, '  Laser   suite  ').ok).toBe(true);
     expect(listPhotos(spa.id).find((p) => p.id === ids[2])!.alt).toBe('Laser suite');
     expect(setPhotoAlt(spa.id, ids[2]!, '   ')).toMatchObject({ ok: false, status: 422 });

@@ -93,13 +93,24 @@ function photoOf(spaId: number, photoId: number | null) {
 }
 
 /** Moves a photo one place earlier or later (to the front for "cover"). */
-export function movePhoto(spaId: number, photoId: number | null, direction: 'up' | 'down' | 'first'): PhotoResult {
+/** Moves a photo one place, to the front, or to a position (1 is the cover). */
+export function movePhoto(spaId: number, photoId: number | null, direction: 'up' | 'down' | 'first' | { position: number }): PhotoResult {
   return db.transaction((): PhotoResult => {
     const photo = photoOf(spaId, photoId);
     if (!photo) return refuse(404, 'That photo is no longer there.');
     const ordered = listPhotos(spaId);
     const from = ordered.findIndex((p) => p.id === photo.id);
-    const to = direction === 'first' ? 0 : direction === 'up' ? Math.max(0, from - 1) : Math.min(ordered.length - 1, from + 1);
+    if (typeof direction === 'object' && !(Number.isInteger(direction.position) && direction.position >= 1 && direction.position <= ordered.length)) {
+      return refuse(422, `Choose a position from 1 to ${ordered.length}.`);
+    }
+    const to =
+      typeof direction === 'object'
+        ? direction.position - 1
+        : direction === 'first'
+          ? 0
+          : direction === 'up'
+            ? Math.max(0, from - 1)
+            : Math.min(ordered.length - 1, from + 1);
     const [moved] = ordered.splice(from, 1);
     ordered.splice(to, 0, moved!);
     renumber(spaId, ordered);
