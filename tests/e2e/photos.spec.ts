@@ -362,7 +362,10 @@ for (const width of [375, 1280]) {
     await page.goto(spa.path);
     await upload(page, await photo(1600, 1067, 'jpeg', 21), 'a.jpg', 'Reception with a harbor view');
     await upload(page, await photo(900, 1200, 'jpeg', 22), 'b.jpg', 'Laser suite');
-    await expect(page.locator('[data-photo-list] li')).toHaveCount(2);
+    // Three, so the position forms and the drag hint are on the page too.
+    await upload(page, await photo(1200, 800, 'jpeg', 23), 'c.jpg', 'Treatment room');
+    await expect(page.locator('[data-photo-list] li')).toHaveCount(3);
+    await expect(page.locator('[data-position-form]')).toHaveCount(3);
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`photos-${width}.png`), fullPage: true });
