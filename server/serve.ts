@@ -30,6 +30,9 @@ import { createMailer, removeUnfinishedOutboxFiles } from '#lib/server/mail/mail
 
 const log = logger('serve');
 
+/** Set by SIGTERM (shutDown below). */
+let stopping = false;
+
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -125,6 +128,9 @@ export async function startServer() {
 
   const server = createServer(async (req, res) => {
     const started = performance.now();
+    // Stopping: answer what arrives on an open connection, and close it after,
+    // so a keep-alive client goes to the next process instead of keeping this one.
+    if (stopping) res.shouldKeepAlive = false;
     // One id per request, sent back and logged, so a report can be matched to its line.
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     const requestId = randomBytes(8).toString('hex');
@@ -219,11 +225,13 @@ const SHUTDOWN_MS = 8_000;
 
 /**
  * SIGTERM: stop accepting, let requests in flight finish, close idle
- * keep-alive connections at once, and cut whatever is still open (a client
- * trickling a byte every few seconds) when the time is up. Mail is durable in
+ * keep-alive connections at once and busy ones after their answer
+ * (`Connection: close`), and cut whatever is still open (a client trickling a
+ * byte every few seconds) when the time is up. Mail is durable in
  * the queue: a send cut off here is sent again by the next start.
  */
 function shutDown(server: ReturnType<typeof createServer>) {
+  stopping = true;
   log.info('stopping: no new connections; waiting for requests in flight');
   const forced = setTimeout(() => {
     log.warn('stopping: time is up; closing the connections still open');
