@@ -19,6 +19,7 @@ import { startRebuildQueue } from './rebuild-queue.ts';
 import { msUntilNextPacificMidnight } from '#lib/dates.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '#lib/proxy.ts';
 import { hasSessionCookie, sessionCookieName } from '#lib/session-cookie.ts';
+import { SLUG_PATTERN } from '#lib/slug.ts';
 import { logEvent, loggablePath, logger } from '#lib/log.ts';
 import { backUp } from './backups.ts';
 import { readiness, type Readiness } from './health.ts';
@@ -249,8 +250,8 @@ function shutDown(server: ReturnType<typeof createServer>) {
 /** A spa's page, /spas/{slug} with or without a query: its slug and query. */
 function spaPageRequest(req: IncomingMessage): { slug: string; query: string } | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  const match = /^\/spas\/([a-z0-9-]+)(\?.*)?$/.exec(req.url ?? '');
-  return match ? { slug: match[1]!, query: match[2] ?? '' } : null;
+  const match = /^\/spas\/([^/?]+)(\?.*)?$/.exec(req.url ?? '');
+  return match && SLUG_PATTERN.test(match[1]!) ? { slug: match[1]!, query: match[2] ?? '' } : null;
 }
 
 const isHomeRequest = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(?:\?|$)/.test(req.url ?? '');

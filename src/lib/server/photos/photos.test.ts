@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cities, spaPhotos, spas, type Tier } from '#db/schema.ts';
 import { hostileUploads, photo } from '#tests/support/test-images.ts';
+import { logger } from '#lib/log.ts';
 import { variantPaths, parseUploadUrl } from '#lib/photos.ts';
 import { db } from '../db.ts';
 import { addPhoto, deletePhoto, listPhotos, movePhoto, photoLimitMessage, setPhotoAlt } from './photos.ts';
@@ -145,7 +146,7 @@ describe("a listing's photos", () => {
     }
     expect(db.select().from(spaPhotos).where(eq(spaPhotos.spaId, spa.id)).all()).toEqual([]);
     expect(existsSync(dir) ? readdirSync(dir).sort() : []).toEqual(filesBefore);
-    console.log(
+    logger('photos-test').info(
       `hostile uploads: ${JSON.stringify(statuses)}; RSS ${Math.round(baseline / 1e6)} MB before, peak ${Math.round(peakRss / 1e6)} MB (+${Math.round((peakRss - baseline) / 1e6)} MB)`,
     );
     // A bomb must not be decoded: the whole run stays within a couple of hundred megabytes.
