@@ -1,8 +1,8 @@
 // `npm run bench` (sixth part): the project's server against nginx on the same
 // built files and the same machine, with wrk. For the home page and a spa
-// page: requests/s and p99, plain and gzip (nginx serves our .gz copies with
-// gzip_static, as a tuned nginx would), and brotli for ours alone. Both log
-// nothing per request. Goal (issue 15): ratio >= 1.0. Figures go to
+// page: requests/s and p99 (medians of rounds taken in turn), plain and gzip
+// (nginx serves our .gz copies with gzip_static, as a tuned nginx would), and
+// brotli for ours alone. Both log nothing per request. Goal (issue 15): ratio >= 1.0. Figures go to
 // data/bench/static.json; a missing nginx or wrk is named, not faked.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,8 +16,14 @@ import { benchSiteEnv, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.
 
 const log = logger('bench-static');
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '4392' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } },
+  options: {
+    port: { type: 'string', default: '4392' },
+    seconds: { type: 'string', default: '4' },
+    connections: { type: 'string', default: '16' },
+    rounds: { type: 'string', default: '3' },
+  },
 });
+const rounds = Number(values.rounds);
 const port = Number(values.port);
 const nginxPort = port + 1;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
@@ -79,6 +85,16 @@ interface WrkResult {
   errors: number;
 }
 
+/** The median of each figure over the rounds (errors: all of them). */
+function medianOf(runs: WrkResult[]): WrkResult {
+  const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
 function wrk(url: string, encoding: string | null): WrkResult {
   const args = ['-t1', `-c${values.connections}`, `-d${values.seconds}s`, '--latency', ...(encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []), url];
   const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
@@ -112,10 +128,17 @@ async function main() {
       ['gzip', 'gzip'],
       ['br', 'br'],
     ] as const) {
-      // A short warm-up for each, then the measured run.
+      // A warm-up for each, then rounds taken in turn, ours then nginx: this
+      // machine's speed drifts by half within a minute, and turns share the drift.
       wrk(`http://127.0.0.1:${port}${path}`, encoding);
-      const project = wrk(`http://127.0.0.1:${port}${path}`, encoding);
-      const peer = mode === 'br' ? null : wrk(`http://127.0.0.1:${nginxPort}${path}`, encoding);
+      const ours: WrkResult[] = [];
+      const theirs: WrkResult[] = [];
+      for (let round = 0; round < rounds; round++) {
+        ours.push(wrk(`http://127.0.0.1:${port}${path}`, encoding));
+        if (mode !== 'br') theirs.push(wrk(`http://127.0.0.1:${nginxPort}${path}`, encoding));
+      }
+      const project = medianOf(ours);
+      const peer = theirs.length ? medianOf(theirs) : null;
       results[`${name}.${mode}`] = {
         project,
         nginx: peer,
@@ -131,7 +154,7 @@ async function main() {
       );
     }
   }
-  const figures = { date: new Date().toISOString(), connections: Number(values.connections), seconds: Number(values.seconds), results };
+  const figures = { date: new Date().toISOString(), connections: Number(values.connections), seconds: Number(values.seconds), rounds, results };
   mkdirSync('data/bench', { recursive: true });
   writeFileSync('data/bench/static.json', `${JSON.stringify(figures, null, 2)}\n`);
 }

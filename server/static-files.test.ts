@@ -92,6 +92,29 @@ describe('a precompressed build, served', () => {
     expect(again.body.length).toBe(0);
   });
 
+  it('gives the fast lane the same headers, as wire lines, and the bytes once warmed', async () => {
+    const files = createStaticServer(dir);
+    expect(files.resolve('GET', '/spas/glow', 'gzip', undefined)?.body).toBeNull(); // not read yet
+    expect((await files.warm()).files).toBeGreaterThanOrEqual(9); // three files, each plain, br and gzip
+    for (const encoding of ['br', 'gzip', undefined]) {
+      const answer = files.resolve('GET', '/spas/glow', encoding, undefined)!;
+      const sent = await get('/spas/glow', encoding ? { 'Accept-Encoding': encoding } : {});
+      const lines = Object.fromEntries(
+        answer.headerLines
+          .split('\r\n')
+          .filter(Boolean)
+          .map((line) => line.split(': ')),
+      );
+      for (const name of ['content-type', 'cache-control', 'etag', 'vary', 'content-length'])
+        expect(lines[Object.keys(lines).find((key) => key.toLowerCase() === name)!]).toBe(sent.headers[name]);
+      expect(answer.body?.equals(sent.body)).toBe(true);
+    }
+    const etag = files.resolve('GET', '/', 'br', undefined)!.etag;
+    expect(files.resolve('GET', '/', 'br', etag)).toMatchObject({ status: 304, bodiless: true, body: null });
+    expect(files.resolve('HEAD', '/', 'br', undefined)).toMatchObject({ status: 200, bodiless: true, body: null });
+    expect(files.resolve('POST', '/', 'br', undefined)).toBeNull();
+  });
+
   it('marks hashed assets immutable and leaves unknown paths to Astro', async () => {
     expect((await get('/_astro/app.abc123.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await get('/nope')).body.toString()).toBe('to astro');

@@ -36,6 +36,8 @@ const TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.xml', '.txt', '.svg', '.ico']);
 const MANIFEST = 'static-manifest.json';
+/** Larger files are read from disk each time (pictures, mostly: the pages are far smaller). */
+const MAX_HELD_FILE = 256 * 1024;
 
 export interface ManifestEntry {
   etag: string;
@@ -146,9 +148,32 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+interface Variant {
+  status: 200 | 304;
+  /** In the order they are sent; Content-Length included. */
+  headers: [string, string][];
+  /** The same, as they go on the wire: "Name: value\r\n" each. */
+  headerLines: string;
+  /** The stored file to send: the page itself or its .br or .gz copy. */
+  file: string;
+  etag: string;
+}
+
+/** How the build answers a GET or HEAD for one of its files. */
+export interface StaticAnswer extends Variant {
+  /** Its bytes when they are in memory; null when they must be read (or none are sent: 304, HEAD). */
+  body: Buffer | null;
+  /** No body goes out (304, HEAD). */
+  bodiless: boolean;
+}
+
 export interface StaticServer {
+  /** What the build would answer for a GET or HEAD of this target; null when it names no file of the build. */
+  resolve(method: string, target: string, acceptEncoding: string | undefined, ifNoneMatch: string | undefined): StaticAnswer | null;
   /** Answers the request and returns true when it names a file of the build. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Reads the build's files into memory, compressed copies first, as far as the budget goes. */
+  warm(): Promise<{ files: number; bytes: number }>;
   readonly files: number;
   /**
    * The build's page policy (the 404 page's, which every page shares: Astro
@@ -160,8 +185,8 @@ export interface StaticServer {
 
 /**
  * Serves a build's client folder from its manifest. Bytes of files up to
- * 256 KB are kept in memory once read, up to `memoryBytes` in all (least
- * recently used go first). Without a manifest (a build made before this
+ * 256 KB are kept in memory (read ahead by warm(), or once read), up to
+ * `memoryBytes` in all (least recently used go first). Without a manifest (a build made before this
  * existed) it serves nothing and Astro's own handler does the work.
  */
 export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 1024): StaticServer {
@@ -183,7 +208,7 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
   const memory = new Map<string, Buffer>();
   let held = 0;
   const remember = (key: string, bytes: Buffer) => {
-    if (bytes.length > 256 * 1024) return;
+    if (bytes.length > MAX_HELD_FILE) return;
     memory.set(key, bytes);
     held += bytes.length;
     for (const [oldKey, old] of memory) {
@@ -202,53 +227,94 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
     return page ? { key: index, entry: page } : null;
   }
 
+  // The headers of each (file, encoding, status) are made once for the build, and kept formatted for the fast lane.
+  const variants = new Map<string, Variant>();
+  function variant(key: string, entry: ManifestEntry, encoding: 'br' | 'gzip' | null, status: 200 | 304): Variant {
+    const id = `${status} ${encoding ?? ''} ${key}`;
+    const known = variants.get(id);
+    if (known) return known;
+    const etag = encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag;
+    const headers: [string, string][] = [
+      ['Content-Type', TYPES[extname(key)] ?? 'application/octet-stream'],
+      ['Cache-Control', cacheControlFor(key)],
+    ];
+    if (entry.csp) headers.push(['Content-Security-Policy', entry.csp]);
+    headers.push(['ETag', etag]);
+    if (entry.br !== undefined || entry.gz !== undefined) headers.push(['Vary', 'Accept-Encoding']);
+    const file = encoding === 'br' ? `${key}.br` : encoding === 'gzip' ? `${key}.gz` : key;
+    if (status === 200) {
+      if (encoding) headers.push(['Content-Encoding', encoding]);
+      const size = encoding === 'br' ? entry.br! : encoding === 'gzip' ? entry.gz! : entry.size;
+      headers.push(['Content-Length', String(size)]);
+    }
+    const made: Variant = { status, headers, headerLines: headers.map(([name, value]) => `${name}: ${value}\r\n`).join(''), file, etag };
+    variants.set(id, made);
+    return made;
+  }
+
   return {
     get files() {
       return Object.keys(manifest).length;
     },
     documentPolicy,
-    serve(req, res) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const raw = (req.url ?? '/').split('?')[0]!;
+    async warm() {
+      // Nearly every client takes brotli or gzip: their copies first, then the plain files.
+      const wanted: [string, number][] = [];
+      for (const [key, entry] of Object.entries(manifest)) {
+        if (entry.br !== undefined) wanted.push([`${key}.br`, entry.br]);
+        if (entry.gz !== undefined) wanted.push([`${key}.gz`, entry.gz]);
+      }
+      for (const [key, entry] of Object.entries(manifest)) wanted.push([key, entry.size]);
+      let files = 0;
+      for (const [file, size] of wanted) {
+        if (size > MAX_HELD_FILE || held + size > memoryBytes || memory.has(file)) continue;
+        const bytes = await readFile(join(clientDir, file)).catch(() => null);
+        if (!bytes) continue;
+        remember(file, bytes);
+        files++;
+      }
+      return { files, bytes: held };
+    },
+    resolve(method, target, acceptEncoding, ifNoneMatch) {
+      if (method !== 'GET' && method !== 'HEAD') return null;
+      const raw = target.split('?')[0]!;
       let urlPath: string;
       try {
         urlPath = decodeURIComponent(raw);
       } catch {
-        return false;
+        return null;
       }
       // The 404 page is Astro's to answer (with its status).
-      if (urlPath === '/404' || urlPath.startsWith('/404/')) return false;
+      if (urlPath === '/404' || urlPath.startsWith('/404/')) return null;
       const found = lookup(urlPath);
-      if (!found) return false;
+      if (!found) return null;
       const { key, entry } = found;
-      const encoding = chooseEncoding(req.headers['accept-encoding'], entry);
-      const type = TYPES[extname(key)] ?? 'application/octet-stream';
-      res.setHeader('Content-Type', type);
-      res.setHeader('Cache-Control', cacheControlFor(key));
-      if (entry.csp) res.setHeader('Content-Security-Policy', entry.csp);
-      res.setHeader('ETag', encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag);
-      if (entry.br !== undefined || entry.gz !== undefined) res.appendHeader('Vary', 'Accept-Encoding');
-      if (notModified(req.headers['if-none-match'], res.getHeader('ETag') as string)) {
-        res.statusCode = 304;
-        res.end();
-        return true;
-      }
-      if (encoding) res.setHeader('Content-Encoding', encoding);
-      const file = encoding === 'br' ? `${key}.br` : encoding === 'gzip' ? `${key}.gz` : key;
-      const size = encoding === 'br' ? entry.br! : encoding === 'gzip' ? entry.gz! : entry.size;
-      res.setHeader('Content-Length', size);
-      if (req.method === 'HEAD') {
-        res.end();
-        return true;
-      }
-      const cached = memory.get(file);
+      const encoding = chooseEncoding(acceptEncoding, entry);
+      const full = variant(key, entry, encoding, 200);
+      if (notModified(ifNoneMatch, full.etag)) return { ...variant(key, entry, encoding, 304), body: null, bodiless: true };
+      if (method === 'HEAD') return { ...full, body: null, bodiless: true };
+      const cached = memory.get(full.file);
       if (cached) {
         // Most recently used goes last.
-        memory.delete(file);
-        memory.set(file, cached);
-        res.end(cached);
+        memory.delete(full.file);
+        memory.set(full.file, cached);
+      }
+      return { ...full, body: cached ?? null, bodiless: false };
+    },
+    serve(req, res) {
+      const answer = this.resolve(req.method ?? 'GET', req.url ?? '/', req.headers['accept-encoding'], req.headers['if-none-match']);
+      if (!answer) return false;
+      res.statusCode = answer.status;
+      // Vary may already hold Cookie (the home page): add to it, not over it.
+      for (const [name, value] of answer.headers) {
+        if (name === 'Vary') res.appendHeader(name, value);
+        else res.setHeader(name, value);
+      }
+      if (answer.bodiless || answer.body) {
+        res.end(answer.body ?? undefined);
         return true;
       }
+      const { file } = answer;
       readFile(join(clientDir, file)).then(
         (bytes) => {
           remember(file, bytes);
