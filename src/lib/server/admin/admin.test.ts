@@ -1,7 +1,8 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, cities, spas, users } from '#db/schema.ts';
 import type { MailMessage } from '../mail/mailer.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
 const sent: MailMessage[] = [];
 const rebuilds: number[] = [];
@@ -11,7 +12,7 @@ vi.mock('./publishing.ts', () => ({ askForRebuild: () => rebuilds.push(Date.now(
 const { adminAccess, handleAdminAction, listAudit, listAwaitingReview, listListings } = await import('./admin.ts');
 const { db } = await import('../db.ts');
 
-const TAG = `admin-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('admin-test');
 const ORIGIN = 'https://ocmedspadirectory.com';
 let admin: { id: number; email: string; firstName: null; lastName: null; profileImageUrl: null; role: 'admin' };
 let owner: { id: number; email: string };
@@ -53,13 +54,8 @@ beforeEach(() => {
   rebuilds.length = 0;
 });
 afterAll(() => {
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
   db.delete(auditLog).where(eq(auditLog.actorId, admin.id)).run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('who may use the desk', () => {

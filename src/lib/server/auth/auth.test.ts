@@ -1,11 +1,11 @@
-import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, spas, users } from '#db/schema.ts';
 import { findEditableSpa } from './auth.ts';
 import { db } from '../db.ts';
 import type { SessionUser } from './sessions.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
-const TAG = `auth-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('auth-test');
 const people = {} as Record<'owner' | 'otherOwner' | 'client' | 'admin', SessionUser>;
 let spaId = 0;
 
@@ -27,12 +27,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('findEditableSpa', () => {

@@ -1,7 +1,7 @@
 // Subscription checkout against the local Stripe stand-in with the real SDK:
 // prices by lookup key (set up idempotently), only the owner may subscribe a
 // spa, and the Elite cap holds with open checkouts counted.
-import { and, eq, isNull, like } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpPrices } from '#scripts/stripe-setup.ts';
@@ -11,9 +11,10 @@ import { checkoutHolds, cities, siteMeta, spas, subscriptions, users } from '#db
 import { forgetPrices, openBillingPortal, startSubscriptionCheckout } from './checkout.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
-const TAG = `checkout-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('checkout-test');
 const SECRET = 'whsec_test_checkout';
 const ORIGIN = 'http://localhost:4321';
 let standIn: StripeStandIn;
@@ -75,15 +76,7 @@ afterAll(async () => {
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, otherCityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, raceCityId)).run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .run();
-  db.delete(cities)
-    .where(like(cities.slug, `${TAG}%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('npm run stripe:setup', () => {

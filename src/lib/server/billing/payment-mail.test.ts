@@ -2,7 +2,7 @@
 // hears once that a booking was paid (payment_intent.succeeded), the client
 // once that it was refunded in full (charge.refunded). Redeliveries, late and
 // out-of-order events send nothing more and never undo a refund.
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
@@ -11,6 +11,7 @@ import { bookings, cities, services, spas, users } from '#db/schema.ts';
 import { createPaymentIntentFor } from './payments.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const queued = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
@@ -21,7 +22,7 @@ vi.mock('../mail/mail.ts', () => ({
   sendMail: async () => {},
 }));
 
-const TAG = `paymail-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('paymail-test');
 const SECRET = 'whsec_test_payment_mail';
 const ORIGIN = 'http://localhost:4321';
 const OWNER = `${TAG}-owner@example.com`;
@@ -84,15 +85,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await standIn.close();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}%`))
-    .run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('payment_intent.succeeded', () => {

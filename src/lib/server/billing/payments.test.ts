@@ -10,9 +10,10 @@ import { bookings, cities, services, spas, users } from '#db/schema.ts';
 import { createPaymentIntentFor } from './payments.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
-const TAG = `pay-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('pay-test');
 const SECRET = 'whsec_test_payments';
 let standIn: StripeStandIn;
 let stripe: Stripe;
@@ -49,15 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}%`))
-    .run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}%`))
-    .run();
+  removeTagged(TAG);
 });
 
 const bodyOf = async (response: Response) => (await response.json()) as Record<string, unknown> & { error?: { code: string; message: string } };

@@ -2,7 +2,7 @@
 // order. 200 deliveries (shuffled, duplicated, some at the same moment) with
 // 20 badly signed ones among them must end in exactly the state a clean,
 // in-order run reaches; the bad ones get 400 and change nothing.
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpPrices } from '#scripts/stripe-setup.ts';
@@ -13,9 +13,10 @@ import { createPaymentIntentFor } from './payments.ts';
 import { forgetPrices, startSubscriptionCheckout } from './checkout.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
-const TAG = `webhooks-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('webhooks-test');
 const SECRET = 'whsec_test_webhooks';
 let standIn: StripeStandIn;
 let stripe: Stripe;
@@ -168,18 +169,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .run();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}%`))
-    .run();
-  db.delete(cities)
-    .where(like(cities.slug, `${TAG}%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('handleStripeWebhook', () => {

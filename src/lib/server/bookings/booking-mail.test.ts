@@ -1,7 +1,6 @@
 import { MAIL_FROM } from 'astro:env/server';
-import { like } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
+import { cities, services, spas, users } from '#db/schema.ts';
 import { contact } from '#content/site.ts';
 import { formatPacificDateTime } from '#lib/dates.ts';
 import { bookingCalendarEvent, clientCancelledMail, manageUrl, newRequestMail, requestReceivedMail, statusChangeMail } from './booking-mail.ts';
@@ -10,9 +9,10 @@ import { db } from '../db.ts';
 import { createMailer, type MailMessage } from '../mail/mailer.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { allParts, parseMime, startLoopbackSmtp } from '#tests/support/smtp.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
 const ORIGIN = 'https://ocmedspadirectory.com';
-const TAG = `booking-mail-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('booking-mail-test');
 const email = (who: string) => `${TAG}-${who}@example.com`;
 const DAY = 86_400_000;
 
@@ -322,18 +322,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(leads)
-    .where(like(leads.email, `${TAG}-%`))
-    .run();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}-%`))
-    .run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 function newBooking() {

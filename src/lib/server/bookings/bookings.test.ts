@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
 import type { BookingRequest } from '#lib/booking-schema.ts';
@@ -15,6 +15,7 @@ import {
 } from './bookings.ts';
 import { db } from '../db.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
 // A hook run just before the lifecycle is asked, so a test can change the row
 // underneath a change in progress, as a second person acting at once would.
@@ -40,7 +41,7 @@ afterEach(() => {
 
 // Everything this file creates carries the tag, so it can be removed again and
 // never collides with the seed or with other test files sharing the database.
-const TAG = `bookings-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('bookings-test');
 const email = (who: string) => `${TAG}-${who}@example.com`;
 const DAY = 86_400_000;
 
@@ -114,18 +115,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(leads)
-    .where(like(leads.email, `${TAG}-%`))
-    .run();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}-%`))
-    .run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 const request = (overrides: Partial<BookingRequest> = {}): BookingRequest => ({ name: 'Ana Lopez', email: email('client'), ...overrides });

@@ -1,16 +1,17 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookings, cities, leads, spas } from '#db/schema.ts';
 import { BOOKING_MESSAGES, bookingFormSchema } from '#lib/booking-schema.ts';
 import { BOOKING_LIMITS } from './bookings.ts';
 import { requestBooking } from './request.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
 // The two mails are booking-mail.ts's concern (and its test's); here: were they sent, for which booking.
 const announced = vi.hoisted(() => [] as number[]);
 vi.mock('./booking-mail.ts', () => ({ announceNewBooking: (details: { booking: { id: number } }) => announced.push(details.booking.id) }));
 
-const TAG = `request-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('request-test');
 const email = (who: string) => `${TAG}-${who}@example.com`;
 const context = { clientAddress: null, origin: 'https://example.com' };
 let spaId = 0;
@@ -30,15 +31,7 @@ beforeEach(() => {
 });
 
 afterAll(() => {
-  db.delete(leads)
-    .where(like(leads.email, `${TAG}-%`))
-    .run();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}-%`))
-    .run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('requestBooking: one flow for the API and the no-JS form', () => {

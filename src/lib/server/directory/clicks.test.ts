@@ -4,8 +4,9 @@ import { cities, clicks, rateLimits, spas } from '#db/schema.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { allowClick, CLICKS_PER_MINUTE, recordClick } from './clicks.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
-const TAG = `clicks-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('clicks-test');
 const fixture = { premium: 0, free: 0, inactive: 0 };
 const context = {
   address: '203.0.113.9',
@@ -38,10 +39,8 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
   db.delete(rateLimits).where(like(rateLimits.key, 'clicks:%')).run();
+  removeTagged(TAG);
 });
 
 const event = (spaId: number, kind: 'phone' | 'website' | 'booking' | 'directions' | 'social', page: string | null = '/spas/x') => ({

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, offers, services, siteMeta, spas, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { listCurrentOffers, listOffers, listSpaServices } from '../directory/directory.ts';
 import { endOffer, findOwnerOffer, OFFER_SERVICES_UNKNOWN, OFFER_SLUG_TAKEN, saveOffer } from './offers.ts';
 import { findOwnerService, saveService, SERVICE_NAME_TAKEN, setServiceActive } from './services.ts';
 
-const TAG = `catalog-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('catalog-test');
 let cityId: number;
 
 function makeSpa(tier: Tier) {

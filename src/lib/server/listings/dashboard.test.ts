@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsEvents, bookings, cities, clicks, leads, spas, subscriptions, users } from '#db/schema.ts';
 import { pacificDate } from '#lib/dates.ts';
@@ -6,8 +6,9 @@ import { db } from '../db.ts';
 import { addSpa, clickGroup, fillDays, handleOwnerDashboardPost, ownerDashboard, VIEW_DAYS } from './dashboard.ts';
 import type { PublishingStatus } from '../admin/publishing.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
-const TAG = `owner-dash-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('owner-dash');
 const NOW = new Date('2026-11-20T20:00:00Z'); // noon in Orange County
 const DAY = 86_400_000;
 let owner: SessionUser;
@@ -106,18 +107,7 @@ afterAll(() => {
     .where(eq(analyticsEvents.entityId, String(spaId)))
     .run();
   db.delete(clicks).where(eq(clicks.spaId, spaId)).run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}-%`))
-    .run();
-  db.delete(leads)
-    .where(like(leads.email, `${TAG}-%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('the owner dashboard’s numbers', () => {

@@ -9,9 +9,10 @@ import { publicPages } from '../directory/public-pages.ts';
 import { spaJson } from '../serialize.ts';
 import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN } from './editor.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
 // Everything this file creates carries the tag, so it never meets the seed or other files.
-const TAG = `editor-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('editor-test');
 let owner: SessionUser;
 let admin: SessionUser;
 let cityId: number;
@@ -52,10 +53,8 @@ afterAll(() => {
     .all()
     .map((row) => row.id);
   if (ids.length) db.delete(spas).where(inArray(spas.id, ids)).run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}%`))
-    .run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
+  removeTagged(TAG);
 });
 
 describe('saveListing', () => {

@@ -13,6 +13,7 @@ import { findPlan } from '#lib/billing-rules.ts';
 import { forgetPrices, priceFor } from '../billing/checkout.ts';
 import { handleStripeWebhook } from '../billing/webhooks.ts';
 import { db } from '../db.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { redeemMagicLink } from '../auth/magic-links.ts';
 import { CLAIM_INTRO, registerSpa, signupJson, type SignupContext } from './signup.ts';
 import { SIGNUP_LIMITS } from './pending.ts';
@@ -26,7 +27,7 @@ vi.mock('../mail/mail.ts', () => ({
   sendMailInBackground: () => {},
 }));
 
-const TAG = `signup-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('signup-test');
 const ORIGIN = 'http://localhost:4321';
 const SECRET = 'whsec_test_signup';
 let cityId = 0;
@@ -87,10 +88,8 @@ afterAll(async () => {
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
   db.delete(spas).where(eq(spas.cityId, cityId)).run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}%`))
-    .run();
   db.delete(rateLimits).where(like(rateLimits.key, 'signup:%')).run();
+  removeTagged(TAG);
 });
 
 describe('a free signup by a visitor who is not signed in', () => {

@@ -1,12 +1,13 @@
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, cities, clinicians, spas, users } from '#db/schema.ts';
 import { clinicianSchema, type ClinicianInput } from '#lib/licences.ts';
 import { addClinician, listClinicians, removeClinician, setLicenceChecked, updateClinician } from './clinicians.ts';
 import { db } from '../db.ts';
 import { listActiveSpaCards, searchSpas } from '../directory/directory.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
-const TAG = `clinicians-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('clinicians-test');
 let spaA = 0;
 let spaB = 0;
 let admin = { id: 0, role: 'admin' as const };
@@ -47,12 +48,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('the owner’s list', () => {

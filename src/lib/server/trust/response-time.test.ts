@@ -7,10 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, spas, users } from '#db/schema.ts';
 import { changeBooking, createBooking } from '../bookings/bookings.ts';
 import { db } from '../db.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { responseTimeFor } from './response-time.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
-const TAG = `response-time-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('response-time');
 const H = 3_600_000;
 let owner: SessionUser;
 let spaId: number;

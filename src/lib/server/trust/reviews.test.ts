@@ -1,4 +1,4 @@
-import { eq, inArray, like, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, bookings, cities, mailQueue, reviewInvitations, reviewReports, reviews, siteMeta, spas, users } from '#db/schema.ts';
 import type { ReviewInput } from '#lib/review-schema.ts';
@@ -18,8 +18,9 @@ import {
 } from './reviews.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 
-const TAG = `reviews-test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const TAG = testTag('reviews-test');
 const email = (who: string) => `${TAG}-${who}@example.com`;
 const DAY = 86_400_000;
 const ORIGIN = 'https://ocmedspadirectory.com';
@@ -78,18 +79,7 @@ afterAll(() => {
   db.delete(reviews)
     .where(inArray(reviews.spaId, [spaA, spaB]))
     .run();
-  db.delete(bookings)
-    .where(like(bookings.email, `${TAG}-%`))
-    .run();
-  db.delete(mailQueue)
-    .where(like(sql`json_extract(${mailQueue.message}, '$.to')`, `${TAG}-%`))
-    .run();
-  db.delete(spas)
-    .where(like(spas.slug, `${TAG}-%`))
-    .run();
-  db.delete(users)
-    .where(like(users.email, `${TAG}-%`))
-    .run();
+  removeTagged(TAG);
 });
 
 describe('the review link', () => {
