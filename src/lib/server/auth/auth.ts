@@ -4,7 +4,7 @@
 //   requireApiUser   -> the user, or 401 (JSON endpoints)
 //   requireOwnerOf   -> the user, or 401/403
 //   findEditableSpa  -> the spa the user may manage, or null (404)
-import type { AstroCookies } from 'astro';
+import type { AstroCookies, AstroGlobal } from 'astro';
 import { and, eq } from 'drizzle-orm';
 import { spas } from '#db/schema.ts';
 import { db } from '../db.ts';
@@ -119,4 +119,21 @@ export function findEditableSpa(user: SessionUser | null, rawId: unknown): Edita
     .get();
   if (!spa) return null;
   return user.role === 'admin' || spa.ownerId === user.id ? spa : null;
+}
+
+/**
+ * The guard of an owner's spa page (/owner/spas/{id}/...): who is signed in,
+ * the spa they may edit, and where to sign in, with the page's status set:
+ * 401 for a signed-out visitor (the page shows the sign-in screen), 404 when
+ * the spa is not theirs or not there (findEditableSpa).
+ */
+export function editableSpaPage(
+  page: Pick<AstroGlobal, 'locals' | 'params' | 'url' | 'response'>,
+  signInAt = '/api/login',
+): { user: SessionUser | null; spa: EditableSpa | null; loginUrl: string } {
+  const user = getUser(page);
+  const spa = findEditableSpa(user, page.params.id);
+  if (!user) page.response.status = 401;
+  else if (!spa) page.response.status = 404;
+  return { user, spa, loginUrl: `${signInAt}?next=${encodeURIComponent(page.url.pathname)}` };
 }
