@@ -85,9 +85,14 @@ export async function startServer() {
     const { handler } = (await import(entry)) as { handler: Handler };
     const info = readBuildInfo(dir);
     const id = info?.id ?? dir;
-    // In memory before it serves, so the first visitors are answered by the fast lane too.
     const files = createStaticServer(join(dir, 'client'));
-    const warmed = await files.warm();
+    // At start the build's files are read into memory before the server
+    // listens, so the first visitors get the fast lane too. A new build is
+    // served at once, and warms while it serves: until a file is in memory
+    // the full handler reads it from disk.
+    const warming = files.warm().then(({ files: count, bytes }) => log.info(`build ${id}: ${count} files, ${Math.round(bytes / 1024)} KB in memory`));
+    if (!active) await warming;
+    const replaced = active?.files;
     active = {
       dir,
       id,
@@ -97,7 +102,8 @@ export async function startServer() {
       handler,
       files,
     };
-    log.info(`serving build ${id} (${warmed.files} files, ${Math.round(warmed.bytes / 1024)} KB in memory)`);
+    log.info(`serving build ${id}`);
+    replaced?.release();
   }
 
   function checkForNewBuild() {

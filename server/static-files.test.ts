@@ -113,6 +113,10 @@ describe('a precompressed build, served', () => {
     expect(files.resolve('GET', '/', 'br', etag)).toMatchObject({ status: 304, bodiless: true, body: null });
     expect(files.resolve('HEAD', '/', 'br', undefined)).toMatchObject({ status: 200, bodiless: true, body: null });
     expect(files.resolve('POST', '/', 'br', undefined)).toBeNull();
+    // Replaced by a newer build: it lets go of what it held, and keeps nothing it reads after.
+    files.release();
+    expect(files.resolve('GET', '/spas/glow', 'gzip', undefined)?.body).toBeNull();
+    expect(await files.warm()).toEqual({ files: 0, bytes: 0 });
   });
 
   it('marks hashed assets immutable and leaves unknown paths to Astro', async () => {

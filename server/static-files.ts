@@ -173,7 +173,9 @@ export interface StaticServer {
   /** Answers the request and returns true when it names a file of the build. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
   /** Reads the build's files into memory, compressed copies first, as far as the budget goes. */
-  warm(): Promise<{ files: number; bytes: number }>;
+  warm(concurrency?: number): Promise<{ files: number; bytes: number }>;
+  /** Lets go of the bytes held, for a build that has been replaced (its files are read from disk after). */
+  release(): void;
   readonly files: number;
   /**
    * The build's page policy (the 404 page's, which every page shares: Astro
@@ -207,8 +209,10 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
   const documentPolicy = (manifest['/404.html'] ?? manifest['/404/index.html'] ?? manifest['/index.html'])?.csp ?? null;
   const memory = new Map<string, Buffer>();
   let held = 0;
+  // Set when a newer build replaces this one: what it held goes, and it holds nothing more.
+  let released = false;
   const remember = (key: string, bytes: Buffer) => {
-    if (bytes.length > MAX_HELD_FILE) return;
+    if (released || bytes.length > MAX_HELD_FILE) return;
     memory.set(key, bytes);
     held += bytes.length;
     for (const [oldKey, old] of memory) {
@@ -257,7 +261,7 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
       return Object.keys(manifest).length;
     },
     documentPolicy,
-    async warm() {
+    async warm(concurrency = 8) {
       // Nearly every client takes brotli or gzip: their copies first, then the plain files.
       const wanted: [string, number][] = [];
       for (const [key, entry] of Object.entries(manifest)) {
@@ -266,14 +270,26 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
       }
       for (const [key, entry] of Object.entries(manifest)) wanted.push([key, entry.size]);
       let files = 0;
-      for (const [file, size] of wanted) {
-        if (size > MAX_HELD_FILE || held + size > memoryBytes || memory.has(file)) continue;
-        const bytes = await readFile(join(clientDir, file)).catch(() => null);
-        if (!bytes) continue;
-        remember(file, bytes);
-        files++;
-      }
+      let next = 0;
+      // Several reads at a time: one after another, each waits a turn of a busy event loop.
+      const reader = async () => {
+        while (next < wanted.length && !released) {
+          const [file, size] = wanted[next++]!;
+          if (size > MAX_HELD_FILE || held + size > memoryBytes || memory.has(file)) continue;
+          const bytes = await readFile(join(clientDir, file)).catch(() => null);
+          if (!bytes || released) continue;
+          remember(file, bytes);
+          files++;
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, reader));
       return { files, bytes: held };
+    },
+    release() {
+      released = true;
+      memory.clear();
+      variants.clear();
+      held = 0;
     },
     resolve(method, target, acceptEncoding, ifNoneMatch) {
       if (method !== 'GET' && method !== 'HEAD') return null;
