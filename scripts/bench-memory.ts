@@ -99,7 +99,8 @@ const buildOf = () =>
 async function main() {
   prepareSite(env);
   buildSite(env);
-  server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // As the systemd unit in docs/deploy.md runs it.
+  server = spawn(process.execPath, SERVER_ARGS, { env: { ...env, MALLOC_ARENA_MAX: '2' }, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntil(
     () =>
       fetch(`${origin}/readyz`)
@@ -110,17 +111,32 @@ async function main() {
   );
   const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
 
-  const rounds: { round: number; build: string | null; rssMb: number; load: Awaited<ReturnType<typeof load>> }[] = [];
+  // What the server says of its own memory (/readyz): the JavaScript heap, the
+  // buffers outside it, and how many builds' server code it has loaded.
+  const processMemory = () =>
+    fetch(`${origin}/readyz`)
+      .then((r) => r.json() as Promise<{ memory: { heapUsedMb: number; externalMb: number; buildsLoaded: number } }>)
+      .then((body) => body.memory);
+  const rounds: {
+    round: number;
+    build: string | null;
+    rssMb: number;
+    memory: Awaited<ReturnType<typeof processMemory>>;
+    load: Awaited<ReturnType<typeof load>>;
+  }[] = [];
   const first = await load(Number(values.seconds), services, 0);
-  rounds.push({ round: 0, build: await buildOf(), rssMb: rssMb(server.pid!), load: first });
+  rounds.push({ round: 0, build: await buildOf(), rssMb: rssMb(server.pid!), memory: await processMemory(), load: first });
   log.info(`start: ${rounds[0]!.rssMb} MB after ${first.requests} requests`);
   for (let i = 1; i <= Number(values.rebuilds); i++) {
     const before = await buildOf();
     buildSite(env);
     await waitUntil(async () => (await buildOf()) !== before, `the server serving rebuild ${i}`, 30_000);
     const figures = await load(Number(values.seconds), services, i);
-    rounds.push({ round: i, build: await buildOf(), rssMb: rssMb(server.pid!), load: figures });
-    log.info(`rebuild ${i}: ${rounds.at(-1)!.rssMb} MB after ${figures.requests} requests (p99 ${figures.p99Ms} ms, ${figures.errors} errors)`);
+    rounds.push({ round: i, build: await buildOf(), rssMb: rssMb(server.pid!), memory: await processMemory(), load: figures });
+    const { memory } = rounds.at(-1)!;
+    log.info(
+      `rebuild ${i}: ${rounds.at(-1)!.rssMb} MB (heap ${memory.heapUsedMb}, outside the heap ${memory.externalMb}, builds loaded ${memory.buildsLoaded}) after ${figures.requests} requests (p99 ${figures.p99Ms} ms, ${figures.errors} errors)`,
+    );
   }
   // Settle: what stays once the load is over.
   await delay(2000);
@@ -132,6 +148,8 @@ async function main() {
     serverArgs: SERVER_ARGS,
     rebuilds: Number(values.rebuilds),
     rssMbByRound: rounds.map((r) => r.rssMb),
+    heapUsedMbByRound: rounds.map((r) => r.memory.heapUsedMb),
+    externalMbByRound: rounds.map((r) => r.memory.externalMb),
     settledRssMb: settled,
     growthPerRebuildMb: round((last.rssMb - rounds[1]!.rssMb) / Math.max(1, rounds.length - 2), 1),
     rounds,

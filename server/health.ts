@@ -10,6 +10,24 @@ export interface Readiness {
   build: { id: string; builtAt: string | null } | null;
   mailQueue: { waiting: number; failed: number; oldestWaitingSeconds: number | null } | null;
   lastRebuild: RebuildResult | null;
+  /** This process's memory, and how many builds it has loaded: each build's server code stays loaded (ES modules are never unloaded). */
+  memory: ProcessMemory;
+}
+
+export interface ProcessMemory {
+  rssMb: number;
+  heapUsedMb: number;
+  /** Buffers and other memory outside the JavaScript heap: the static files held, mostly. */
+  externalMb: number;
+  buildsLoaded: number;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
+
+/** The figures of `memory` in /readyz, from process.memoryUsage(). */
+export function processMemory(buildsLoaded: number): ProcessMemory {
+  const usage = process.memoryUsage();
+  return { rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed), externalMb: mb(usage.external), buildsLoaded };
 }
 
 interface QueueRow {
@@ -19,7 +37,13 @@ interface QueueRow {
 }
 
 /** Ready: the database answers and a build is being served. The queue and the last rebuild are reported, not judged. */
-export function readiness(sqlite: Database, siteDir: string, build: { id: string; builtAt: string | null } | null, now = Date.now()): Readiness {
+export function readiness(
+  sqlite: Database,
+  siteDir: string,
+  build: { id: string; builtAt: string | null } | null,
+  memory: ProcessMemory,
+  now = Date.now(),
+): Readiness {
   let database: Readiness['database'] = { ok: true };
   let mailQueue: Readiness['mailQueue'] = null;
   try {
@@ -40,5 +64,5 @@ export function readiness(sqlite: Database, siteDir: string, build: { id: string
   } catch (error) {
     database = { ok: false, error: error instanceof Error ? error.message.split('\n')[0] : 'unknown error' };
   }
-  return { ready: database.ok && build !== null, database, build, mailQueue, lastRebuild: readRebuildResult(siteDir) };
+  return { ready: database.ok && build !== null, database, build, mailQueue, lastRebuild: readRebuildResult(siteDir), memory };
 }

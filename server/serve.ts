@@ -24,7 +24,7 @@ import { hasSessionCookie, sessionCookieName } from '#lib/session-cookie.ts';
 import { SLUG_PATTERN } from '#lib/slug.ts';
 import { logEvent, loggablePath, logger } from '#lib/log.ts';
 import { backUp } from './backups.ts';
-import { readiness, type Readiness } from './health.ts';
+import { processMemory, readiness, type Readiness } from './health.ts';
 import { createStaticServer, type StaticServer } from './static-files.ts';
 import { securityHeadersFor, setAppDefaults, setDocumentPolicy } from './security-headers.ts';
 import { startHousekeeping } from '#lib/server/housekeeping.ts';
@@ -79,10 +79,12 @@ export async function startServer() {
 
   let active: { dir: string; id: string; builtAt: string | null; publishedVersion: number; handler: Handler; files: StaticServer } | null = null;
   let loading: Promise<void> | null = null;
+  let buildsLoaded = 0;
 
   async function load(dir: string) {
     const entry = pathToFileURL(join(dir, 'server', 'entry.mjs')).href;
     const { handler } = (await import(entry)) as { handler: Handler };
+    buildsLoaded++;
     const info = readBuildInfo(dir);
     const id = info?.id ?? dir;
     const files = createStaticServer(join(dir, 'client'));
@@ -238,7 +240,10 @@ export async function startServer() {
 
   function answerHealth(req: IncomingMessage, res: ServerResponse) {
     const path = req.url!.split('?')[0];
-    const body = path === '/healthz' ? { status: 'ok' } : readiness(db.$client, siteDir, active ? { id: active.id, builtAt: active.builtAt } : null);
+    const body =
+      path === '/healthz'
+        ? { status: 'ok' }
+        : readiness(db.$client, siteDir, active ? { id: active.id, builtAt: active.builtAt } : null, processMemory(buildsLoaded));
     const status = path === '/healthz' || (body as Readiness).ready ? 200 : 503;
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Site-Build': active?.id ?? '' });
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));

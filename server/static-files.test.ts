@@ -95,7 +95,8 @@ describe('a precompressed build, served', () => {
   it('gives the fast lane the same headers, as wire lines, and the bytes once warmed', async () => {
     const files = createStaticServer(dir);
     expect(files.resolve('GET', '/spas/glow', 'gzip', undefined)?.body).toBeNull(); // not read yet
-    expect((await files.warm()).files).toBeGreaterThanOrEqual(9); // three files, each plain, br and gzip
+    expect((await files.warm()).files).toBe(6); // the br and gzip copies of the three files
+    expect(files.resolve('GET', '/spas/glow', undefined, undefined)?.body).toBeNull(); // plain: kept once asked for
     for (const encoding of ['br', 'gzip', undefined]) {
       const answer = files.resolve('GET', '/spas/glow', encoding, undefined)!;
       const sent = await get('/spas/glow', encoding ? { 'Accept-Encoding': encoding } : {});
@@ -107,7 +108,7 @@ describe('a precompressed build, served', () => {
       );
       for (const name of ['content-type', 'cache-control', 'etag', 'vary', 'content-length'])
         expect(lines[Object.keys(lines).find((key) => key.toLowerCase() === name)!]).toBe(sent.headers[name]);
-      expect(answer.body?.equals(sent.body)).toBe(true);
+      if (encoding) expect(answer.body?.equals(sent.body)).toBe(true);
     }
     const etag = files.resolve('GET', '/', 'br', undefined)!.etag;
     expect(files.resolve('GET', '/', 'br', etag)).toMatchObject({ status: 304, bodiless: true, body: null });

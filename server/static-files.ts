@@ -172,7 +172,7 @@ export interface StaticServer {
   resolve(method: string, target: string, acceptEncoding: string | undefined, ifNoneMatch: string | undefined): StaticAnswer | null;
   /** Answers the request and returns true when it names a file of the build. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
-  /** Reads the build's files into memory, compressed copies first, as far as the budget goes. */
+  /** Reads the build's compressed copies into memory, as far as the budget goes. */
   warm(concurrency?: number): Promise<{ files: number; bytes: number }>;
   /** Lets go of the bytes held, for a build that has been replaced (its files are read from disk after). */
   release(): void;
@@ -262,13 +262,14 @@ export function createStaticServer(clientDir: string, memoryBytes = 48 * 1024 * 
     },
     documentPolicy,
     async warm(concurrency = 8) {
-      // Nearly every client takes brotli or gzip: their copies first, then the plain files.
+      // Nearly every client takes brotli or gzip, and their copies are a
+      // fifth of the size: those are read ahead; a plain file (or a picture)
+      // is kept once it is asked for.
       const wanted: [string, number][] = [];
       for (const [key, entry] of Object.entries(manifest)) {
         if (entry.br !== undefined) wanted.push([`${key}.br`, entry.br]);
         if (entry.gz !== undefined) wanted.push([`${key}.gz`, entry.gz]);
       }
-      for (const [key, entry] of Object.entries(manifest)) wanted.push([key, entry.size]);
       let files = 0;
       let next = 0;
       // Several reads at a time: one after another, each waits a turn of a busy event loop.

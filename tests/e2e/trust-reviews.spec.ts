@@ -363,7 +363,7 @@ test.describe('owner and editor pages', () => {
       .locator(`[data-admin-clinician="${clinician.id}"]`)
       .getByRole('button', { name: /Mark checked today/ })
       .click();
-    await expect(page.locator('[data-notice]')).toHaveText('Licence marked checked today.');
+    await expect(page.locator('[data-admin-notice]')).toHaveText('Licence marked checked today.');
     await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`)).toContainText('Checked');
     expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).not.toBeNull();
     await editor.close();
