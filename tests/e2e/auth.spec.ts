@@ -483,6 +483,10 @@ test.describe('sessions', () => {
     await signIn(page, uniqueEmail());
     const cookie = await sessionCookie(context);
     expect((await page.request.get('/api/auth/user')).status()).toBe(200);
+    // Off the signed-in page first: its header island asks /api/auth/user when
+    // it hydrates, and under load that came after the expiry below, so its 401
+    // cleared the cookie before the dashboard could see it (CI, stop 20).
+    await page.goto('about:blank');
     write('update sessions set expires_at = ? where id = ?', Date.now() - 1000, cookie.value.split('.')[0]);
 
     const response = await page.goto('/owner/dashboard');
