@@ -60,7 +60,7 @@ export function formatHead(answer: LaneAnswer, keepAliveSeconds: number, close: 
 export function createFastLane(options: FastLaneOptions): FastLane {
   const { http, answer, headersTimeoutMs, keepAliveTimeoutMs } = options;
   const keepAliveSeconds = Math.round(keepAliveTimeoutMs / 1000);
-  // Sockets the lane still reads, and of those, the ones between requests.
+  // Sockets the lane still reads (not yet handed to Node): a stop ends them, as nothing is in flight on them.
   const laneSockets = new Set<Socket>();
   let closing = false;
 

@@ -193,7 +193,8 @@ export async function startServer() {
         }),
       );
     }
-    if ((req.method === 'GET' || req.method === 'HEAD') && isHealthTarget(originalUrl)) return answerHealth(req, res);
+    const reading = isRead(req.method);
+    if (reading && isHealthTarget(originalUrl)) return answerHealth(req, res);
 
     const limit = bodyLimitFor(req.method, req.url);
     if (limit > 0) {
@@ -209,7 +210,7 @@ export async function startServer() {
     const { id, handler, files, publishedVersion } = active!;
     // Signed-in visitors get the member home; everyone else the pre-rendered
     // one. Both answer at "/", so caches must keep them apart by cookie.
-    if ((req.method === 'GET' || req.method === 'HEAD') && isHomeTarget(originalUrl)) {
+    if (reading && isHomeTarget(originalUrl)) {
       res.setHeader('Vary', 'Cookie');
       if (hasSessionCookie(req.headers.cookie, cookieName)) req.url = `/member${req.url!.slice(1)}`;
     }
@@ -292,6 +293,8 @@ function newRequestId(): string {
   return idPool.toString('hex', idOffset - 8, idOffset);
 }
 
+const isRead = (method: string | undefined) => method === 'GET' || method === 'HEAD';
+
 const isHealthTarget = (target: string) => /^\/(?:healthz|readyz)(?:\?|$)/.test(target);
 
 /** How long a stop may take; systemd's default is 90 s, a load balancer's drain often 10-30 s. */
@@ -321,7 +324,7 @@ function shutDown(lane: FastLane) {
 
 /** A spa's page, /spas/{slug} with or without a query: its slug and query. */
 function spaPageTarget(method: string | undefined, target: string): { slug: string; query: string } | null {
-  if (method !== 'GET' && method !== 'HEAD') return null;
+  if (!isRead(method)) return null;
   const match = /^\/spas\/([^/?]+)(\?.*)?$/.exec(target);
   return match && SLUG_PATTERN.test(match[1]!) ? { slug: match[1]!, query: match[2] ?? '' } : null;
 }
