@@ -110,11 +110,22 @@ function rng(seed: number): Rng {
 }
 
 type Stop = [number, string, number?];
+/** A colour, or a colour with its opacity. */
+type Paint = string | readonly [string, number];
 const stops = (s: Stop[]): string =>
   s.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}"${a !== undefined && a !== 1 ? ` stop-opacity="${a}"` : ''}/>`).join('');
-/** Linear gradient; vertical (top to bottom) unless x2/y2 are given. Default SVG attributes are omitted. */
-const lg = (id: string, s: Stop[], x1 = 0, y1 = 0, x2 = 0, y2 = 1): string =>
-  `<linearGradient id="${id}"${x1 ? ` x1="${x1}"` : ''}${y1 ? ` y1="${y1}"` : ''}${x2 === 1 ? '' : ` x2="${x2}"`}${y2 ? ` y2="${y2}"` : ''}>${stops(s)}</linearGradient>`;
+const stop = (offset: number, paint: Paint): Stop => (typeof paint === 'string' ? [offset, paint] : [offset, ...paint]);
+/** The two-stop ramp most gradients are: `from` at the start, `to` at the end. */
+const fromTo = (from: Paint, to: Paint): Stop[] => [stop(0, from), stop(1, to)];
+/** One colour fading from `opacity` to transparent (halos, light falling in). */
+const fade = (color: string, opacity: number): Stop[] => fromTo([color, opacity], [color, 0]);
+/** Where a linear gradient runs, as SVG's x1/y1/x2/y2 (x1 and y1 are always 0, which SVG assumes). */
+const DIRECTIONS = { down: [0, 1], diagonal: [1, 1], across: [1, 0] } as const;
+/** Linear gradient, top to bottom unless told otherwise. Default SVG attributes are omitted. */
+const lg = (id: string, s: Stop[], direction: keyof typeof DIRECTIONS = 'down'): string => {
+  const [x2, y2] = DIRECTIONS[direction];
+  return `<linearGradient id="${id}"${x2 === 1 ? '' : ` x2="${x2}"`}${y2 ? ` y2="${y2}"` : ''}>${stops(s)}</linearGradient>`;
+};
 /** Radial gradient centred in the bounding box (SVG defaults). */
 const rg = (id: string, s: Stop[]): string => `<radialGradient id="${id}">${stops(s)}</radialGradient>`;
 
@@ -301,17 +312,7 @@ function fallback(key: Cat, seed: number): string {
   const r = rng(seed);
   const id = `f${key[0]}${key[1]}`;
   const defs =
-    lg(
-      `${id}b`,
-      [
-        [0, cfg.bg[0]],
-        [1, cfg.bg[1]],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ) +
+    lg(`${id}b`, fromTo(...cfg.bg), 'diagonal') +
     rg(`${id}h`, [
       [0, C.white, 0.75],
       [0.7, C.white, 0.35],
@@ -519,24 +520,7 @@ type Ctx = { t: Theme; r: Rng; id: string; defs: string[] };
 
 function baseDefs(c: Ctx): void {
   const { t, id } = c;
-  c.defs.push(
-    lg(`${id}w`, [
-      [0, t.wall[0]],
-      [1, t.wall[1]],
-    ]),
-    lg(`${id}f`, [
-      [0, t.floor[0]],
-      [1, t.floor[1]],
-    ]),
-    lg(`${id}s`, [
-      [0, t.sky[0]],
-      [1, t.sky[1]],
-    ]),
-    lg(`${id}e`, [
-      [0, t.sea[0]],
-      [1, t.sea[1]],
-    ]),
-  );
+  c.defs.push(lg(`${id}w`, fromTo(...t.wall)), lg(`${id}f`, fromTo(...t.floor)), lg(`${id}s`, fromTo(...t.sky)), lg(`${id}e`, fromTo(...t.sea)));
 }
 
 function room(c: Ctx, fy: number): string {
@@ -658,13 +642,7 @@ function pendant(c: Ctx, x: number, y: number, rr: number): string {
 /** Fading light gradient `${id}l`, added once per file. */
 function lightDefs(c: Ctx): string {
   const id = `${c.id}l`;
-  if (!c.defs.some((d) => d.includes(`"${id}"`)))
-    c.defs.push(
-      lg(id, [
-        [0, c.t.light, c.t.lightOp],
-        [1, c.t.light, 0],
-      ]),
-    );
+  if (!c.defs.some((d) => d.includes(`"${id}"`))) c.defs.push(lg(id, fade(c.t.light, c.t.lightOp)));
   return `url(#${id})`;
 }
 
@@ -751,23 +729,7 @@ function spaMirror(c: Ctx): string {
   const my = r.range(250, 300);
   const mr = r.range(130, 160);
   const ly = my + mr + r.range(60, 80);
-  c.defs.push(
-    lg(
-      `${id}m`,
-      [
-        [0, t.sky[0]],
-        [1, C.sand],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ),
-    lg(`${id}d`, [
-      [0, t.reveal, Math.min(1, t.revealOp * 2.2)],
-      [1, t.light, t.lightOp * 0.6],
-    ]),
-  );
+  c.defs.push(lg(`${id}m`, fromTo(t.sky[0], C.sand), 'diagonal'), lg(`${id}d`, fromTo([t.reveal, Math.min(1, t.revealOp * 2.2)], [t.light, t.lightOp * 0.6])));
   let s = room(c, fy);
   s += circ(mx + 10, my + 14, mr + 8, C.ink, op(t.shadow));
   s += circ(mx, my, mr, `url(#${id}m)`, P` stroke="${t.accent}" stroke-width="5"`);
@@ -807,13 +769,7 @@ function spaPool(c: Ctx): string {
     clip += arch(x, top, ww, h);
     rev += arch(x - 20, top - 20, ww + 40, h + 20);
   }
-  c.defs.push(
-    `<clipPath id="${id}c"><path d="${clip}"/></clipPath>`,
-    rg(`${id}g`, [
-      [0, t.light, 0.5],
-      [1, t.light, 0],
-    ]),
-  );
+  c.defs.push(`<clipPath id="${id}c"><path d="${clip}"/></clipPath>`, rg(`${id}g`, fade(t.light, 0.5)));
   let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
   s += view(c, `${id}c`, x0, x0 + 2 * ww + gap, top, top + h * 0.68, top + h, 3);
   s += path(clip, 'none', P` stroke="${t.frame}" stroke-width="8"`);
@@ -850,10 +806,7 @@ function sky(id: string, s: Stop[]): string {
   return lg(`${id}k`, s);
 }
 function sunHalo(id: string, color: string, o = 0.45): string {
-  return rg(`${id}h`, [
-    [0, color, o],
-    [1, color, 0],
-  ]);
+  return rg(`${id}h`, fade(color, o));
 }
 
 function sailboat(x: number, y: number, s: number, hull: string, sail: string, sail2: string): string {
@@ -872,10 +825,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     title: 'Newport Beach harbor with sailboats',
     draw: (id, r) => {
       const defs =
-        sky(id, [
-          [0, C.mist],
-          [1, C.sand],
-        ]) +
+        sky(id, fromTo(C.mist, C.sand)) +
         sunHalo(id, C.gold, 0.35) +
         lg(`${id}w`, [
           [0, C.mist],
@@ -937,16 +887,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
   irvine: {
     title: 'Irvine low modern buildings and rolling hills',
     draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.blush],
-          [1, C.sand],
-        ]) +
-        sunHalo(id, C.gold, 0.3) +
-        lg(`${id}g`, [
-          [0, C.mist],
-          [1, C.sage],
-        ]);
+      const defs = sky(id, fromTo(C.blush, C.sand)) + sunHalo(id, C.gold, 0.3) + lg(`${id}g`, fromTo(C.mist, C.sage));
       let b =
         rect(0, 0, 1200, 800, `url(#${id}k)`) +
         circ(300, 220, 190, `url(#${id}h)`) +
@@ -984,16 +925,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
   'costa-mesa': {
     title: 'Costa Mesa arts plaza with geometric sculptures',
     draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.shell],
-          [1, C.sand],
-        ]) +
-        lg(`${id}g`, [
-          [0, C.stone],
-          [1, C.shell],
-        ]) +
-        sunHalo(id, C.gold, 0.3);
+      const defs = sky(id, fromTo(C.shell, C.sand)) + lg(`${id}g`, fromTo(C.stone, C.shell)) + sunHalo(id, C.gold, 0.3);
       let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(820, 220, 240, `url(#${id}h)`) + circ(820, 220, 90, C.gold, op(0.35));
       let wins = '';
       for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
@@ -1023,14 +955,8 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
           [1, C.shell],
         ]) +
         sunHalo(id, C.gold, 0.45) +
-        lg(`${id}w`, [
-          [0, C.sage],
-          [1, C.sea],
-        ]) +
-        lg(`${id}b`, [
-          [0, C.stone],
-          [1, C.shell],
-        ]);
+        lg(`${id}w`, fromTo(C.sage, C.sea)) +
+        lg(`${id}b`, fromTo(C.stone, C.shell));
       let b =
         rect(0, 0, 1200, 440, `url(#${id}k)`) +
         circ(830, 380, 260, `url(#${id}h)`) +
@@ -1055,23 +981,11 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     title: 'Laguna Beach cove between sandstone cliffs',
     draw: (id, r) => {
       const defs =
-        sky(id, [
-          [0, C.mist],
-          [1, C.sand],
-        ]) +
-        lg(`${id}w`, [
-          [0, C.sage],
-          [1, C.sea],
-        ]) +
-        lg(`${id}c`, [
-          [0, C.stone],
-          [1, C.gold, 0.6],
-        ]) +
+        sky(id, fromTo(C.mist, C.sand)) +
+        lg(`${id}w`, fromTo(C.sage, C.sea)) +
+        lg(`${id}c`, fromTo(C.stone, [C.gold, 0.6])) +
         sunHalo(id, C.gold, 0.35) +
-        lg(`${id}b`, [
-          [0, C.shell],
-          [1, C.stone],
-        ]);
+        lg(`${id}b`, fromTo(C.shell, C.stone));
       let b =
         rect(0, 0, 1200, 400, `url(#${id}k)`) + circ(600, 200, 200, `url(#${id}h)`) + circ(600, 200, 50, C.sand) + rect(0, 390, 1200, 410, `url(#${id}w)`);
       b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
@@ -1103,26 +1017,10 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
           [0.6, C.blush],
           [1, C.sand],
         ]) +
-        lg(`${id}w`, [
-          [0, C.sage],
-          [1, C.deep],
-        ]) +
-        lg(`${id}c`, [
-          [0, C.stone],
-          [1, C.gold, 0.7],
-        ]) +
+        lg(`${id}w`, fromTo(C.sage, C.deep)) +
+        lg(`${id}c`, fromTo(C.stone, [C.gold, 0.7])) +
         sunHalo(id, C.gold, 0.4) +
-        lg(
-          `${id}l`,
-          [
-            [0, C.gold, 0],
-            [1, C.gold, 0.35],
-          ],
-          0,
-          0,
-          1,
-          0,
-        );
+        lg(`${id}l`, fromTo([C.gold, 0], [C.gold, 0.35]), 'across');
       let b =
         rect(0, 0, 1200, 450, `url(#${id}k)`) + circ(280, 300, 200, `url(#${id}h)`) + circ(280, 300, 60, C.sand) + rect(0, 440, 1200, 360, `url(#${id}w)`);
       b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
@@ -1143,16 +1041,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
   'mission-viejo': {
     title: 'Mission Viejo lake framed by soft hills',
     draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.sand],
-          [1, C.mist],
-        ]) +
-        lg(`${id}w`, [
-          [0, C.mist],
-          [1, C.sea, 0.7],
-        ]) +
-        sunHalo(id, C.gold, 0.3);
+      const defs = sky(id, fromTo(C.sand, C.mist)) + lg(`${id}w`, fromTo(C.mist, [C.sea, 0.7])) + sunHalo(id, C.gold, 0.3);
       let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(760, 240, 200, `url(#${id}h)`) + circ(760, 240, 56, C.sand);
       b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
       b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
@@ -1183,10 +1072,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
           [0.75, C.sand],
         ]) +
         sunHalo(id, C.gold, 0.5) +
-        lg(`${id}n`, [
-          [0, C.sage],
-          [1, C.sea],
-        ]);
+        lg(`${id}n`, fromTo(C.sage, C.sea));
       let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(780, 420, 260, `url(#${id}h)`) + circ(780, 420, 72, C.gold, op(0.7));
       b += path(
         ridge(
@@ -1295,17 +1181,7 @@ function offer(i: number): string {
   const id = `o${i + 1}`;
   const dark = p.bg[0] === C.deep;
   const defs =
-    lg(
-      `${id}b`,
-      [
-        [0, p.bg[0]],
-        [1, p.bg[1]],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ) +
+    lg(`${id}b`, fromTo(...p.bg), 'diagonal') +
     lg(
       `${id}r`,
       [
@@ -1313,10 +1189,7 @@ function offer(i: number): string {
         [0.5, p.a1],
         [1, p.a1, 0.6],
       ],
-      0,
-      0,
-      1,
-      0,
+      'across',
     );
   let b = rect(0, 0, 800, 600, `url(#${id}b)`);
   const soft = dark ? 0.12 : 0.55;
@@ -1381,22 +1254,7 @@ function favicon(): string {
 }
 
 function defaultImage(): string {
-  const defs =
-    lg(
-      'db',
-      [
-        [0, C.sand],
-        [1, C.stone],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ) +
-    rg('dh', [
-      [0, C.white, 0.7],
-      [1, C.white, 0],
-    ]);
+  const defs = lg('db', fromTo(C.sand, C.stone), 'diagonal') + rg('dh', fade(C.white, 0.7));
   const body =
     rect(0, 0, 800, 600, 'url(#db)') +
     circ(400, 300, 180, 'url(#dh)') +
