@@ -379,142 +379,69 @@ function fallback(key: Cat, seed: number): string {
 }
 
 // ---------------------------------------------------------------- spa interiors (1200x800)
-type Theme = {
+/** What the room is built of: wall and floor gradients, the reveal (the recess around an opening, drawn at revealOp), the frame and how dark shadows fall. */
+type Surfaces = {
   wall: [string, string];
   floor: [string, string];
   reveal: string;
   revealOp: number;
   frame: string;
+  shadow: number;
+};
+
+/** What the windows look out on, and the light that falls in through them. */
+type Outlook = {
   sky: [string, string];
   sun: string;
   sea: [string, string];
   hill: string;
+  light: string;
+  lightOp: number;
+};
+
+/** What stands in the room: two greens for plants, the pot, the pebbles of a cairn, and an accent for fittings. */
+type Furnishings = {
   plant: string;
   plant2: string;
   pot: string;
   pebbles: string[];
-  light: string;
-  lightOp: number;
   accent: string;
-  shadow: number;
 };
 
-const THEMES: Theme[] = [
-  {
-    wall: [C.shell, C.sand],
-    floor: [C.stone, C.shell],
-    reveal: C.stone,
-    revealOp: 1,
-    frame: C.sand,
-    sky: [C.mist, C.sand],
-    sun: C.blush,
-    sea: [C.sage, C.sea],
-    hill: C.sage,
-    plant: C.sage,
-    plant2: C.sea,
-    pot: C.stone,
-    pebbles: [C.stone, C.sage, C.shell, C.mist],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.gold,
-    shadow: 0.08,
-  },
-  {
-    wall: [C.mist, C.sand],
-    floor: [C.shell, C.stone],
-    reveal: C.sage,
-    revealOp: 0.35,
-    frame: C.sand,
-    sky: [C.sand, C.blush],
-    sun: C.gold,
-    sea: [C.mist, C.sage],
-    hill: C.sage,
-    plant: C.sea,
-    plant2: C.deep,
-    pot: C.sand,
-    pebbles: [C.stone, C.sand, C.sage, C.shell],
-    light: C.white,
-    lightOp: 0.7,
-    accent: C.deep,
-    shadow: 0.08,
-  },
-  {
-    wall: [C.blush, C.shell],
-    floor: [C.shell, C.stone],
-    reveal: C.gold,
-    revealOp: 0.2,
-    frame: C.sand,
-    sky: [C.mist, C.sand],
-    sun: C.sand,
-    sea: [C.sage, C.sea],
-    hill: C.sea,
-    plant: C.sage,
-    plant2: C.sea,
-    pot: C.shell,
-    pebbles: [C.stone, C.shell, C.blush, C.sage],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.gold,
-    shadow: 0.08,
-  },
-  {
-    wall: [C.stone, C.shell],
-    floor: [C.sand, C.stone],
-    reveal: C.ink,
-    revealOp: 0.08,
-    frame: C.sand,
-    sky: [C.blush, C.sand],
-    sun: C.gold,
-    sea: [C.mist, C.sea],
-    hill: C.sage,
-    plant: C.deep,
-    plant2: C.sea,
-    pot: C.sand,
-    pebbles: [C.shell, C.sage, C.sand, C.mist],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.deep,
-    shadow: 0.09,
-  },
-  {
-    wall: [C.sage, C.mist],
-    floor: [C.mist, C.sand],
-    reveal: C.deep,
-    revealOp: 0.16,
-    frame: C.sand,
-    sky: [C.sand, C.shell],
-    sun: C.blush,
-    sea: [C.sea, C.deep],
-    hill: C.sage,
-    plant: C.deep,
-    plant2: C.sea,
-    pot: C.shell,
-    pebbles: [C.sand, C.stone, C.shell, C.mist],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.gold,
-    shadow: 0.1,
-  },
-  {
-    wall: [C.deep, C.sea],
-    floor: [C.ink, C.deep],
-    reveal: C.ink,
-    revealOp: 0.35,
-    frame: C.sea,
-    sky: [C.blush, C.sand],
-    sun: C.gold,
-    sea: [C.sea, C.deep],
-    hill: C.deep,
-    plant: C.sage,
-    plant2: C.mist,
-    pot: C.stone,
-    pebbles: [C.stone, C.sage, C.shell, C.mist],
-    light: C.gold,
-    lightOp: 0.3,
-    accent: C.gold,
-    shadow: 0.25,
-  },
-];
+type Theme = Surfaces & Outlook & Furnishings;
+
+// A theme is one row of each table below, by name; THEMES keeps their order (spa i takes theme i / 4).
+
+const SURFACES = {
+  linen: { wall: [C.shell, C.sand], floor: [C.stone, C.shell], reveal: C.stone, revealOp: 1, frame: C.sand, shadow: 0.08 },
+  seaGlass: { wall: [C.mist, C.sand], floor: [C.shell, C.stone], reveal: C.sage, revealOp: 0.35, frame: C.sand, shadow: 0.08 },
+  rose: { wall: [C.blush, C.shell], floor: [C.shell, C.stone], reveal: C.gold, revealOp: 0.2, frame: C.sand, shadow: 0.08 },
+  limestone: { wall: [C.stone, C.shell], floor: [C.sand, C.stone], reveal: C.ink, revealOp: 0.08, frame: C.sand, shadow: 0.09 },
+  sage: { wall: [C.sage, C.mist], floor: [C.mist, C.sand], reveal: C.deep, revealOp: 0.16, frame: C.sand, shadow: 0.1 },
+  dusk: { wall: [C.deep, C.sea], floor: [C.ink, C.deep], reveal: C.ink, revealOp: 0.35, frame: C.sea, shadow: 0.25 },
+} satisfies Record<string, Surfaces>;
+
+type ThemeName = keyof typeof SURFACES;
+
+const OUTLOOKS: Record<ThemeName, Outlook> = {
+  linen: { sky: [C.mist, C.sand], sun: C.blush, sea: [C.sage, C.sea], hill: C.sage, light: C.white, lightOp: 0.6 },
+  seaGlass: { sky: [C.sand, C.blush], sun: C.gold, sea: [C.mist, C.sage], hill: C.sage, light: C.white, lightOp: 0.7 },
+  rose: { sky: [C.mist, C.sand], sun: C.sand, sea: [C.sage, C.sea], hill: C.sea, light: C.white, lightOp: 0.6 },
+  limestone: { sky: [C.blush, C.sand], sun: C.gold, sea: [C.mist, C.sea], hill: C.sage, light: C.white, lightOp: 0.6 },
+  sage: { sky: [C.sand, C.shell], sun: C.blush, sea: [C.sea, C.deep], hill: C.sage, light: C.white, lightOp: 0.6 },
+  dusk: { sky: [C.blush, C.sand], sun: C.gold, sea: [C.sea, C.deep], hill: C.deep, light: C.gold, lightOp: 0.3 },
+};
+
+const FURNISHINGS: Record<ThemeName, Furnishings> = {
+  linen: { plant: C.sage, plant2: C.sea, pot: C.stone, pebbles: [C.stone, C.sage, C.shell, C.mist], accent: C.gold },
+  seaGlass: { plant: C.sea, plant2: C.deep, pot: C.sand, pebbles: [C.stone, C.sand, C.sage, C.shell], accent: C.deep },
+  rose: { plant: C.sage, plant2: C.sea, pot: C.shell, pebbles: [C.stone, C.shell, C.blush, C.sage], accent: C.gold },
+  limestone: { plant: C.deep, plant2: C.sea, pot: C.sand, pebbles: [C.shell, C.sage, C.sand, C.mist], accent: C.deep },
+  sage: { plant: C.deep, plant2: C.sea, pot: C.shell, pebbles: [C.sand, C.stone, C.shell, C.mist], accent: C.gold },
+  dusk: { plant: C.sage, plant2: C.mist, pot: C.stone, pebbles: [C.stone, C.sage, C.shell, C.mist], accent: C.gold },
+};
+
+const THEMES: Theme[] = (Object.keys(SURFACES) as ThemeName[]).map((name) => ({ ...SURFACES[name], ...OUTLOOKS[name], ...FURNISHINGS[name] }));
 
 type Ctx = { t: Theme; r: Rng; id: string; defs: string[] };
 
