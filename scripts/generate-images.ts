@@ -117,6 +117,8 @@ const stops = (s: Stop[]): string =>
 const stop = (offset: number, paint: Paint): Stop => (typeof paint === 'string' ? [offset, paint] : [offset, ...paint]);
 /** The two-stop ramp most gradients are: `from` at the start, `to` at the end. */
 const fromTo = (from: Paint, to: Paint): Stop[] => [stop(0, from), stop(1, to)];
+/** A ramp from `from` through one stop between to `to`. */
+const through = (from: Paint, middle: Stop, to: Paint): Stop[] => [stop(0, from), middle, stop(1, to)];
 /** One colour fading from `opacity` to transparent (halos, light falling in). */
 const fade = (color: string, opacity: number): Stop[] => fromTo([color, opacity], [color, 0]);
 /** Where a linear gradient runs, as SVG's x1/y1/x2/y2 (x1 and y1 are always 0, which SVG assumes). */
@@ -311,13 +313,7 @@ function fallback(key: Cat, seed: number): string {
   const cfg = FALLBACK[key];
   const r = rng(seed);
   const id = `f${key[0]}${key[1]}`;
-  const defs =
-    lg(`${id}b`, fromTo(...cfg.bg), 'diagonal') +
-    rg(`${id}h`, [
-      [0, C.white, 0.75],
-      [0.7, C.white, 0.35],
-      [1, C.white, 0],
-    ]);
+  const defs = lg(`${id}b`, fromTo(...cfg.bg), 'diagonal') + rg(`${id}h`, through([C.white, 0.75], [0.7, C.white, 0.35], [C.white, 0]));
   let deco = '';
   switch (cfg.deco) {
     case 'sun':
@@ -454,11 +450,33 @@ function room(c: Ctx, fy: number): string {
   return rect(0, 0, 1200, fy, `url(#${c.id}w)`) + rect(0, fy, 1200, 800 - fy, `url(#${c.id}f)`) + rect(0, fy - 3, 1200, 3, C.ink, op(c.t.shadow));
 }
 
-/** The sea view seen through clip `clip` spanning x0..x1, sky from y0, horizon at hy. */
-function view(c: Ctx, clip: string, x0: number, x1: number, y0: number, hy: number, y1: number, palms: number): string {
+/** A row of arched openings: their left edges, the top of the arches and their size. */
+type Openings = { xs: number[]; top: number; w: number; h: number };
+
+/** `n` openings `w` wide and `gap` apart, centred on the wall, from `top` down to `bottom`. */
+function centredRow(n: number, w: number, gap: number, top: number, bottom: number): Openings & { gap: number } {
+  const x0 = 600 - (n * w + (n - 1) * gap) / 2;
+  return { xs: Array.from({ length: n }, (_, i) => x0 + i * (w + gap)), top, w, h: bottom - top, gap };
+}
+
+/** The openings' arches, each grown by `margin` at the sides and top (a reveal or a frame around them). */
+const arches = ({ xs, top, w, h }: Openings, margin = 0): string => xs.map((x) => arch(x - margin, top - margin, w + 2 * margin, h + margin)).join('');
+
+/** A sill under each opening, reaching `overhang` beyond it on either side. */
+const sills = ({ xs, top, w, h }: Openings, overhang: number, depth: number, color: string): string =>
+  xs.map((x) => rect(x - overhang, top + h, w + 2 * overhang, depth, color, ` rx="3"`)).join('');
+
+/** The sea view seen through the openings (clip `${id}c`), the horizon at `horizon` of their height. */
+function view(c: Ctx, o: Openings, horizon: number, palms: number): string {
   const { t, r, id } = c;
+  c.defs.push(`<clipPath id="${id}c"><path d="${arches(o)}"/></clipPath>`);
+  const x0 = at(o.xs, 0);
+  const x1 = at(o.xs, o.xs.length - 1) + o.w;
+  const y0 = o.top;
+  const hy = o.top + o.h * horizon;
+  const y1 = o.top + o.h;
   const sx = r.range(x0 + 60, x1 - 60);
-  let s = `<g clip-path="url(#${clip})">` + rect(x0, y0, x1 - x0, hy - y0, `url(#${id}s)`) + circ(sx, hy - r.range(40, 110), r.range(26, 46), t.sun, op(0.85));
+  let s = `<g clip-path="url(#${id}c)">` + rect(x0, y0, x1 - x0, hy - y0, `url(#${id}s)`) + circ(sx, hy - r.range(40, 110), r.range(26, 46), t.sun, op(0.85));
   s += path(ridge(hillPts(r, hy - 14, 10, 5, x0 - 20, x1 + 20), hy + 2), t.hill, op(0.45));
   s += rect(x0, hy, x1 - x0, y1 - hy, `url(#${id}e)`);
   s += line(waterLines(r, x0, x1, hy + 10, y1, 5), C.sand, 2.5, op(0.45));
@@ -468,6 +486,16 @@ function view(c: Ctx, clip: string, x0: number, x1: number, y0: number, hy: numb
     s += palm(px, y1 + 20, ph, ph * r.range(-0.14, 0.14), t.hill === C.deep ? C.ink : C.deep, r, 0.55);
   }
   return s + '</g>';
+}
+
+/** Arched windows onto the sea: the recess around them (`reveal` deep), the view and a frame `frame` wide. */
+function windows(c: Ctx, o: Openings, look: { reveal: number; frame: number; horizon: number; palms: number }): string {
+  const { t } = c;
+  return (
+    path(arches(o, look.reveal), t.reveal, op(t.revealOp)) +
+    view(c, o, look.horizon, look.palms) +
+    path(arches(o), 'none', P` stroke="${t.frame}" stroke-width="${look.frame}"`)
+  );
 }
 
 function pot(x: number, base: number, s: number, color: string, shadowOp: number): string {
@@ -591,21 +619,17 @@ function standingObject(c: Ctx, kind: number, x: number, base: number, s: number
   }
 }
 
-/** Layout 0: one tall arched window with the sea, objects either side. */
-function spaGrand(c: Ctx): string {
-  const { t, r, id } = c;
-  const fy = r.range(570, 610);
+/** One tall arched window with the sea, objects either side. */
+function spaGrand(c: Ctx, fy: number): string {
+  const { t, r } = c;
   const w = r.range(330, 400);
   const x = 600 - w / 2 + r.range(-80, 80);
   const top = r.range(90, 130);
   const h = fy - 45 - top;
-  c.defs.push(`<clipPath id="${id}c"><path d="${arch(x, top, w, h)}"/></clipPath>`);
-  let s = room(c, fy);
-  s += path(arch(x - 26, top - 26, w + 52, h + 26), t.reveal, op(t.revealOp));
-  s += view(c, `${id}c`, x, x + w, top, top + h * r.range(0.58, 0.7), top + h, r.chance(0.4) ? 1 : 0);
-  s += path(arch(x, top, w, h), 'none', P` stroke="${t.frame}" stroke-width="9"`);
+  const o: Openings = { xs: [x], top, w, h };
+  let s = windows(c, o, { reveal: 26, frame: 9, horizon: r.range(0.58, 0.7), palms: r.chance(0.4) ? 1 : 0 });
   if (r.chance(0.5)) s += line(P`M${x + w / 2} ${top + 4}V${top + h}M${x} ${top + w / 2}H${x + w}`, t.frame, 5);
-  s += rect(x - 34, top + h, w + 68, 14, t.frame, ` rx="3"`) + rect(x - 34, top + h + 14, w + 68, 4, C.ink, op(t.shadow));
+  s += sills(o, 34, 14, t.frame) + rect(x - 34, top + h + 14, w + 68, 4, C.ink, op(t.shadow));
   s += lightPatch(c, x, w, fy, r.range(-160, 160));
   const k = r.int(0, 3);
   s += standingObject(c, k, Math.max(150, x - r.range(150, 200)), fy + r.range(70, 110), r.range(0.95, 1.15));
@@ -613,52 +637,31 @@ function spaGrand(c: Ctx): string {
   return s;
 }
 
-/** Layout 1: colonnade of three arches over a reflecting pool. */
-function spaColonnade(c: Ctx): string {
+/** Colonnade of three arches over a reflecting pool. */
+function spaColonnade(c: Ctx, fy: number): string {
   const { t, r, id } = c;
-  const fy = r.range(540, 575);
-  const aw = r.range(200, 240);
-  const gap = r.range(90, 130);
-  const x0 = 600 - (3 * aw + 2 * gap) / 2;
-  const top = r.range(130, 180);
-  const h = fy - 40 - top;
-  let clip = '';
-  let rev = '';
-  let frames = '';
-  for (let i = 0; i < 3; i++) {
-    const x = x0 + i * (aw + gap);
-    clip += arch(x, top, aw, h);
-    rev += arch(x - 18, top - 18, aw + 36, h + 18);
-    frames += arch(x, top, aw, h);
-  }
-  c.defs.push(`<clipPath id="${id}c"><path d="${clip}"/></clipPath>`);
-  let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
-  s += view(c, `${id}c`, x0, x0 + 3 * aw + 2 * gap, top, top + h * 0.62, top + h, 2);
-  s += path(frames, 'none', P` stroke="${t.frame}" stroke-width="7"`);
-  for (let i = 0; i < 3; i++) s += rect(x0 + i * (aw + gap) - 20, top + h, aw + 40, 10, t.frame, ` rx="3"`);
+  const o = centredRow(3, r.range(200, 240), r.range(90, 130), r.range(130, 180), fy - 40);
+  let s = windows(c, o, { reveal: 18, frame: 7, horizon: 0.62, palms: 2 }) + sills(o, 20, 10, t.frame);
   const py = fy + r.range(55, 75);
   const ph = 800 - py - r.range(40, 70);
   s += rect(90, py, 1020, ph, `url(#${id}e)`, P` rx="10" stroke="${t.frame}" stroke-width="10"`);
-  let refl = '';
-  for (let i = 0; i < 3; i++) refl += P`M${x0 + i * (aw + gap) + 20} ${py + 12}h${aw - 40}l${40} ${ph - 24}h${-aw + 40}z`;
-  s += path(refl, lightDefs(c), op(0.5));
+  const reflections = o.xs.map((x) => P`M${x + 20} ${py + 12}h${o.w - 40}l${40} ${ph - 24}h${-o.w + 40}z`).join('');
+  s += path(reflections, lightDefs(c), op(0.5));
   s += line(waterLines(r, 120, 1080, py + 14, py + ph - 10, 7), C.sand, 2.5, op(0.5));
   s += cairn(c, r.pick([250, 950]), py - 6, 0.6);
   s += leafyPlant(c, 60, fy + 40, 0.7) + leafyPlant(c, 1140, fy + 40, 0.7);
   return s;
 }
 
-/** Layout 2: round mirror over a floating ledge, doorway arch to the side. */
-function spaMirror(c: Ctx): string {
+/** Round mirror over a floating ledge, doorway arch to the side. */
+function spaMirror(c: Ctx, fy: number): string {
   const { t, r, id } = c;
-  const fy = r.range(580, 620);
   const mx = r.range(380, 460);
   const my = r.range(250, 300);
   const mr = r.range(130, 160);
   const ly = my + mr + r.range(60, 80);
   c.defs.push(lg(`${id}m`, fromTo(t.sky[0], C.sand), 'diagonal'), lg(`${id}d`, fromTo([t.reveal, Math.min(1, t.revealOp * 2.2)], [t.light, t.lightOp * 0.6])));
-  let s = room(c, fy);
-  s += circ(mx + 10, my + 14, mr + 8, C.ink, op(t.shadow));
+  let s = circ(mx + 10, my + 14, mr + 8, C.ink, op(t.shadow));
   s += circ(mx, my, mr, `url(#${id}m)`, P` stroke="${t.accent}" stroke-width="5"`);
   s += path(
     P`M${mx - mr * 0.55} ${my + mr * 0.35}L${mx + mr * 0.15} ${my - mr * 0.75}L${mx + mr * 0.45} ${my - mr * 0.5}L${mx - mr * 0.25} ${my + mr * 0.6}Z`,
@@ -671,61 +674,49 @@ function spaMirror(c: Ctx): string {
   const dx = r.range(780, 840);
   const dw = r.range(200, 230);
   const dt = r.range(150, 200);
-  s +=
-    path(arch(dx - 34, dt - 34, dw + 68, fy - dt + 34), t.reveal, op(t.revealOp)) +
-    path(arch(dx - 12, dt - 12, dw + 24, fy - dt + 12), t.frame) +
-    path(arch(dx, dt, dw, fy - dt), `url(#${id}d)`);
+  const door: Openings = { xs: [dx], top: dt, w: dw, h: fy - dt };
+  s += path(arches(door, 34), t.reveal, op(t.revealOp)) + path(arches(door, 12), t.frame) + path(arches(door), `url(#${id}d)`);
   s += lightPatch(c, dx, dw, fy, r.range(-120, 120));
   s += standingObject(c, r.pick([0, 2]), r.range(1080, 1110), fy + 120, 0.95);
   return s;
 }
 
-/** Layout 3: pool hall, two windows with palms, hanging pendants. */
-function spaPool(c: Ctx): string {
+/** Pool hall, two windows with palms, hanging pendants. */
+function spaPool(c: Ctx, fy: number): string {
   const { t, r, id } = c;
-  const fy = r.range(440, 480);
-  const ww = r.range(230, 280);
-  const gap = r.range(120, 200);
-  const x0 = 600 - ww - gap / 2;
-  const top = r.range(110, 150);
-  const h = fy - 30 - top;
-  let clip = '';
-  let rev = '';
-  for (let i = 0; i < 2; i++) {
-    const x = x0 + i * (ww + gap);
-    clip += arch(x, top, ww, h);
-    rev += arch(x - 20, top - 20, ww + 40, h + 20);
-  }
-  c.defs.push(`<clipPath id="${id}c"><path d="${clip}"/></clipPath>`, rg(`${id}g`, fade(t.light, 0.5)));
-  let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
-  s += view(c, `${id}c`, x0, x0 + 2 * ww + gap, top, top + h * 0.68, top + h, 3);
-  s += path(clip, 'none', P` stroke="${t.frame}" stroke-width="8"`);
-  for (let i = 0; i < 2; i++) s += rect(x0 + i * (ww + gap) - 26, top + h, ww + 52, 12, t.frame, ` rx="3"`);
+  const o = centredRow(2, r.range(230, 280), r.range(120, 200), r.range(110, 150), fy - 30);
+  let s = windows(c, o, { reveal: 20, frame: 8, horizon: 0.68, palms: 3 }) + sills(o, 26, 12, t.frame);
+  c.defs.push(rg(`${id}g`, fade(t.light, 0.5)));
   const py = fy + 40;
   s += rect(0, fy, 1200, 40, t.frame) + rect(0, py, 1200, 800 - py, `url(#${id}e)`) + rect(0, py, 1200, 6, C.ink, op(0.1));
-  let refl = '';
-  for (let i = 0; i < 2; i++) refl += P`M${x0 + i * (ww + gap)} ${py + 10}h${ww}l30 ${800 - py}h${-ww}z`;
-  s += path(refl, lightDefs(c), op(0.55));
+  const reflections = o.xs.map((x) => P`M${x} ${py + 10}h${o.w}l30 ${800 - py}h${-o.w}z`).join('');
+  s += path(reflections, lightDefs(c), op(0.55));
   s += line(waterLines(r, 20, 1180, py + 20, 790, 9), C.sand, 3, op(0.45));
   s += cairn(c, r.pick([120, 1080]), fy + 30, 0.8);
   const n = r.int(2, 3);
-  for (let i = 0; i < n; i++) s += pendant(c, 600 + (i - (n - 1) / 2) * gap * 1.7 + (n === 2 ? 0 : 0), r.range(70, 120), 26);
+  for (let i = 0; i < n; i++) s += pendant(c, 600 + (i - (n - 1) / 2) * o.gap * 1.7, r.range(70, 120), 26);
   return s;
 }
 
-const SPA_LAYOUTS = [spaGrand, spaColonnade, spaMirror, spaPool];
+/** The four rooms: each picks its floor line from `floor` (the first draw of its random sequence) and draws in front of the walls. */
+const SPA_LAYOUTS: { title: string; floor: [number, number]; draw: (c: Ctx, fy: number) => string }[] = [
+  { title: 'sunlit arch window', floor: [570, 610], draw: spaGrand },
+  { title: 'arched colonnade and reflecting pool', floor: [540, 575], draw: spaColonnade },
+  { title: 'round mirror and stone ledge', floor: [580, 620], draw: spaMirror },
+  { title: 'calm pool hall with palms', floor: [440, 480], draw: spaPool },
+];
 
 function spa(i: number): string {
   const t = at(THEMES, Math.floor(i / 4));
-  const layout = (i + Math.floor(i / 4)) % 4;
+  const layout = at(SPA_LAYOUTS, (i + Math.floor(i / 4)) % 4);
   const r = rng(1000 + i * 7919);
   const id = `s${i + 1}`;
   const c: Ctx = { t, r, id, defs: [] };
   baseDefs(c);
-  let body = at(SPA_LAYOUTS, layout)(c);
+  const fy = r.range(...layout.floor);
+  let body = room(c, fy) + layout.draw(c, fy);
   if (r.chance(0.5)) body = `<g transform="matrix(-1 0 0 1 1200 0)">${body}</g>`;
-  const names = ['sunlit arch window', 'arched colonnade and reflecting pool', 'round mirror and stone ledge', 'calm pool hall with palms'];
-  return svgDoc(1200, 800, `Spa interior illustration: ${names[layout]}`, c.defs.join(''), body);
+  return svgDoc(1200, 800, `Spa interior illustration: ${layout.title}`, c.defs.join(''), body);
 }
 
 // ---------------------------------------------------------------- cities (1200x800)
@@ -734,6 +725,13 @@ function sky(id: string, s: Stop[]): string {
 }
 function sunHalo(id: string, color: string, o = 0.45): string {
   return rg(`${id}h`, fade(color, o));
+}
+
+type Sun = { x: number; y: number; halo: number; r: number; color: string; opacity?: number };
+
+/** The sky (gradient `${id}k`) down to `height`, and the sun in its halo (gradient `${id}h`). */
+function skyAndSun(id: string, height: number, { x, y, halo, r, color, opacity = 1 }: Sun): string {
+  return rect(0, 0, 1200, height, `url(#${id}k)`) + circ(x, y, halo, `url(#${id}h)`) + circ(x, y, r, color, op(opacity));
 }
 
 function sailboat(x: number, y: number, s: number, hull: string, sail: string, sail2: string): string {
@@ -751,14 +749,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
   'newport-beach': {
     title: 'Newport Beach harbor with sailboats',
     draw: (id, r) => {
-      const defs =
-        sky(id, fromTo(C.mist, C.sand)) +
-        sunHalo(id, C.gold, 0.35) +
-        lg(`${id}w`, [
-          [0, C.mist],
-          [0.45, C.sage],
-          [1, C.sea],
-        ]);
+      const defs = sky(id, fromTo(C.mist, C.sand)) + sunHalo(id, C.gold, 0.35) + lg(`${id}w`, through(C.mist, [0.45, C.sage], C.sea));
       let houses = '';
       for (let x = 380; x < 1180; x += r.range(26, 44)) {
         const w = r.range(14, 24);
@@ -766,9 +757,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
         houses += P`M${x} 468v${-h}h${w}v${h}z`;
       }
       let b =
-        rect(0, 0, 1200, 470, `url(#${id}k)`) +
-        circ(860, 230, 220, `url(#${id}h)`) +
-        circ(860, 230, 62, C.sand, op(0.9)) +
+        skyAndSun(id, 470, { x: 860, y: 230, halo: 220, r: 62, color: C.sand, opacity: 0.9 }) +
         path(
           ridge(
             [
@@ -816,9 +805,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     draw: (id, r) => {
       const defs = sky(id, fromTo(C.blush, C.sand)) + sunHalo(id, C.gold, 0.3) + lg(`${id}g`, fromTo(C.mist, C.sage));
       let b =
-        rect(0, 0, 1200, 800, `url(#${id}k)`) +
-        circ(300, 220, 190, `url(#${id}h)`) +
-        circ(300, 220, 55, C.sand) +
+        skyAndSun(id, 800, { x: 300, y: 220, halo: 190, r: 55, color: C.sand }) +
         path(ridge(hillPts(r, 390, 30, 6), 620), C.sage, op(0.45)) +
         path(ridge(hillPts(r, 460, 28, 5), 620), C.sage, op(0.75)) +
         path(ridge(hillPts(r, 530, 20, 4), 620), C.sea, op(0.45));
@@ -853,7 +840,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     title: 'Costa Mesa arts plaza with geometric sculptures',
     draw: (id, r) => {
       const defs = sky(id, fromTo(C.shell, C.sand)) + lg(`${id}g`, fromTo(C.stone, C.shell)) + sunHalo(id, C.gold, 0.3);
-      let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(820, 220, 240, `url(#${id}h)`) + circ(820, 220, 90, C.gold, op(0.35));
+      let b = skyAndSun(id, 800, { x: 820, y: 220, halo: 240, r: 90, color: C.gold, opacity: 0.35 });
       let wins = '';
       for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
       b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, '', 'butt');
@@ -876,19 +863,11 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     title: 'Huntington Beach pier over gentle waves',
     draw: (id, r) => {
       const defs =
-        sky(id, [
-          [0, C.blush],
-          [0.7, C.sand],
-          [1, C.shell],
-        ]) +
+        sky(id, through(C.blush, [0.7, C.sand], C.shell)) +
         sunHalo(id, C.gold, 0.45) +
         lg(`${id}w`, fromTo(C.sage, C.sea)) +
         lg(`${id}b`, fromTo(C.stone, C.shell));
-      let b =
-        rect(0, 0, 1200, 440, `url(#${id}k)`) +
-        circ(830, 380, 260, `url(#${id}h)`) +
-        circ(830, 380, 70, C.gold, op(0.55)) +
-        rect(0, 430, 1200, 370, `url(#${id}w)`);
+      let b = skyAndSun(id, 440, { x: 830, y: 380, halo: 260, r: 70, color: C.gold, opacity: 0.55 }) + rect(0, 430, 1200, 370, `url(#${id}w)`);
       let glint = '';
       for (let i = 0; i < 8; i++) glint += P`M${830 - 60 + i * 4 + r.range(-10, 10)} ${450 + i * 16}h${120 - i * 8}`;
       b += line(glint, C.gold, 4, op(0.35));
@@ -913,8 +892,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
         lg(`${id}c`, fromTo(C.stone, [C.gold, 0.6])) +
         sunHalo(id, C.gold, 0.35) +
         lg(`${id}b`, fromTo(C.shell, C.stone));
-      let b =
-        rect(0, 0, 1200, 400, `url(#${id}k)`) + circ(600, 200, 200, `url(#${id}h)`) + circ(600, 200, 50, C.sand) + rect(0, 390, 1200, 410, `url(#${id}w)`);
+      let b = skyAndSun(id, 400, { x: 600, y: 200, halo: 200, r: 50, color: C.sand }) + rect(0, 390, 1200, 410, `url(#${id}w)`);
       b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
       const left = 'M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z';
       const right = 'M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z';
@@ -939,17 +917,12 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     title: 'Dana Point headland with a lighthouse',
     draw: (id, r) => {
       const defs =
-        sky(id, [
-          [0, C.mist],
-          [0.6, C.blush],
-          [1, C.sand],
-        ]) +
+        sky(id, through(C.mist, [0.6, C.blush], C.sand)) +
         lg(`${id}w`, fromTo(C.sage, C.deep)) +
         lg(`${id}c`, fromTo(C.stone, [C.gold, 0.7])) +
         sunHalo(id, C.gold, 0.4) +
         lg(`${id}l`, fromTo([C.gold, 0], [C.gold, 0.35]), 'across');
-      let b =
-        rect(0, 0, 1200, 450, `url(#${id}k)`) + circ(280, 300, 200, `url(#${id}h)`) + circ(280, 300, 60, C.sand) + rect(0, 440, 1200, 360, `url(#${id}w)`);
+      let b = skyAndSun(id, 450, { x: 280, y: 300, halo: 200, r: 60, color: C.sand }) + rect(0, 440, 1200, 360, `url(#${id}w)`);
       b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
       const top = 'M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452';
       const foot = 'C800 482 1000 480 1220 488';
@@ -969,7 +942,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
     title: 'Mission Viejo lake framed by soft hills',
     draw: (id, r) => {
       const defs = sky(id, fromTo(C.sand, C.mist)) + lg(`${id}w`, fromTo(C.mist, [C.sea, 0.7])) + sunHalo(id, C.gold, 0.3);
-      let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(760, 240, 200, `url(#${id}h)`) + circ(760, 240, 56, C.sand);
+      let b = skyAndSun(id, 800, { x: 760, y: 240, halo: 200, r: 56, color: C.sand });
       b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
       b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
       b += path('M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z', `url(#${id}w)`);
@@ -1000,7 +973,7 @@ const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [str
         ]) +
         sunHalo(id, C.gold, 0.5) +
         lg(`${id}n`, fromTo(C.sage, C.sea));
-      let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(780, 420, 260, `url(#${id}h)`) + circ(780, 420, 72, C.gold, op(0.7));
+      let b = skyAndSun(id, 800, { x: 780, y: 420, halo: 260, r: 72, color: C.gold, opacity: 0.7 });
       b += path(
         ridge(
           [
@@ -1107,17 +1080,7 @@ function offer(i: number): string {
   const r = rng(5000 + i * 104729);
   const id = `o${i + 1}`;
   const dark = p.bg[0] === C.deep;
-  const defs =
-    lg(`${id}b`, fromTo(...p.bg), 'diagonal') +
-    lg(
-      `${id}r`,
-      [
-        [0, p.a1, 0.45],
-        [0.5, p.a1],
-        [1, p.a1, 0.6],
-      ],
-      'across',
-    );
+  const defs = lg(`${id}b`, fromTo(...p.bg), 'diagonal') + lg(`${id}r`, through([p.a1, 0.45], [0.5, p.a1], [p.a1, 0.6]), 'across');
   let b = rect(0, 0, 800, 600, `url(#${id}b)`);
   const soft = dark ? 0.12 : 0.55;
   if (kind === 0) {
