@@ -235,61 +235,64 @@ function palm(x: number, base: number, h: number, lean: number, color: string, r
 const CATS = ['facial', 'laser', 'injectable', 'body', 'wellness', 'consultation', 'default'] as const;
 type Cat = (typeof CATS)[number];
 type IconFn = (fill: string) => string;
+/** A stroke-only shape (icons are drawn inside a group that sets stroke and `fill="none"`). */
+const outline = (d: string, extra = ''): string => `<path d="${d}"${extra}/>`;
+const roundedRect = (x: number, y: number, w: number, h: number, rx: number, fill: string): string =>
+  P`<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${rx}" fill="${fill}"/>`;
+
 const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
   facial: {
     title: 'Facial treatments',
     draw: (fl) =>
-      `<ellipse cx="21" cy="25" rx="11" ry="14" fill="${fl}"/>` +
-      `<path d="M10.5 21.5c2.5-5.5 8-8.5 15-7.5"/>` +
-      `<path d="M15.5 25.5q2 1.6 4 0M22.5 25.5q2 1.6 4 0M18.5 32q2.5 1.4 5 0"/>` +
-      `<path d="${sparkle(38, 10, 6.5)}" fill="${fl}"/>`,
+      ell(21, 25, 11, 14, fl) +
+      outline('M10.5 21.5c2.5-5.5 8-8.5 15-7.5') +
+      outline('M15.5 25.5q2 1.6 4 0M22.5 25.5q2 1.6 4 0M18.5 32q2.5 1.4 5 0') +
+      path(sparkle(38, 10, 6.5), fl),
   },
   laser: {
     title: 'Laser treatments',
     draw: (fl) =>
-      `<rect x="16" y="4" width="16" height="9" rx="3" fill="${fl}"/>` +
-      `<path d="M21 13v3h6v-3"/>` +
-      `<path d="M22 16l-5 18h14l-5-18" fill="${fl}" stroke-dasharray="0"/>` +
-      `<path d="M6 38c4-2.7 8-2.7 12 0s8 2.7 12 0 8-2.7 12 0"/>` +
-      `<path d="M10 27l-3-1.5M38 27l3-1.5M11.5 20l-3-3M36.5 20l3-3"/>`,
+      roundedRect(16, 4, 16, 9, 3, fl) +
+      outline('M21 13v3h6v-3') +
+      path('M22 16l-5 18h14l-5-18', fl, ' stroke-dasharray="0"') +
+      outline('M6 38c4-2.7 8-2.7 12 0s8 2.7 12 0 8-2.7 12 0') +
+      outline('M10 27l-3-1.5M38 27l3-1.5M11.5 20l-3-3M36.5 20l3-3'),
   },
   injectable: {
     title: 'Injectables',
     draw: (fl) =>
-      `<g transform="rotate(-45 24 24)">` +
-      `<rect x="14" y="19" width="18" height="10" rx="1.5" fill="${fl}"/>` +
-      `<path d="M19 19v4M23 19v4M27 19v4M32 16v16M32 24h7M39 19.5v9M14 24h-4M10 24H4"/>` +
-      `<path d="M10 22v4"/></g>`,
+      '<g transform="rotate(-45 24 24)">' +
+      roundedRect(14, 19, 18, 10, 1.5, fl) +
+      outline('M19 19v4M23 19v4M27 19v4M32 16v16M32 24h7M39 19.5v9M14 24h-4M10 24H4') +
+      outline('M10 22v4') +
+      '</g>',
   },
   body: {
     title: 'Body contouring',
     draw: (fl) =>
-      `<ellipse cx="24" cy="24" rx="6" ry="3" fill="${fl}" stroke="none"/>` +
-      `<path d="M13 5c3 8 6 12.5 5 19s-5.5 10.5-4.5 19M35 5c-3 8-6 12.5-5 19s5.5 10.5 4.5 19"/>` +
-      `<path d="M18 24q6 3 12 0" stroke-dasharray="2 3"/>` +
-      `<path d="${sparkle(41, 9, 4.5)}" fill="${fl}"/>`,
+      ell(24, 24, 6, 3, fl, ' stroke="none"') +
+      outline('M13 5c3 8 6 12.5 5 19s-5.5 10.5-4.5 19M35 5c-3 8-6 12.5-5 19s5.5 10.5 4.5 19') +
+      outline('M18 24q6 3 12 0', ' stroke-dasharray="2 3"') +
+      path(sparkle(41, 9, 4.5), fl),
   },
   wellness: {
     title: 'Wellness',
     draw: (fl) =>
-      `<path d="M24 11c5 5.5 5.5 16 0 23-5.5-7-5-17.5 0-23z" fill="${fl}"/>` +
-      `<path d="M24 34c-7-1-12-7-12.5-15 6 1 10.5 6 12.5 15zM24 34c7-1 12-7 12.5-15-6 1-10.5 6-12.5 15z"/>` +
-      `<path d="M21 33.5c-7 1.5-13-.5-17-5.5 5-1.5 10 .5 13.5 3.5M27 33.5c7 1.5 13-.5 17-5.5-5-1.5-10 .5-13.5 3.5"/>` +
-      `<path d="M9 40h30M16 44h16"/>`,
+      path('M24 11c5 5.5 5.5 16 0 23-5.5-7-5-17.5 0-23z', fl) +
+      outline('M24 34c-7-1-12-7-12.5-15 6 1 10.5 6 12.5 15zM24 34c7-1 12-7 12.5-15-6 1-10.5 6-12.5 15z') +
+      outline('M21 33.5c-7 1.5-13-.5-17-5.5 5-1.5 10 .5 13.5 3.5M27 33.5c7 1.5 13-.5 17-5.5-5-1.5-10 .5-13.5 3.5') +
+      outline('M9 40h30M16 44h16'),
   },
   consultation: {
     title: 'Consultation',
     draw: (fl) =>
-      `<path d="M12 7h24a5 5 0 0 1 5 5v14a5 5 0 0 1-5 5H22l-8 7v-7h-2a5 5 0 0 1-5-5V12a5 5 0 0 1 5-5z" fill="${fl}"/>` +
-      `<path d="M16.5 19l4.5 4.5 10-10"/>` +
-      `<path d="M30 36h11M33 41h8"/>`,
+      path('M12 7h24a5 5 0 0 1 5 5v14a5 5 0 0 1-5 5H22l-8 7v-7h-2a5 5 0 0 1-5-5V12a5 5 0 0 1 5-5z', fl) +
+      outline('M16.5 19l4.5 4.5 10-10') +
+      outline('M30 36h11M33 41h8'),
   },
   default: {
     title: 'Med spa service',
-    draw: (fl) =>
-      `<path d="${sparkle(21, 26, 16)}" fill="${fl}"/>` +
-      `<path d="${sparkle(38.5, 10, 5.5)}"/>` +
-      `<circle cx="39" cy="37" r="1.6" fill="#0f5c5a" stroke="none"/>`,
+    draw: (fl) => path(sparkle(21, 26, 16), fl) + outline(sparkle(38.5, 10, 5.5)) + circ(39, 37, 1.6, C.deep, ' stroke="none"'),
   },
 };
 
@@ -370,7 +373,7 @@ function fallback(key: Cat, seed: number): string {
     deco +
     circ(400, 300, 225, `url(#${id}h)`) +
     circ(400, 300, 212, 'none', P` stroke="${cfg.accent}" stroke-width="1.5"${op(0.45)}`) +
-    `<g transform="translate(208 108) scale(8)" fill="none" stroke="${C.deep}" stroke-width=".72" stroke-linecap="round" stroke-linejoin="round">${ICONS[key].draw(cfg.tint).replace(/fill="#0f5c5a"/g, `fill="${C.deep}"`)}</g>`;
+    `<g transform="translate(208 108) scale(8)" fill="none" stroke="${C.deep}" stroke-width=".72" stroke-linecap="round" stroke-linejoin="round">${ICONS[key].draw(cfg.tint)}</g>`;
   return svgDoc(800, 600, `${ICONS[key].title} illustration`, defs, body);
 }
 
@@ -745,295 +748,286 @@ function sailboat(x: number, y: number, s: number, hull: string, sail: string, s
   );
 }
 
+function newportBeach(id: string, r: Rng): [string, string] {
+  const defs = sky(id, fromTo(C.mist, C.sand)) + sunHalo(id, C.gold, 0.35) + lg(`${id}w`, through(C.mist, [0.45, C.sage], C.sea));
+  let houses = '';
+  for (let x = 380; x < 1180; x += r.range(26, 44)) {
+    const w = r.range(14, 24);
+    const h = r.range(10, 22);
+    houses += P`M${x} 468v${-h}h${w}v${h}z`;
+  }
+  let b =
+    skyAndSun(id, 470, { x: 860, y: 230, halo: 220, r: 62, color: C.sand, opacity: 0.9 }) +
+    path(
+      ridge(
+        [
+          [-40, 400],
+          [180, 370],
+          [420, 410],
+          [700, 380],
+          [950, 405],
+          [1240, 380],
+        ],
+        472,
+      ),
+      C.sage,
+      op(0.5),
+    ) +
+    path(
+      ridge(
+        [
+          [340, 470],
+          [600, 452],
+          [900, 458],
+          [1240, 448],
+        ],
+        474,
+      ),
+      C.stone,
+    ) +
+    path(houses, C.shell) +
+    rect(0, 470, 1200, 330, `url(#${id}w)`) +
+    line(waterLines(r, 0, 1200, 490, 780, 14), C.sand, 3, op(0.5));
+  b +=
+    sailboat(240, 560, 0.9, C.sand, C.white, C.ink) +
+    sailboat(520, 520, 0.6, C.deep, C.sand, C.ink) +
+    sailboat(760, 610, 1.2, C.sand, C.white, C.ink) +
+    sailboat(1010, 535, 0.7, C.sand, C.shell, C.ink);
+  let pil = '';
+  for (let x = 30; x < 440; x += 58) pil += P`M${x} 700v46`;
+  b += line(pil, C.deep, 8, op(0.8)) + rect(-10, 690, 460, 14, C.stone, ` rx="3"`) + rect(-10, 704, 460, 4, C.ink, op(0.15));
+  b += sailboat(560, 720, 1.4, C.white, C.sand, C.ink);
+  return [defs, b];
+}
+
+function irvine(id: string, r: Rng): [string, string] {
+  const defs = sky(id, fromTo(C.blush, C.sand)) + sunHalo(id, C.gold, 0.3) + lg(`${id}g`, fromTo(C.mist, C.sage));
+  let b =
+    skyAndSun(id, 800, { x: 300, y: 220, halo: 190, r: 55, color: C.sand }) +
+    path(ridge(hillPts(r, 390, 30, 6), 620), C.sage, op(0.45)) +
+    path(ridge(hillPts(r, 460, 28, 5), 620), C.sage, op(0.75)) +
+    path(ridge(hillPts(r, 530, 20, 4), 620), C.sea, op(0.45));
+  const blds: [number, number, number, string][] = [
+    [140, 230, 110, C.shell],
+    [390, 170, 190, C.sand],
+    [575, 280, 120, C.stone],
+    [880, 210, 160, C.shell],
+  ];
+  let bands = '';
+  for (const [x, w, h, col] of blds) {
+    b += rect(x, 610 - h, w, h, col) + rect(x - 6, 610 - h - 8, w + 12, 8, C.deep, op(0.75));
+    for (let y = 610 - h + 22; y < 600; y += 26) bands += P`M${x + 14} ${y}h${w - 28}`;
+  }
+  b += line(bands, C.sea, 8, op(0.35), 'butt');
+  let trees = '';
+  let trunks = '';
+  for (const x of [90, 370, 560, 860, 1110, 1160]) {
+    const rr = r.range(26, 40);
+    trees += dot(x, 600 - rr * 1.6, rr);
+    trunks += P`M${x} 612v${-rr}`;
+  }
+  b += line(trunks, C.deep, 5, op(0.6)) + path(trees, C.deep, op(0.7));
+  b +=
+    rect(0, 608, 1200, 192, `url(#${id}g)`) +
+    path(P`M-20 800C300 660 700 700 1220 640V800Z`, C.sage, op(0.55)) +
+    path(P`M560 800C640 720 760 690 940 650`, 'none', P` stroke="${C.sand}" stroke-width="18" stroke-linecap="round"`);
+  return [defs, b];
+}
+
+function costaMesa(id: string): [string, string] {
+  const defs = sky(id, fromTo(C.shell, C.sand)) + lg(`${id}g`, fromTo(C.stone, C.shell)) + sunHalo(id, C.gold, 0.3);
+  let b = skyAndSun(id, 800, { x: 820, y: 220, halo: 240, r: 90, color: C.gold, opacity: 0.35 });
+  let wins = '';
+  for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
+  b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, '', 'butt');
+  b += rect(0, 580, 1200, 220, `url(#${id}g)`);
+  let grid = '';
+  for (let i = -6; i <= 6; i++) grid += P`M${600 + i * 60} 580L${600 + i * 190} 800`;
+  grid += 'M0 640H1200M0 715H1200';
+  b += line(grid, C.sand, 3, op(0.9));
+  b += path(P`M80 640A140 140 0 0 1 360 640Z`, C.blush);
+  b += circ(470, 470, 120, 'none', P` stroke="${C.deep}" stroke-width="24"`) + rect(430, 586, 80, 24, C.ink, op(0.7));
+  b += path(P`M690 640L810 330L930 640Z`, C.sea) + path(P`M780 640L880 440L980 640Z`, C.sage, op(0.9));
+  b += rect(1020, 290, 56, 350, C.blush) + rect(1020, 290, 56, 14, C.gold);
+  b += ell(620, 720, 170, 26, C.mist) + line(P`M520 718h120M600 728h90`, C.white, 3, op(0.8));
+  b += path(sparkle(1048, 240, 14), C.gold, op(0.7));
+  return [defs, b];
+}
+
+function huntingtonBeach(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, through(C.blush, [0.7, C.sand], C.shell)) +
+    sunHalo(id, C.gold, 0.45) +
+    lg(`${id}w`, fromTo(C.sage, C.sea)) +
+    lg(`${id}b`, fromTo(C.stone, C.shell));
+  let b = skyAndSun(id, 440, { x: 830, y: 380, halo: 260, r: 70, color: C.gold, opacity: 0.55 }) + rect(0, 430, 1200, 370, `url(#${id}w)`);
+  let glint = '';
+  for (let i = 0; i < 8; i++) glint += P`M${830 - 60 + i * 4 + r.range(-10, 10)} ${450 + i * 16}h${120 - i * 8}`;
+  b += line(glint, C.gold, 4, op(0.35));
+  let pil = '';
+  for (let x = 10; x < 900; x += 34) pil += P`M${x} 418v${44 + (900 - x) * 0.01}`;
+  b += line(pil, C.deep, 5, op(0.75), 'butt') + rect(-10, 404, 920, 12, C.deep);
+  b += rect(850, 372, 76, 32, C.deep) + path('M842 374l46-16 46 16z', C.deep) + line('M120 404v-22M330 404v-22M540 404v-22M750 404v-22', C.deep, 3);
+  b += path(waveBand(560, 10, 240, 0, 800), C.sea, op(0.35));
+  b += path(waveBand(620, 12, 300, 60, 800), C.mist, op(0.7));
+  b += path(waveBand(660, 9, 340, 20, 800), C.sand, op(0.9));
+  b += path(P`M-20 690C300 670 800 700 1220 676V800H-20Z`, `url(#${id}b)`);
+  b += line(P`M80 680q60-8 120 0M760 688q50-6 100 0`, C.white, 3, op(0.8));
+  return [defs, b];
+}
+
+function lagunaBeach(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, fromTo(C.mist, C.sand)) +
+    lg(`${id}w`, fromTo(C.sage, C.sea)) +
+    lg(`${id}c`, fromTo(C.stone, [C.gold, 0.6])) +
+    sunHalo(id, C.gold, 0.35) +
+    lg(`${id}b`, fromTo(C.shell, C.stone));
+  let b = skyAndSun(id, 400, { x: 600, y: 200, halo: 200, r: 50, color: C.sand }) + rect(0, 390, 1200, 410, `url(#${id}w)`);
+  b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
+  const left = 'M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z';
+  const right = 'M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z';
+  b += path(left + right, C.stone) + path(left + right, `url(#${id}c)`);
+  b += line(
+    'M40 420C160 420 260 450 330 500M20 520C120 520 220 550 290 600M1180 380C1060 390 960 430 900 480M1190 480C1090 500 1000 540 940 590',
+    C.gold,
+    3,
+    op(0.25),
+  );
+  b += path('M-20 290C110 280 250 305 320 360C345 380 362 402 376 428C320 380 200 330 -20 330Z', C.sage);
+  b += path('M1220 240C1070 240 950 290 890 360C872 382 858 404 846 428C900 360 1040 290 1220 286Z', C.sage);
+  b += path('M1022 272v-20h40v20z', C.sand) + path('M1016 254l26-16 26 16z', C.gold, op(0.6));
+  b += path('M452 500q14-18 34-12q12 5 14 14zM740 530q16-20 40-14q14 6 16 16zM620 470q8-10 20-7q8 3 8 9z', C.deep, op(0.5));
+  b += path('M-20 800V716C200 690 420 724 600 716C800 706 1000 690 1220 704V800Z', `url(#${id}b)`);
+  b += line('M230 704C340 700 460 712 600 704C760 695 880 690 990 692', C.white, 5, op(0.9));
+  b += line('M420 640q50-8 100 0M640 610q50-8 100 0M560 664q40-6 80 0', C.white, 3, op(0.6));
+  return [defs, b];
+}
+
+function danaPoint(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, through(C.mist, [0.6, C.blush], C.sand)) +
+    lg(`${id}w`, fromTo(C.sage, C.deep)) +
+    lg(`${id}c`, fromTo(C.stone, [C.gold, 0.7])) +
+    sunHalo(id, C.gold, 0.4) +
+    lg(`${id}l`, fromTo([C.gold, 0], [C.gold, 0.35]), 'across');
+  let b = skyAndSun(id, 450, { x: 280, y: 300, halo: 200, r: 60, color: C.sand }) + rect(0, 440, 1200, 360, `url(#${id}w)`);
+  b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
+  const top = 'M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452';
+  const foot = 'C800 482 1000 480 1220 488';
+  const cliff = top + 'L598 466' + foot + 'Z';
+  b += path(cliff, C.stone) + path(cliff, `url(#${id}c)`);
+  b += path(top + 'C760 446 880 420 960 385C1040 345 1120 305 1220 300Z', C.sage);
+  b += path('M598 466' + foot + 'V540C1000 530 800 504 598 466Z', C.deep, op(0.22));
+  b += path('M1066 161L800 118V204Z', `url(#${id}l)`);
+  b += path('M1050 276L1057 176H1075L1082 276Z', C.white) + line('M1054 246h24M1056 212h20', C.blush, 9, '', 'butt');
+  b += rect(1049, 170, 34, 8, C.deep) + rect(1056, 152, 20, 18, C.gold) + path('M1052 154L1066 140L1080 154Z', C.deep);
+  b += sailboat(500, 560, 0.8, C.sand, C.white, C.ink) + sailboat(150, 480, 0.4, C.sand, C.white, C.ink);
+  b += line('M420 150q10-9 20 0q10-9 20 0M480 190q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.45));
+  return [defs, b];
+}
+
+function missionViejo(id: string, r: Rng): [string, string] {
+  const defs = sky(id, fromTo(C.sand, C.mist)) + lg(`${id}w`, fromTo(C.mist, [C.sea, 0.7])) + sunHalo(id, C.gold, 0.3);
+  let b = skyAndSun(id, 800, { x: 760, y: 240, halo: 200, r: 56, color: C.sand });
+  b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
+  b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
+  b += path('M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z', `url(#${id}w)`);
+  b += line(waterLines(r, 140, 1060, 495, 690, 11), C.white, 3, op(0.55));
+  b += path('M-20 430C120 420 260 470 380 520C300 560 140 560 -20 560Z', C.sea, op(0.7));
+  b += path('M1220 410C1080 410 930 460 800 520C900 560 1080 560 1220 556Z', C.deep, op(0.6));
+  let trees = '';
+  for (let i = 0; i < 9; i++) {
+    const left = i < 4;
+    const x = left ? 20 + i * 55 + r.range(-10, 10) : 860 + (i - 4) * 70 + r.range(-10, 10);
+    const y = left ? 450 + i * 14 : 520 - (i - 4) * 18;
+    const h = r.range(40, 70);
+    trees += P`M${x} ${y - h}C${x + h * 0.35} ${y - h * 0.5} ${x + h * 0.3} ${y} ${x} ${y}C${x - h * 0.3} ${y} ${x - h * 0.35} ${y - h * 0.5} ${x} ${y - h}Z`;
+  }
+  b += path(trees, C.deep, op(0.8));
+  b += path(P`M560 600h70l-10 10h-50z`, C.sand) + path('M596 600V560l24 36z', C.white);
+  b += path('M-20 700C300 690 800 720 1220 690V800H-20Z', C.sage) + path('M-20 750C400 730 800 760 1220 740V800H-20Z', C.sea, op(0.5));
+  return [defs, b];
+}
+
+function anaheim(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, [
+      [0, C.blush],
+      [0.75, C.sand],
+    ]) +
+    sunHalo(id, C.gold, 0.5) +
+    lg(`${id}n`, fromTo(C.sage, C.sea));
+  let b = skyAndSun(id, 800, { x: 780, y: 420, halo: 260, r: 72, color: C.gold, opacity: 0.7 });
+  b += path(
+    ridge(
+      [
+        [-40, 420],
+        [200, 370],
+        [480, 430],
+        [760, 400],
+        [1000, 350],
+        [1240, 410],
+      ],
+      800,
+    ),
+    C.gold,
+    op(0.3),
+  );
+  b += path(
+    ridge(
+      [
+        [-40, 500],
+        [260, 450],
+        [560, 520],
+        [860, 470],
+        [1240, 500],
+      ],
+      800,
+    ),
+    C.gold,
+    op(0.5),
+  );
+  b += path(
+    ridge(
+      [
+        [-40, 600],
+        [300, 560],
+        [700, 610],
+        [1000, 570],
+        [1240, 590],
+      ],
+      800,
+    ),
+    `url(#${id}n)`,
+    op(0.85),
+  );
+  let city = '';
+  let lights = '';
+  for (let x = -10; x < 1210;) {
+    const w = r.range(34, 72);
+    const h = 40 + 130 * Math.exp(-(((x - 620) / 260) ** 2)) + r.range(0, 45);
+    city += P`M${x} 800V${800 - h}h${w}V800z`;
+    for (let y = 800 - h + 12; y < 785; y += 18) for (let lx = x + 9; lx < x + w - 12; lx += 14) if (r.chance(0.3)) lights += P`M${lx} ${y}h5v6h-5z`;
+    x += w + r.range(3, 12);
+  }
+  b += path(city, C.deep) + path(lights, C.gold);
+  let road = '';
+  for (let x = 20; x < 1200; x += 36) road += dot(x, 640 - Math.sin(x / 200) * 10, 2.6);
+  b += path(road, C.sand, op(0.85));
+  b += line('M360 200q10-9 20 0q10-9 20 0M430 240q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.35));
+  return [defs, b];
+}
+
 const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [string, string] }> = {
-  'newport-beach': {
-    title: 'Newport Beach harbor with sailboats',
-    draw: (id, r) => {
-      const defs = sky(id, fromTo(C.mist, C.sand)) + sunHalo(id, C.gold, 0.35) + lg(`${id}w`, through(C.mist, [0.45, C.sage], C.sea));
-      let houses = '';
-      for (let x = 380; x < 1180; x += r.range(26, 44)) {
-        const w = r.range(14, 24);
-        const h = r.range(10, 22);
-        houses += P`M${x} 468v${-h}h${w}v${h}z`;
-      }
-      let b =
-        skyAndSun(id, 470, { x: 860, y: 230, halo: 220, r: 62, color: C.sand, opacity: 0.9 }) +
-        path(
-          ridge(
-            [
-              [-40, 400],
-              [180, 370],
-              [420, 410],
-              [700, 380],
-              [950, 405],
-              [1240, 380],
-            ],
-            472,
-          ),
-          C.sage,
-          op(0.5),
-        ) +
-        path(
-          ridge(
-            [
-              [340, 470],
-              [600, 452],
-              [900, 458],
-              [1240, 448],
-            ],
-            474,
-          ),
-          C.stone,
-        ) +
-        path(houses, C.shell) +
-        rect(0, 470, 1200, 330, `url(#${id}w)`) +
-        line(waterLines(r, 0, 1200, 490, 780, 14), C.sand, 3, op(0.5));
-      b +=
-        sailboat(240, 560, 0.9, C.sand, C.white, C.ink) +
-        sailboat(520, 520, 0.6, C.deep, C.sand, C.ink) +
-        sailboat(760, 610, 1.2, C.sand, C.white, C.ink) +
-        sailboat(1010, 535, 0.7, C.sand, C.shell, C.ink);
-      let pil = '';
-      for (let x = 30; x < 440; x += 58) pil += P`M${x} 700v46`;
-      b += line(pil, C.deep, 8, op(0.8)) + rect(-10, 690, 460, 14, C.stone, ` rx="3"`) + rect(-10, 704, 460, 4, C.ink, op(0.15));
-      b += sailboat(560, 720, 1.4, C.white, C.sand, C.ink);
-      return [defs, b];
-    },
-  },
-  irvine: {
-    title: 'Irvine low modern buildings and rolling hills',
-    draw: (id, r) => {
-      const defs = sky(id, fromTo(C.blush, C.sand)) + sunHalo(id, C.gold, 0.3) + lg(`${id}g`, fromTo(C.mist, C.sage));
-      let b =
-        skyAndSun(id, 800, { x: 300, y: 220, halo: 190, r: 55, color: C.sand }) +
-        path(ridge(hillPts(r, 390, 30, 6), 620), C.sage, op(0.45)) +
-        path(ridge(hillPts(r, 460, 28, 5), 620), C.sage, op(0.75)) +
-        path(ridge(hillPts(r, 530, 20, 4), 620), C.sea, op(0.45));
-      const blds: [number, number, number, string][] = [
-        [140, 230, 110, C.shell],
-        [390, 170, 190, C.sand],
-        [575, 280, 120, C.stone],
-        [880, 210, 160, C.shell],
-      ];
-      let bands = '';
-      for (const [x, w, h, col] of blds) {
-        b += rect(x, 610 - h, w, h, col) + rect(x - 6, 610 - h - 8, w + 12, 8, C.deep, op(0.75));
-        for (let y = 610 - h + 22; y < 600; y += 26) bands += P`M${x + 14} ${y}h${w - 28}`;
-      }
-      b += line(bands, C.sea, 8, op(0.35), 'butt');
-      let trees = '';
-      let trunks = '';
-      for (const x of [90, 370, 560, 860, 1110, 1160]) {
-        const rr = r.range(26, 40);
-        trees += dot(x, 600 - rr * 1.6, rr);
-        trunks += P`M${x} 612v${-rr}`;
-      }
-      b += line(trunks, C.deep, 5, op(0.6)) + path(trees, C.deep, op(0.7));
-      b +=
-        rect(0, 608, 1200, 192, `url(#${id}g)`) +
-        path(P`M-20 800C300 660 700 700 1220 640V800Z`, C.sage, op(0.55)) +
-        path(P`M560 800C640 720 760 690 940 650`, 'none', P` stroke="${C.sand}" stroke-width="18" stroke-linecap="round"`);
-      return [defs, b];
-    },
-  },
-  'costa-mesa': {
-    title: 'Costa Mesa arts plaza with geometric sculptures',
-    draw: (id, r) => {
-      const defs = sky(id, fromTo(C.shell, C.sand)) + lg(`${id}g`, fromTo(C.stone, C.shell)) + sunHalo(id, C.gold, 0.3);
-      let b = skyAndSun(id, 800, { x: 820, y: 220, halo: 240, r: 90, color: C.gold, opacity: 0.35 });
-      let wins = '';
-      for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
-      b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, '', 'butt');
-      b += rect(0, 580, 1200, 220, `url(#${id}g)`);
-      let grid = '';
-      for (let i = -6; i <= 6; i++) grid += P`M${600 + i * 60} 580L${600 + i * 190} 800`;
-      grid += 'M0 640H1200M0 715H1200';
-      b += line(grid, C.sand, 3, op(0.9));
-      b += path(P`M80 640A140 140 0 0 1 360 640Z`, C.blush);
-      b += circ(470, 470, 120, 'none', P` stroke="${C.deep}" stroke-width="24"`) + rect(430, 586, 80, 24, C.ink, op(0.7));
-      b += path(P`M690 640L810 330L930 640Z`, C.sea) + path(P`M780 640L880 440L980 640Z`, C.sage, op(0.9));
-      b += rect(1020, 290, 56, 350, C.blush) + rect(1020, 290, 56, 14, C.gold);
-      b += ell(620, 720, 170, 26, C.mist) + line(P`M520 718h120M600 728h90`, C.white, 3, op(0.8));
-      b += path(sparkle(1048, 240, 14), C.gold, op(0.7));
-      void r;
-      return [defs, b];
-    },
-  },
-  'huntington-beach': {
-    title: 'Huntington Beach pier over gentle waves',
-    draw: (id, r) => {
-      const defs =
-        sky(id, through(C.blush, [0.7, C.sand], C.shell)) +
-        sunHalo(id, C.gold, 0.45) +
-        lg(`${id}w`, fromTo(C.sage, C.sea)) +
-        lg(`${id}b`, fromTo(C.stone, C.shell));
-      let b = skyAndSun(id, 440, { x: 830, y: 380, halo: 260, r: 70, color: C.gold, opacity: 0.55 }) + rect(0, 430, 1200, 370, `url(#${id}w)`);
-      let glint = '';
-      for (let i = 0; i < 8; i++) glint += P`M${830 - 60 + i * 4 + r.range(-10, 10)} ${450 + i * 16}h${120 - i * 8}`;
-      b += line(glint, C.gold, 4, op(0.35));
-      let pil = '';
-      for (let x = 10; x < 900; x += 34) pil += P`M${x} 418v${44 + (900 - x) * 0.01}`;
-      b += line(pil, C.deep, 5, op(0.75), 'butt') + rect(-10, 404, 920, 12, C.deep);
-      b += rect(850, 372, 76, 32, C.deep) + path('M842 374l46-16 46 16z', C.deep) + line('M120 404v-22M330 404v-22M540 404v-22M750 404v-22', C.deep, 3);
-      b += path(waveBand(560, 10, 240, 0, 800), C.sea, op(0.35));
-      b += path(waveBand(620, 12, 300, 60, 800), C.mist, op(0.7));
-      b += path(waveBand(660, 9, 340, 20, 800), C.sand, op(0.9));
-      b += path(P`M-20 690C300 670 800 700 1220 676V800H-20Z`, `url(#${id}b)`);
-      b += line(P`M80 680q60-8 120 0M760 688q50-6 100 0`, C.white, 3, op(0.8));
-      return [defs, b];
-    },
-  },
-  'laguna-beach': {
-    title: 'Laguna Beach cove between sandstone cliffs',
-    draw: (id, r) => {
-      const defs =
-        sky(id, fromTo(C.mist, C.sand)) +
-        lg(`${id}w`, fromTo(C.sage, C.sea)) +
-        lg(`${id}c`, fromTo(C.stone, [C.gold, 0.6])) +
-        sunHalo(id, C.gold, 0.35) +
-        lg(`${id}b`, fromTo(C.shell, C.stone));
-      let b = skyAndSun(id, 400, { x: 600, y: 200, halo: 200, r: 50, color: C.sand }) + rect(0, 390, 1200, 410, `url(#${id}w)`);
-      b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
-      const left = 'M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z';
-      const right = 'M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z';
-      b += path(left + right, C.stone) + path(left + right, `url(#${id}c)`);
-      b += line(
-        'M40 420C160 420 260 450 330 500M20 520C120 520 220 550 290 600M1180 380C1060 390 960 430 900 480M1190 480C1090 500 1000 540 940 590',
-        C.gold,
-        3,
-        op(0.25),
-      );
-      b += path('M-20 290C110 280 250 305 320 360C345 380 362 402 376 428C320 380 200 330 -20 330Z', C.sage);
-      b += path('M1220 240C1070 240 950 290 890 360C872 382 858 404 846 428C900 360 1040 290 1220 286Z', C.sage);
-      b += path('M1022 272v-20h40v20z', C.sand) + path('M1016 254l26-16 26 16z', C.gold, op(0.6));
-      b += path('M452 500q14-18 34-12q12 5 14 14zM740 530q16-20 40-14q14 6 16 16zM620 470q8-10 20-7q8 3 8 9z', C.deep, op(0.5));
-      b += path('M-20 800V716C200 690 420 724 600 716C800 706 1000 690 1220 704V800Z', `url(#${id}b)`);
-      b += line('M230 704C340 700 460 712 600 704C760 695 880 690 990 692', C.white, 5, op(0.9));
-      b += line('M420 640q50-8 100 0M640 610q50-8 100 0M560 664q40-6 80 0', C.white, 3, op(0.6));
-      return [defs, b];
-    },
-  },
-  'dana-point': {
-    title: 'Dana Point headland with a lighthouse',
-    draw: (id, r) => {
-      const defs =
-        sky(id, through(C.mist, [0.6, C.blush], C.sand)) +
-        lg(`${id}w`, fromTo(C.sage, C.deep)) +
-        lg(`${id}c`, fromTo(C.stone, [C.gold, 0.7])) +
-        sunHalo(id, C.gold, 0.4) +
-        lg(`${id}l`, fromTo([C.gold, 0], [C.gold, 0.35]), 'across');
-      let b = skyAndSun(id, 450, { x: 280, y: 300, halo: 200, r: 60, color: C.sand }) + rect(0, 440, 1200, 360, `url(#${id}w)`);
-      b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
-      const top = 'M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452';
-      const foot = 'C800 482 1000 480 1220 488';
-      const cliff = top + 'L598 466' + foot + 'Z';
-      b += path(cliff, C.stone) + path(cliff, `url(#${id}c)`);
-      b += path(top + 'C760 446 880 420 960 385C1040 345 1120 305 1220 300Z', C.sage);
-      b += path('M598 466' + foot + 'V540C1000 530 800 504 598 466Z', C.deep, op(0.22));
-      b += path('M1066 161L800 118V204Z', `url(#${id}l)`);
-      b += path('M1050 276L1057 176H1075L1082 276Z', C.white) + line('M1054 246h24M1056 212h20', C.blush, 9, '', 'butt');
-      b += rect(1049, 170, 34, 8, C.deep) + rect(1056, 152, 20, 18, C.gold) + path('M1052 154L1066 140L1080 154Z', C.deep);
-      b += sailboat(500, 560, 0.8, C.sand, C.white, C.ink) + sailboat(150, 480, 0.4, C.sand, C.white, C.ink);
-      b += line('M420 150q10-9 20 0q10-9 20 0M480 190q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.45));
-      return [defs, b];
-    },
-  },
-  'mission-viejo': {
-    title: 'Mission Viejo lake framed by soft hills',
-    draw: (id, r) => {
-      const defs = sky(id, fromTo(C.sand, C.mist)) + lg(`${id}w`, fromTo(C.mist, [C.sea, 0.7])) + sunHalo(id, C.gold, 0.3);
-      let b = skyAndSun(id, 800, { x: 760, y: 240, halo: 200, r: 56, color: C.sand });
-      b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
-      b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
-      b += path('M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z', `url(#${id}w)`);
-      b += line(waterLines(r, 140, 1060, 495, 690, 11), C.white, 3, op(0.55));
-      b += path('M-20 430C120 420 260 470 380 520C300 560 140 560 -20 560Z', C.sea, op(0.7));
-      b += path('M1220 410C1080 410 930 460 800 520C900 560 1080 560 1220 556Z', C.deep, op(0.6));
-      let trees = '';
-      for (let i = 0; i < 9; i++) {
-        const left = i < 4;
-        const x = left ? 20 + i * 55 + r.range(-10, 10) : 860 + (i - 4) * 70 + r.range(-10, 10);
-        const y = left ? 450 + i * 14 : 520 - (i - 4) * 18;
-        const h = r.range(40, 70);
-        trees += P`M${x} ${y - h}C${x + h * 0.35} ${y - h * 0.5} ${x + h * 0.3} ${y} ${x} ${y}C${x - h * 0.3} ${y} ${x - h * 0.35} ${y - h * 0.5} ${x} ${y - h}Z`;
-      }
-      b += path(trees, C.deep, op(0.8));
-      b += path(P`M560 600h70l-10 10h-50z`, C.sand) + path('M596 600V560l24 36z', C.white);
-      b += path('M-20 700C300 690 800 720 1220 690V800H-20Z', C.sage) + path('M-20 750C400 730 800 760 1220 740V800H-20Z', C.sea, op(0.5));
-      return [defs, b];
-    },
-  },
-  anaheim: {
-    title: 'Anaheim warm hills and evening city lights',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.blush],
-          [0.75, C.sand],
-        ]) +
-        sunHalo(id, C.gold, 0.5) +
-        lg(`${id}n`, fromTo(C.sage, C.sea));
-      let b = skyAndSun(id, 800, { x: 780, y: 420, halo: 260, r: 72, color: C.gold, opacity: 0.7 });
-      b += path(
-        ridge(
-          [
-            [-40, 420],
-            [200, 370],
-            [480, 430],
-            [760, 400],
-            [1000, 350],
-            [1240, 410],
-          ],
-          800,
-        ),
-        C.gold,
-        op(0.3),
-      );
-      b += path(
-        ridge(
-          [
-            [-40, 500],
-            [260, 450],
-            [560, 520],
-            [860, 470],
-            [1240, 500],
-          ],
-          800,
-        ),
-        C.gold,
-        op(0.5),
-      );
-      b += path(
-        ridge(
-          [
-            [-40, 600],
-            [300, 560],
-            [700, 610],
-            [1000, 570],
-            [1240, 590],
-          ],
-          800,
-        ),
-        `url(#${id}n)`,
-        op(0.85),
-      );
-      let city = '';
-      let lights = '';
-      for (let x = -10; x < 1210;) {
-        const w = r.range(34, 72);
-        const h = 40 + 130 * Math.exp(-(((x - 620) / 260) ** 2)) + r.range(0, 45);
-        city += P`M${x} 800V${800 - h}h${w}V800z`;
-        for (let y = 800 - h + 12; y < 785; y += 18) for (let lx = x + 9; lx < x + w - 12; lx += 14) if (r.chance(0.3)) lights += P`M${lx} ${y}h5v6h-5z`;
-        x += w + r.range(3, 12);
-      }
-      b += path(city, C.deep) + path(lights, C.gold);
-      let road = '';
-      for (let x = 20; x < 1200; x += 36) road += dot(x, 640 - Math.sin(x / 200) * 10, 2.6);
-      b += path(road, C.sand, op(0.85));
-      b += line('M360 200q10-9 20 0q10-9 20 0M430 240q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.35));
-      return [defs, b];
-    },
-  },
+  'newport-beach': { title: 'Newport Beach harbor with sailboats', draw: newportBeach },
+  irvine: { title: 'Irvine low modern buildings and rolling hills', draw: irvine },
+  'costa-mesa': { title: 'Costa Mesa arts plaza with geometric sculptures', draw: costaMesa },
+  'huntington-beach': { title: 'Huntington Beach pier over gentle waves', draw: huntingtonBeach },
+  'laguna-beach': { title: 'Laguna Beach cove between sandstone cliffs', draw: lagunaBeach },
+  'dana-point': { title: 'Dana Point headland with a lighthouse', draw: danaPoint },
+  'mission-viejo': { title: 'Mission Viejo lake framed by soft hills', draw: missionViejo },
+  anaheim: { title: 'Anaheim warm hills and evening city lights', draw: anaheim },
 };
 
 // ---------------------------------------------------------------- offers (800x600)
