@@ -38,6 +38,13 @@ const ROUTES: { path: string; type: string }[] = [
   { path: '/api/analytics/event', type: 'application/json' },
 ];
 
+// The attacking process does its one attack and is done: it has no site or folder of its own.
+if (args.attack) {
+  const result = await attack(args.attack, args.type ?? 'application/x-www-form-urlencoded', attackBytes);
+  process.stdout.write(JSON.stringify(result));
+  process.exit(0);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-bodies-'));
 const env = benchSiteEnv(work, port);
 let server: ChildProcess | null = null;
@@ -182,12 +189,6 @@ async function main() {
     ...(figures.peakRssMb >= BARS.rssMb ? [`server RSS peaked at ${figures.peakRssMb} MB >= ${BARS.rssMb} MB`] : []),
   ];
   reportBars(log, missed);
-}
-
-if (args.attack) {
-  const result = await attack(args.attack, args.type ?? 'application/x-www-form-urlencoded', attackBytes);
-  process.stdout.write(JSON.stringify(result));
-  process.exit(0);
 }
 
 runBenchmark(main, { processes: () => [server], graceMs: 200, work }, log);
