@@ -11,22 +11,19 @@
 // /readyz 200 and serves a spa page. Figures: data/bench/backup.json.
 // Talks to 127.0.0.1 only; every loop is bounded.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { queryAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
+import { benchArgs, benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
-const { values } = parseArgs({
-  options: { port: { type: 'string', default: '4393' }, workers: { type: 'string', default: '16' }, backups: { type: 'string', default: '3' } },
-});
-const port = Number(values.port);
+const args = benchArgs(log, { port: 4393, workers: 16, backups: 3 });
+const { port } = args;
 const origin = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-backup-'));
 const env = benchSiteEnv(work, port, { BACKUP_DIR: join(work, 'backups'), TRUST_PROXY: '1' });
@@ -34,16 +31,7 @@ let server: ChildProcess | null = null;
 
 async function startSite() {
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 1200; i++) {
-    if (
-      await fetch(`${origin}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return;
-    await delay(50);
-  }
-  throw new Error('the site did not become ready');
+  await waitForReady(origin, 60_000);
 }
 
 async function stopSite() {
@@ -83,12 +71,12 @@ async function main() {
       else failures++;
     }
   };
-  const writers = Array.from({ length: Number(values.workers) }, (_, worker) => writer(worker));
+  const writers = Array.from({ length: args.workers }, (_, worker) => writer(worker));
 
   // The backups start once the load has.
   await waitUntil(() => acknowledged.length > 0, 'the first acknowledged booking');
   const backups: { startedAt: number; ackedBefore: number; ok: boolean; ms: number }[] = [];
-  for (let i = 0; i < Number(values.backups); i++) {
+  for (let i = 0; i < args.backups; i++) {
     const startedAt = performance.now();
     const ackedBefore = acknowledged.length;
     // spawnSync would stop this process's writers; the backup runs beside them.
@@ -130,8 +118,7 @@ async function main() {
     missingAfterRestore: missing.length,
     restoredSite: { readyz: ready, spaPage },
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/backup.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'backup', figures);
   log.info(JSON.stringify(figures, null, 2));
   const missed = [
     ...backups.filter((b) => !b.ok).map(() => 'a backup failed'),

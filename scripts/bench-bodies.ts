@@ -6,30 +6,21 @@
 // Figures go to data/bench/bodies.json; the process exits 1 when a bar is missed.
 // Talks to 127.0.0.1 only; every loop is bounded in count and time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { logger } from '#lib/log.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
+import { answers, benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-bodies');
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4396' },
-    megabytes: { type: 'string', default: '200' },
-    streams: { type: 'string', default: '4' },
-    // Internal: run as the attacking process (so its writes do not delay the measuring one).
-    attack: { type: 'string' },
-    type: { type: 'string' },
-  },
-});
-const port = Number(values.port);
+// --attack and --type are internal: they make this the attacking process (so its writes do not delay the measuring one).
+const args = benchArgs(log, { port: 4396, megabytes: 200, streams: 4 }, ['attack', 'type']);
+const { port } = args;
 const origin = `http://127.0.0.1:${port}`;
-const attackBytes = Number(values.megabytes) * 1024 * 1024;
+const attackBytes = args.megabytes * 1024 * 1024;
 const BARS = { p99Ms: 100, rssMb: 300 };
 
 // Every route that reads a request body: the form pages and the JSON endpoints.
@@ -47,6 +38,13 @@ const ROUTES: { path: string; type: string }[] = [
   { path: '/api/analytics/event', type: 'application/json' },
 ];
 
+// The attacking process does its one attack and is done: it has no site or folder of its own.
+if (args.attack) {
+  const result = await attack(args.attack, args.type ?? 'application/x-www-form-urlencoded', attackBytes);
+  process.stdout.write(JSON.stringify(result));
+  process.exit(0);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-bodies-'));
 const env = benchSiteEnv(work, port);
 let server: ChildProcess | null = null;
@@ -61,7 +59,7 @@ function attackInChild(path: string, type: string): Promise<{ status: number; se
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [import.meta.filename, '--port', String(port), '--megabytes', String(values.megabytes), '--attack', path, '--type', type],
+      [import.meta.filename, '--port', String(port), '--megabytes', String(args.megabytes), '--attack', path, '--type', type],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -129,34 +127,26 @@ async function steadyStream(streams: number, state: { stop: boolean }, latencies
   agent.destroy();
 }
 
+/** The stream alone for `ms`: its latencies and failures go to the lists given. */
+async function streamFor(ms: number, latencies: number[], failures: string[]) {
+  const state = { stop: false };
+  const run = steadyStream(args.streams, state, latencies, failures);
+  await delay(ms);
+  state.stop = true;
+  await run;
+}
+
 async function main() {
   prepareSite(env);
   buildSite(env);
   server = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${origin}/api/cities`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (up) break;
-    if (i > 600) throw new Error('the server did not start');
-    await delay(50);
-  }
+  await waitUntil(() => answers(`${origin}/api/cities`), 'the server answering', 30_000);
   const pid = server.pid!;
 
   // Warm up (first renders, JIT), then the same stream alone, to compare against.
-  const warmState = { stop: false };
-  const warm = steadyStream(Number(values.streams), warmState, [], []);
-  await delay(2_000);
-  warmState.stop = true;
-  await warm;
-
+  await streamFor(2_000, [], []);
   const baseline: number[] = [];
-  const baselineFailures: string[] = [];
-  const baselineState = { stop: false };
-  const baselineRun = steadyStream(Number(values.streams), baselineState, baseline, baselineFailures);
-  await delay(3_000);
-  baselineState.stop = true;
-  await baselineRun;
+  await streamFor(3_000, baseline, []);
 
   const latencies: number[] = [];
   const failures: string[] = [];
@@ -164,7 +154,7 @@ async function main() {
   const rssBefore = rssMb(pid);
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 20);
-  const stream = steadyStream(Number(values.streams), state, latencies, failures);
+  const stream = steadyStream(args.streams, state, latencies, failures);
   const attacks = [];
   for (const route of ROUTES) attacks.push({ route: route.path, ...(await attackInChild(route.path, route.type)) });
   state.stop = true;
@@ -175,7 +165,7 @@ async function main() {
   const sortedBaseline = baseline.sort((a, b) => a - b);
   const figures = {
     date: new Date().toISOString(),
-    attackMegabytes: Number(values.megabytes),
+    attackMegabytes: args.megabytes,
     attacks,
     stream: {
       requests: sorted.length,
@@ -189,8 +179,7 @@ async function main() {
     peakRssMb: round(peakRss, 1),
     bars: BARS,
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/bodies.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'bodies', figures);
   log.info(JSON.stringify(figures, null, 2));
 
   const missed = [
@@ -202,18 +191,4 @@ async function main() {
   reportBars(log, missed);
 }
 
-if (values.attack) {
-  const result = await attack(values.attack, values.type ?? 'application/x-www-form-urlencoded', attackBytes);
-  process.stdout.write(JSON.stringify(result));
-  process.exit(0);
-}
-
-runBenchmark(
-  main,
-  async () => {
-    server?.kill('SIGTERM');
-    await delay(200);
-    rmSync(work, { recursive: true, force: true });
-  },
-  log,
-);
+runBenchmark(main, { processes: () => [server], graceMs: 200, work }, log);

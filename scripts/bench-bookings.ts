@@ -16,14 +16,14 @@
 //      types, invalid text, oversized bodies, wrong content types, cross-origin).
 //      None may answer 5xx and none may create a row.
 // The process exits 1 when a bar is missed, so the command is a real check.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { buildSite, prepareSite as prepareDemoSite } from '#tests/support/site.ts';
 import { measureKill } from './bench-bookings/kill.ts';
 import { demo, env, failures, log, mailFiles, parts, queueState, serverStderr, startServer, stopServer, withDb, work } from './bench-bookings/kit.ts';
 import { measureLoad } from './bench-bookings/load.ts';
 import { measureMalformed } from './bench-bookings/malformed.ts';
-import { round, runBenchmark } from './lib/bench-kit.ts';
+import { reportBars, round, runBenchmark, writeFigures } from './lib/bench-kit.ts';
 
 function prepareSite() {
   prepareDemoSite(env);
@@ -72,16 +72,12 @@ async function main() {
     serverStderr: serverStderr.slice(0, 50),
     barsMissed: failures,
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/bookings.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'bookings', figures);
   summarize(figures);
-  log.info('figures written to data/bench/bookings.json');
-  if (failures.length) {
-    for (const failure of failures) log.error(`bar missed: ${failure}`);
-    process.exitCode = 1;
-  } else {
-    log.info('every bar met');
-  }
+  reportBars(
+    log,
+    failures.map((failure) => `bar missed: ${failure}`),
+  );
 }
 
 function summarize({

@@ -5,28 +5,20 @@
 // Bar (issue 15): under 250 MB after ten rebuilds and the load.
 // Figures: data/bench/memory.json. Talks to 127.0.0.1 only; bounded.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { queryAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
+import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4388' },
-    rebuilds: { type: 'string', default: '10' },
-    seconds: { type: 'string', default: '4' },
-    workers: { type: 'string', default: '16' },
-  },
-});
+const args = benchArgs(log, { port: 4388, rebuilds: 10, seconds: 4, workers: 16 });
 const BAR_MB = 250;
-const port = Number(values.port);
+const { port } = args;
 const origin = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-memory-'));
 const env = benchSiteEnv(work, port, { TRUST_PROXY: '1' });
@@ -80,7 +72,7 @@ async function load(seconds: number, services: number[], roundNo: number) {
       latencies.push(performance.now() - started);
     }
   };
-  await Promise.all(Array.from({ length: Number(values.workers) }, (_, w) => worker(w)));
+  await Promise.all(Array.from({ length: args.workers }, (_, w) => worker(w)));
   const sorted = latencies.sort((a, b) => a - b);
   return {
     requests: sorted.length,
@@ -101,14 +93,7 @@ async function main() {
   buildSite(env);
   // As the systemd unit in docs/deploy.md runs it.
   server = spawn(process.execPath, SERVER_ARGS, { env: { ...env, MALLOC_ARENA_MAX: '2' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  await waitUntil(
-    () =>
-      fetch(`${origin}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false),
-    'the server answering',
-    120_000,
-  );
+  await waitForReady(origin);
   const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
 
   // What the server says of its own memory (/readyz): the JavaScript heap, the
@@ -124,14 +109,14 @@ async function main() {
     memory: Awaited<ReturnType<typeof processMemory>>;
     load: Awaited<ReturnType<typeof load>>;
   }[] = [];
-  const first = await load(Number(values.seconds), services, 0);
+  const first = await load(args.seconds, services, 0);
   rounds.push({ round: 0, build: await buildOf(), rssMb: rssMb(server.pid!), memory: await processMemory(), load: first });
   log.info(`start: ${rounds[0]!.rssMb} MB after ${first.requests} requests`);
-  for (let i = 1; i <= Number(values.rebuilds); i++) {
+  for (let i = 1; i <= args.rebuilds; i++) {
     const before = await buildOf();
     buildSite(env);
     await waitUntil(async () => (await buildOf()) !== before, `the server serving rebuild ${i}`, 30_000);
-    const figures = await load(Number(values.seconds), services, i);
+    const figures = await load(args.seconds, services, i);
     rounds.push({ round: i, build: await buildOf(), rssMb: rssMb(server.pid!), memory: await processMemory(), load: figures });
     const { memory } = rounds.at(-1)!;
     log.info(
@@ -146,7 +131,7 @@ async function main() {
     date: new Date().toISOString(),
     loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
     serverArgs: SERVER_ARGS,
-    rebuilds: Number(values.rebuilds),
+    rebuilds: args.rebuilds,
     rssMbByRound: rounds.map((r) => r.rssMb),
     heapUsedMbByRound: rounds.map((r) => r.memory.heapUsedMb),
     externalMbByRound: rounds.map((r) => r.memory.externalMb),
@@ -154,14 +139,13 @@ async function main() {
     growthPerRebuildMb: round((last.rssMb - rounds[1]!.rssMb) / Math.max(1, rounds.length - 2), 1),
     rounds,
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/memory.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'memory', figures);
   log.info(`RSS by round (MB): ${figures.rssMbByRound.join(', ')}; settled ${settled} MB`);
   const errors = rounds.reduce((sum, r) => sum + r.load.errors, 0);
   reportBars(log, [
     ...(Math.max(last.rssMb, settled) < BAR_MB
       ? []
-      : [`resident memory ${Math.max(last.rssMb, settled)} MB after ${values.rebuilds} rebuilds, bar ${BAR_MB} MB`]),
+      : [`resident memory ${Math.max(last.rssMb, settled)} MB after ${args.rebuilds} rebuilds, bar ${BAR_MB} MB`]),
     ...(errors
       ? [
           `${errors} failed requests (${rounds
@@ -173,12 +157,4 @@ async function main() {
   ]);
 }
 
-runBenchmark(
-  main,
-  async () => {
-    server?.kill('SIGTERM');
-    await delay(500);
-    rmSync(work, { recursive: true, force: true });
-  },
-  log,
-);
+runBenchmark(main, { processes: () => [server], graceMs: 500, work }, log);

@@ -19,7 +19,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Request } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
@@ -28,28 +27,12 @@ import { closeDatabase } from '#db/client.ts';
 import { prepareDatabase } from '#db/prepare.ts';
 import { logger } from '#lib/log.ts';
 import { queryAt } from '#tests/support/database.ts';
-import { percentile, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
+import { benchArgs, percentile, reportBars, round, runBenchmark, SERVER_ARGS, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-pages');
-const { values } = parseArgs({
-  options: {
-    spas: { type: 'string', default: '5000' },
-    port: { type: 'string', default: '4396' },
-    'scale-port': { type: 'string', default: '4397' },
-    requests: { type: 'string', default: '2000' },
-    'lighthouse-runs': { type: 'string', default: '3' },
-    // For working on one part without waiting for the others; `npm run bench` runs all.
-    only: { type: 'string' },
-  },
-});
-const parts = new Set((values.only ?? 'js,lighthouse,scale').split(','));
-for (const name of ['spas', 'port', 'scale-port', 'requests', 'lighthouse-runs'] as const) {
-  const n = Number(values[name]);
-  if (!Number.isInteger(n) || n < 1) {
-    log.error(`--${name} must be a positive whole number`);
-    process.exit(2);
-  }
-}
+// --only js,lighthouse,scale: for working on one part without waiting for the others; `npm run bench` runs all.
+const args = benchArgs(log, { spas: 5000, port: 4396, 'scale-port': 4397, requests: 2000, 'lighthouse-runs': 3 }, ['only']);
+const parts = new Set((args.only ?? 'js,lighthouse,scale').split(','));
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -340,7 +323,7 @@ async function lighthouseOnce(url: string) {
 
 async function runLighthouse(base: string, pages: { label: string; path: string }[]) {
   const results: Record<string, unknown>[] = [];
-  const runs = Number(values['lighthouse-runs']);
+  const runs = args['lighthouse-runs'];
   for (const { label, path } of pages) {
     // The performance score swings by 10+ points between runs on a busy
     // machine; the median run (Lighthouse's own advice) keeps the check from flapping.
@@ -504,14 +487,14 @@ end
 }
 
 async function measureScale() {
-  const env = siteEnv('scale', Number(values['scale-port']));
-  const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!], {
+  const env = siteEnv('scale', args['scale-port']);
+  const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', String(args.spas), '--db', env.DATABASE_PATH!], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 300_000,
   });
   if (generate.status !== 0) throw new Error('generating the directory failed');
-  const buildSeconds = publish(`${values.spas} spas`, env);
+  const buildSeconds = publish(`${args.spas} spas`, env);
   if (buildSeconds >= BUILD_BUDGET_SECONDS) failures.push(`scale: build took ${buildSeconds.toFixed(1)} s, budget ${BUILD_BUDGET_SECONDS} s`);
 
   const cities = queryAt<{ slug: string }>(env.DATABASE_PATH!, 'select slug from cities order by id').map((r) => r.slug);
@@ -536,7 +519,7 @@ async function measureScale() {
   const stop = await startServer(env);
   try {
     const base = env.SITE_URL!;
-    const total = Number(values.requests);
+    const total = args.requests;
     // Warm-up: first requests pay for module loading and SQLite's page cache.
     await loadTest(base, '/search-results', queries, 200, 8);
     await loadTest(base, '/api/spas/search', queries, 200, 8);
@@ -565,7 +548,7 @@ async function measureScale() {
     if (judged.latencyMs.p95 >= SEARCH_P95_BUDGET_MS) failures.push(`scale: /search-results p95 ${judged.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
     return {
       searchResultsWrk: wrkPage,
-      spas: Number(values.spas),
+      spas: args.spas,
       build: { seconds: round(buildSeconds), budgetSeconds: BUILD_BUDGET_SECONDS },
       searchResults: { ...page, budgetP95Ms: SEARCH_P95_BUDGET_MS },
       searchResultsSerial: {
@@ -585,7 +568,7 @@ async function measureScale() {
 // ---------------------------------------------------------------------------
 
 async function measureDemo() {
-  const env = siteEnv('demo', Number(values.port));
+  const env = siteEnv('demo', args.port);
   prepareDatabase(env.DATABASE_PATH!);
   closeDatabase(env.DATABASE_PATH!);
   publish('demo directory', env);
@@ -659,16 +642,13 @@ async function main() {
     scale,
     budgetsMissed: failures,
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/pages.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'pages', figures);
   report(figures.javascript?.pages ?? []);
-  log.info('figures written to data/bench/pages.json');
-  if (failures.length) {
-    for (const failure of failures) log.error(`budget missed: ${failure}`);
-    process.exitCode = 1;
-  } else {
-    log.info('every budget met');
-  }
+  reportBars(
+    log,
+    failures.map((failure) => `budget missed: ${failure}`),
+    'budget',
+  );
 }
 
 async function cleanUp() {

@@ -8,29 +8,26 @@
 // (default 20) such changes one after another; median and p95 of both in
 // data/bench/publish.json. Bar: live p95 under 10 s.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { logger } from '#lib/log.ts';
 import { queryAt, writeAt } from '#tests/support/database.ts';
-import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
+import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil, writeFigures } from './lib/bench-kit.ts';
 import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 
 const log = logger('bench-publish');
-const { values } = parseArgs({
-  options: { spas: { type: 'string', default: '500' }, edits: { type: 'string', default: '20' }, port: { type: 'string', default: '4396' } },
-});
+const args = benchArgs(log, { spas: 500, edits: 20, port: 4396 });
 const BAR_P95_MS = 10_000;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-publish-'));
-const port = Number(values.port);
+const { port } = args;
 const base = `http://127.0.0.1:${port}`;
 const env = benchSiteEnv(work, port, { BACKGROUND_JOBS: 'on', PUBLISH_ON_CHANGE: 'on' });
 let server: ChildProcess | null = null;
 
-function run(label: string, args: string[]): number {
+function run(label: string, argv: string[]): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const result = spawnSync(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`${label} failed`);
   const ms = performance.now() - started;
   log.info(`${label}: ${(ms / 1000).toFixed(1)} s`);
@@ -39,7 +36,7 @@ function run(label: string, args: string[]): number {
 
 async function main() {
   mkdirSync(work, { recursive: true });
-  run(`generate ${values.spas} spas`, ['scripts/generate.ts', '--spas', values.spas, '--db', env.DATABASE_PATH!]);
+  run(`generate ${args.spas} spas`, ['scripts/generate.ts', '--spas', String(args.spas), '--db', env.DATABASE_PATH!]);
   const firstBuildMs = run('first build', ['server/rebuild.ts']);
   log.info(`published ${readBuildInfo(currentBuildDir(env.SITE_DIR!)!)?.id}`);
 
@@ -52,7 +49,7 @@ async function main() {
   const targets = queryAt<{ id: number; slug: string; description: string | null }>(
     env.DATABASE_PATH,
     'select id, slug, description from spas where active = 1 order by id limit ?',
-    Number(values.edits),
+    args.edits,
   );
   const latencies: number[] = [];
   const builtLatencies: number[] = [];
@@ -78,7 +75,7 @@ async function main() {
   const sorted = [...latencies].sort((a, b) => a - b);
   const figures = {
     at: new Date().toISOString(),
-    spas: Number(values.spas),
+    spas: args.spas,
     edits: latencies.length,
     firstBuildSeconds: round(firstBuildMs / 1000, 1),
     liveAfterSeconds: {
@@ -91,10 +88,9 @@ async function main() {
     debounce: { quietSeconds: 3, maxWaitSeconds: 15 },
     loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) },
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/publish.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'publish', figures);
   log.info(
-    `listing change -> live at ${figures.spas} spas: median ${figures.liveAfterSeconds.median} s, p95 ${figures.liveAfterSeconds.p95} s; in the build: median ${figures.inBuildAfterSeconds.median} s, p95 ${figures.inBuildAfterSeconds.p95} s (data/bench/publish.json)`,
+    `listing change -> live at ${figures.spas} spas: median ${figures.liveAfterSeconds.median} s, p95 ${figures.liveAfterSeconds.p95} s; in the build: median ${figures.inBuildAfterSeconds.median} s, p95 ${figures.inBuildAfterSeconds.p95} s`,
   );
   reportBars(log, percentile(sorted, 95) < BAR_P95_MS ? [] : [`p95 ${figures.liveAfterSeconds.p95} s is over the ${BAR_P95_MS / 1000} s bar`]);
 }
@@ -105,11 +101,4 @@ function summary(values: number[]) {
   return { median: seconds(percentile(sorted, 50)), p95: seconds(percentile(sorted, 95)), min: seconds(sorted[0]!), max: seconds(sorted.at(-1)!) };
 }
 
-runBenchmark(
-  main,
-  async () => {
-    server?.kill('SIGTERM');
-    rmSync(work, { recursive: true, force: true });
-  },
-  log,
-);
+runBenchmark(main, { processes: () => [server], graceMs: 0, work }, log);

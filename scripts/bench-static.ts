@@ -5,26 +5,16 @@
 // brotli for ours alone. Both log nothing per request. Goal (issue 15): ratio >= 1.0. Figures go to
 // data/bench/static.json; a missing nginx or wrk is named, not faked.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { logger } from '#lib/log.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchSiteEnv, round, runBenchmark, SERVER_ARGS } from './lib/bench-kit.ts';
+import { answers, benchArgs, benchSiteEnv, round, runBenchmark, SERVER_ARGS, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-static');
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4392' },
-    seconds: { type: 'string', default: '4' },
-    connections: { type: 'string', default: '16' },
-    rounds: { type: 'string', default: '3' },
-  },
-});
-const rounds = Number(values.rounds);
-const port = Number(values.port);
+const args = benchArgs(log, { port: 4392, seconds: 4, connections: 16, rounds: 3 });
+const { rounds, port } = args;
 const nginxPort = port + 1;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
 // nginx's workers run as another user when it is started as root: let them read the build.
@@ -37,18 +27,7 @@ function need(command: string) {
     throw new Error(`${command} is not installed (scripts/bootstrap.sh npm run bench installs it)`);
 }
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(url)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return;
-    await delay(50);
-  }
-  throw new Error(`${url} did not answer`);
-}
+const waitFor = (url: string) => waitUntil(() => answers(url), `${url} answering`, 30_000);
 
 function nginxConfig(root: string): string {
   return `worker_processes 1;
@@ -96,8 +75,8 @@ function medianOf(runs: WrkResult[]): WrkResult {
 }
 
 function wrk(url: string, encoding: string | null): WrkResult {
-  const args = ['-t1', `-c${values.connections}`, `-d${values.seconds}s`, '--latency', ...(encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []), url];
-  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
+  const wrkArgs = ['-t1', `-c${args.connections}`, `-d${args.seconds}s`, '--latency', ...(encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []), url];
+  const out = spawnSync('wrk', wrkArgs, { encoding: 'utf8' }).stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN;
@@ -154,17 +133,8 @@ async function main() {
       );
     }
   }
-  const figures = { date: new Date().toISOString(), connections: Number(values.connections), seconds: Number(values.seconds), rounds, results };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/static.json', `${JSON.stringify(figures, null, 2)}\n`);
+  const figures = { date: new Date().toISOString(), connections: args.connections, seconds: args.seconds, rounds, results };
+  writeFigures(log, 'static', figures);
 }
 
-runBenchmark(
-  main,
-  async () => {
-    for (const child of children) child.kill('SIGTERM');
-    await delay(300);
-    rmSync(work, { recursive: true, force: true });
-  },
-  log,
-);
+runBenchmark(main, { processes: () => children, graceMs: 300, work }, log);

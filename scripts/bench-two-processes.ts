@@ -8,22 +8,19 @@
 // the rebuild is published once and both processes serve it.
 // Figures: data/bench/two-processes.json. Talks to 127.0.0.1 only; bounded.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { queryAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
+import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
-const { values } = parseArgs({
-  options: { port: { type: 'string', default: '4390' }, workers: { type: 'string', default: '16' }, seconds: { type: 'string', default: '8' } },
-});
-const ports = [Number(values.port), Number(values.port) + 1];
+const args = benchArgs(log, { port: 4390, workers: 16, seconds: 8 });
+const ports = [args.port, args.port + 1];
 const origins = ports.map((port) => `http://127.0.0.1:${port}`);
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-two-'));
 const shared = benchSiteEnv(work, ports[0]!, { TRUST_PROXY: '1' });
@@ -42,18 +39,7 @@ async function main() {
       }),
     );
   });
-  for (const origin of origins) {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${origin}/readyz`)
-          .then((r) => r.ok)
-          .catch(() => false)
-      )
-        break;
-      if (i > 1200) throw new Error(`${origin} did not become ready`);
-      await delay(50);
-    }
-  }
+  for (const origin of origins) await waitForReady(origin, 60_000);
   const firstBuild = await buildOf(origins[0]!);
   const buildsBefore = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
   const services = queryAt<{ id: number }>(shared.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
@@ -91,7 +77,7 @@ async function main() {
       latencies.push(performance.now() - started);
     }
   };
-  const workers = Array.from({ length: Number(values.workers) }, (_, w) => worker(w));
+  const workers = Array.from({ length: args.workers }, (_, w) => worker(w));
 
   // A rebuild while both serve (once the load runs): one build, picked up by both.
   await waitUntil(() => created.length > 0, 'the first created booking');
@@ -99,7 +85,7 @@ async function main() {
   const rebuild = await new Promise<{ status: number | null }>((resolve) => {
     spawn(process.execPath, ['server/rebuild.ts'], { env: shared, stdio: ['ignore', 'ignore', 'inherit'] }).once('exit', (status) => resolve({ status }));
   });
-  await delay(Number(values.seconds) * 1000);
+  await delay(args.seconds * 1000);
   stop = true;
   await Promise.all(workers);
   // Both processes watch the `current` link; give them the moment they need.
@@ -132,8 +118,7 @@ async function main() {
     lostBookings: lost.length,
     rebuild: { ok: rebuild.status === 0, buildsBefore, buildsAfter, servedAfter: builds },
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/two-processes.json', `${JSON.stringify(figures, null, 2)}\n`);
+  writeFigures(log, 'two-processes', figures);
   log.info(JSON.stringify(figures, null, 2));
   const missed = [
     ...(errors.length ? [`${errors.length} errors (${errors.slice(0, 3).join('; ')})`] : []),
@@ -147,12 +132,4 @@ async function main() {
   reportBars(log, missed);
 }
 
-runBenchmark(
-  main,
-  async () => {
-    for (const server of servers) server.kill('SIGTERM');
-    await delay(500);
-    rmSync(work, { recursive: true, force: true });
-  },
-  log,
-);
+runBenchmark(main, { processes: () => servers, graceMs: 500, work }, log);

@@ -5,22 +5,21 @@
 //      while the new build is swapped in; throughput and latency are reported.
 // Talks to 127.0.0.1 only; every loop is bounded in time.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { migrateDatabase } from '#db/migrate.ts';
 import { seedDemo } from '#db/seed.ts';
 import { closeDatabase } from '#db/client.ts';
 import { logger } from '#lib/log.ts';
 import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 import { queryAt } from '#tests/support/database.ts';
-import { percentile, SERVER_ARGS } from './lib/bench-kit.ts';
+import { benchArgs, percentile, SERVER_ARGS, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench');
-const { values } = parseArgs({ options: { spas: { type: 'string', default: '5000' }, port: { type: 'string', default: '4398' } } });
+const args = benchArgs(log, { spas: 5000, port: 4398 });
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-'));
-const port = Number(values.port);
+const { port } = args;
 const base = `http://127.0.0.1:${port}`;
 
 const envFor = (name: string) => ({
@@ -33,9 +32,9 @@ const envFor = (name: string) => ({
   REBUILD_LOG_LEVEL: 'warn',
 });
 
-function timed(label: string, args: string[], env: NodeJS.ProcessEnv): number {
+function timed(label: string, argv: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const result = spawnSync(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`${label} failed`);
   const seconds = (performance.now() - started) / 1000;
   log.info(`${label}: ${seconds.toFixed(1)} s`);
@@ -56,8 +55,8 @@ async function main() {
 
   const big = envFor('generated');
   mkdirSync(join(work, 'generated'));
-  timed(`generate ${values.spas} spas`, ['scripts/generate.ts', '--spas', values.spas, '--db', big.DATABASE_PATH], big);
-  const bigBuild = timed(`build, ${values.spas} spas`, ['server/rebuild.ts'], big);
+  timed(`generate ${args.spas} spas`, ['scripts/generate.ts', '--spas', String(args.spas), '--db', big.DATABASE_PATH], big);
+  const bigBuild = timed(`build, ${args.spas} spas`, ['server/rebuild.ts'], big);
   const bigPages = countPages(join(currentBuildDir(big.SITE_DIR)!, 'client'));
 
   // 2. A rebuild of the demo site under load.
@@ -118,7 +117,7 @@ async function main() {
     machine: `${process.platform} ${process.arch}, node ${process.version}`,
     build: {
       demo: { pages: demoPages, seconds: +demoBuild.toFixed(2) },
-      generated: { spas: Number(values.spas), pages: bigPages, seconds: +bigBuild.toFixed(2) },
+      generated: { spas: args.spas, pages: bigPages, seconds: +bigBuild.toFixed(2) },
     },
     rebuildUnderLoad: {
       concurrency,
@@ -137,8 +136,7 @@ async function main() {
       },
     },
   };
-  mkdirSync('data/bench', { recursive: true });
-  writeFileSync('data/bench/foundation.json', JSON.stringify(figures, null, 2));
+  writeFigures(log, 'foundation', figures);
   log.info(JSON.stringify(figures, null, 2));
   rmSync(work, { recursive: true, force: true });
   if (failures.length || !swapped) process.exit(1);

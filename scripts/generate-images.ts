@@ -110,11 +110,24 @@ function rng(seed: number): Rng {
 }
 
 type Stop = [number, string, number?];
+/** A colour, or a colour with its opacity. */
+type Paint = string | readonly [string, number];
 const stops = (s: Stop[]): string =>
   s.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}"${a !== undefined && a !== 1 ? ` stop-opacity="${a}"` : ''}/>`).join('');
-/** Linear gradient; vertical (top to bottom) unless x2/y2 are given. Default SVG attributes are omitted. */
-const lg = (id: string, s: Stop[], x1 = 0, y1 = 0, x2 = 0, y2 = 1): string =>
-  `<linearGradient id="${id}"${x1 ? ` x1="${x1}"` : ''}${y1 ? ` y1="${y1}"` : ''}${x2 === 1 ? '' : ` x2="${x2}"`}${y2 ? ` y2="${y2}"` : ''}>${stops(s)}</linearGradient>`;
+const stop = (offset: number, paint: Paint): Stop => (typeof paint === 'string' ? [offset, paint] : [offset, ...paint]);
+/** The two-stop ramp most gradients are: `from` at the start, `to` at the end. */
+const fromTo = (from: Paint, to: Paint): Stop[] => [stop(0, from), stop(1, to)];
+/** A ramp from `from` through one stop between to `to`. */
+const through = (from: Paint, middle: Stop, to: Paint): Stop[] => [stop(0, from), middle, stop(1, to)];
+/** One colour fading from `opacity` to transparent (halos, light falling in). */
+const fade = (color: string, opacity: number): Stop[] => fromTo([color, opacity], [color, 0]);
+/** Where a linear gradient runs, as SVG's x1/y1/x2/y2 (x1 and y1 are always 0, which SVG assumes). */
+const DIRECTIONS = { down: [0, 1], diagonal: [1, 1], across: [1, 0] } as const;
+/** Linear gradient, top to bottom unless told otherwise. Default SVG attributes are omitted. */
+const lg = (id: string, s: Stop[], direction: keyof typeof DIRECTIONS = 'down'): string => {
+  const [x2, y2] = DIRECTIONS[direction];
+  return `<linearGradient id="${id}"${x2 === 1 ? '' : ` x2="${x2}"`}${y2 ? ` y2="${y2}"` : ''}>${stops(s)}</linearGradient>`;
+};
 /** Radial gradient centred in the bounding box (SVG defaults). */
 const rg = (id: string, s: Stop[]): string => `<radialGradient id="${id}">${stops(s)}</radialGradient>`;
 
@@ -222,61 +235,64 @@ function palm(x: number, base: number, h: number, lean: number, color: string, r
 const CATS = ['facial', 'laser', 'injectable', 'body', 'wellness', 'consultation', 'default'] as const;
 type Cat = (typeof CATS)[number];
 type IconFn = (fill: string) => string;
+/** A stroke-only shape (icons are drawn inside a group that sets stroke and `fill="none"`). */
+const outline = (d: string, extra = ''): string => `<path d="${d}"${extra}/>`;
+const roundedRect = (x: number, y: number, w: number, h: number, rx: number, fill: string): string =>
+  P`<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${rx}" fill="${fill}"/>`;
+
 const ICONS: Record<Cat, { title: string; draw: IconFn }> = {
   facial: {
     title: 'Facial treatments',
     draw: (fl) =>
-      `<ellipse cx="21" cy="25" rx="11" ry="14" fill="${fl}"/>` +
-      `<path d="M10.5 21.5c2.5-5.5 8-8.5 15-7.5"/>` +
-      `<path d="M15.5 25.5q2 1.6 4 0M22.5 25.5q2 1.6 4 0M18.5 32q2.5 1.4 5 0"/>` +
-      `<path d="${sparkle(38, 10, 6.5)}" fill="${fl}"/>`,
+      ell(21, 25, 11, 14, fl) +
+      outline('M10.5 21.5c2.5-5.5 8-8.5 15-7.5') +
+      outline('M15.5 25.5q2 1.6 4 0M22.5 25.5q2 1.6 4 0M18.5 32q2.5 1.4 5 0') +
+      path(sparkle(38, 10, 6.5), fl),
   },
   laser: {
     title: 'Laser treatments',
     draw: (fl) =>
-      `<rect x="16" y="4" width="16" height="9" rx="3" fill="${fl}"/>` +
-      `<path d="M21 13v3h6v-3"/>` +
-      `<path d="M22 16l-5 18h14l-5-18" fill="${fl}" stroke-dasharray="0"/>` +
-      `<path d="M6 38c4-2.7 8-2.7 12 0s8 2.7 12 0 8-2.7 12 0"/>` +
-      `<path d="M10 27l-3-1.5M38 27l3-1.5M11.5 20l-3-3M36.5 20l3-3"/>`,
+      roundedRect(16, 4, 16, 9, 3, fl) +
+      outline('M21 13v3h6v-3') +
+      path('M22 16l-5 18h14l-5-18', fl, ' stroke-dasharray="0"') +
+      outline('M6 38c4-2.7 8-2.7 12 0s8 2.7 12 0 8-2.7 12 0') +
+      outline('M10 27l-3-1.5M38 27l3-1.5M11.5 20l-3-3M36.5 20l3-3'),
   },
   injectable: {
     title: 'Injectables',
     draw: (fl) =>
-      `<g transform="rotate(-45 24 24)">` +
-      `<rect x="14" y="19" width="18" height="10" rx="1.5" fill="${fl}"/>` +
-      `<path d="M19 19v4M23 19v4M27 19v4M32 16v16M32 24h7M39 19.5v9M14 24h-4M10 24H4"/>` +
-      `<path d="M10 22v4"/></g>`,
+      '<g transform="rotate(-45 24 24)">' +
+      roundedRect(14, 19, 18, 10, 1.5, fl) +
+      outline('M19 19v4M23 19v4M27 19v4M32 16v16M32 24h7M39 19.5v9M14 24h-4M10 24H4') +
+      outline('M10 22v4') +
+      '</g>',
   },
   body: {
     title: 'Body contouring',
     draw: (fl) =>
-      `<ellipse cx="24" cy="24" rx="6" ry="3" fill="${fl}" stroke="none"/>` +
-      `<path d="M13 5c3 8 6 12.5 5 19s-5.5 10.5-4.5 19M35 5c-3 8-6 12.5-5 19s5.5 10.5 4.5 19"/>` +
-      `<path d="M18 24q6 3 12 0" stroke-dasharray="2 3"/>` +
-      `<path d="${sparkle(41, 9, 4.5)}" fill="${fl}"/>`,
+      ell(24, 24, 6, 3, fl, ' stroke="none"') +
+      outline('M13 5c3 8 6 12.5 5 19s-5.5 10.5-4.5 19M35 5c-3 8-6 12.5-5 19s5.5 10.5 4.5 19') +
+      outline('M18 24q6 3 12 0', ' stroke-dasharray="2 3"') +
+      path(sparkle(41, 9, 4.5), fl),
   },
   wellness: {
     title: 'Wellness',
     draw: (fl) =>
-      `<path d="M24 11c5 5.5 5.5 16 0 23-5.5-7-5-17.5 0-23z" fill="${fl}"/>` +
-      `<path d="M24 34c-7-1-12-7-12.5-15 6 1 10.5 6 12.5 15zM24 34c7-1 12-7 12.5-15-6 1-10.5 6-12.5 15z"/>` +
-      `<path d="M21 33.5c-7 1.5-13-.5-17-5.5 5-1.5 10 .5 13.5 3.5M27 33.5c7 1.5 13-.5 17-5.5-5-1.5-10 .5-13.5 3.5"/>` +
-      `<path d="M9 40h30M16 44h16"/>`,
+      path('M24 11c5 5.5 5.5 16 0 23-5.5-7-5-17.5 0-23z', fl) +
+      outline('M24 34c-7-1-12-7-12.5-15 6 1 10.5 6 12.5 15zM24 34c7-1 12-7 12.5-15-6 1-10.5 6-12.5 15z') +
+      outline('M21 33.5c-7 1.5-13-.5-17-5.5 5-1.5 10 .5 13.5 3.5M27 33.5c7 1.5 13-.5 17-5.5-5-1.5-10 .5-13.5 3.5') +
+      outline('M9 40h30M16 44h16'),
   },
   consultation: {
     title: 'Consultation',
     draw: (fl) =>
-      `<path d="M12 7h24a5 5 0 0 1 5 5v14a5 5 0 0 1-5 5H22l-8 7v-7h-2a5 5 0 0 1-5-5V12a5 5 0 0 1 5-5z" fill="${fl}"/>` +
-      `<path d="M16.5 19l4.5 4.5 10-10"/>` +
-      `<path d="M30 36h11M33 41h8"/>`,
+      path('M12 7h24a5 5 0 0 1 5 5v14a5 5 0 0 1-5 5H22l-8 7v-7h-2a5 5 0 0 1-5-5V12a5 5 0 0 1 5-5z', fl) +
+      outline('M16.5 19l4.5 4.5 10-10') +
+      outline('M30 36h11M33 41h8'),
   },
   default: {
     title: 'Med spa service',
-    draw: (fl) =>
-      `<path d="${sparkle(21, 26, 16)}" fill="${fl}"/>` +
-      `<path d="${sparkle(38.5, 10, 5.5)}"/>` +
-      `<circle cx="39" cy="37" r="1.6" fill="#0f5c5a" stroke="none"/>`,
+    draw: (fl) => path(sparkle(21, 26, 16), fl) + outline(sparkle(38.5, 10, 5.5)) + circ(39, 37, 1.6, C.deep, ' stroke="none"'),
   },
 };
 
@@ -300,23 +316,7 @@ function fallback(key: Cat, seed: number): string {
   const cfg = FALLBACK[key];
   const r = rng(seed);
   const id = `f${key[0]}${key[1]}`;
-  const defs =
-    lg(
-      `${id}b`,
-      [
-        [0, cfg.bg[0]],
-        [1, cfg.bg[1]],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ) +
-    rg(`${id}h`, [
-      [0, C.white, 0.75],
-      [0.7, C.white, 0.35],
-      [1, C.white, 0],
-    ]);
+  const defs = lg(`${id}b`, fromTo(...cfg.bg), 'diagonal') + rg(`${id}h`, through([C.white, 0.75], [0.7, C.white, 0.35], [C.white, 0]));
   let deco = '';
   switch (cfg.deco) {
     case 'sun':
@@ -373,181 +373,113 @@ function fallback(key: Cat, seed: number): string {
     deco +
     circ(400, 300, 225, `url(#${id}h)`) +
     circ(400, 300, 212, 'none', P` stroke="${cfg.accent}" stroke-width="1.5"${op(0.45)}`) +
-    `<g transform="translate(208 108) scale(8)" fill="none" stroke="${C.deep}" stroke-width=".72" stroke-linecap="round" stroke-linejoin="round">${ICONS[key].draw(cfg.tint).replace(/fill="#0f5c5a"/g, `fill="${C.deep}"`)}</g>`;
+    `<g transform="translate(208 108) scale(8)" fill="none" stroke="${C.deep}" stroke-width=".72" stroke-linecap="round" stroke-linejoin="round">${ICONS[key].draw(cfg.tint)}</g>`;
   return svgDoc(800, 600, `${ICONS[key].title} illustration`, defs, body);
 }
 
 // ---------------------------------------------------------------- spa interiors (1200x800)
-type Theme = {
+/** What the room is built of: wall and floor gradients, the reveal (the recess around an opening, drawn at revealOp), the frame and how dark shadows fall. */
+type Surfaces = {
   wall: [string, string];
   floor: [string, string];
   reveal: string;
   revealOp: number;
   frame: string;
+  shadow: number;
+};
+
+/** What the windows look out on, and the light that falls in through them. */
+type Outlook = {
   sky: [string, string];
   sun: string;
   sea: [string, string];
   hill: string;
+  light: string;
+  lightOp: number;
+};
+
+/** What stands in the room: two greens for plants, the pot, the pebbles of a cairn, and an accent for fittings. */
+type Furnishings = {
   plant: string;
   plant2: string;
   pot: string;
   pebbles: string[];
-  light: string;
-  lightOp: number;
   accent: string;
-  shadow: number;
 };
 
-const THEMES: Theme[] = [
-  {
-    wall: [C.shell, C.sand],
-    floor: [C.stone, C.shell],
-    reveal: C.stone,
-    revealOp: 1,
-    frame: C.sand,
-    sky: [C.mist, C.sand],
-    sun: C.blush,
-    sea: [C.sage, C.sea],
-    hill: C.sage,
-    plant: C.sage,
-    plant2: C.sea,
-    pot: C.stone,
-    pebbles: [C.stone, C.sage, C.shell, C.mist],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.gold,
-    shadow: 0.08,
-  },
-  {
-    wall: [C.mist, C.sand],
-    floor: [C.shell, C.stone],
-    reveal: C.sage,
-    revealOp: 0.35,
-    frame: C.sand,
-    sky: [C.sand, C.blush],
-    sun: C.gold,
-    sea: [C.mist, C.sage],
-    hill: C.sage,
-    plant: C.sea,
-    plant2: C.deep,
-    pot: C.sand,
-    pebbles: [C.stone, C.sand, C.sage, C.shell],
-    light: C.white,
-    lightOp: 0.7,
-    accent: C.deep,
-    shadow: 0.08,
-  },
-  {
-    wall: [C.blush, C.shell],
-    floor: [C.shell, C.stone],
-    reveal: C.gold,
-    revealOp: 0.2,
-    frame: C.sand,
-    sky: [C.mist, C.sand],
-    sun: C.sand,
-    sea: [C.sage, C.sea],
-    hill: C.sea,
-    plant: C.sage,
-    plant2: C.sea,
-    pot: C.shell,
-    pebbles: [C.stone, C.shell, C.blush, C.sage],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.gold,
-    shadow: 0.08,
-  },
-  {
-    wall: [C.stone, C.shell],
-    floor: [C.sand, C.stone],
-    reveal: C.ink,
-    revealOp: 0.08,
-    frame: C.sand,
-    sky: [C.blush, C.sand],
-    sun: C.gold,
-    sea: [C.mist, C.sea],
-    hill: C.sage,
-    plant: C.deep,
-    plant2: C.sea,
-    pot: C.sand,
-    pebbles: [C.shell, C.sage, C.sand, C.mist],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.deep,
-    shadow: 0.09,
-  },
-  {
-    wall: [C.sage, C.mist],
-    floor: [C.mist, C.sand],
-    reveal: C.deep,
-    revealOp: 0.16,
-    frame: C.sand,
-    sky: [C.sand, C.shell],
-    sun: C.blush,
-    sea: [C.sea, C.deep],
-    hill: C.sage,
-    plant: C.deep,
-    plant2: C.sea,
-    pot: C.shell,
-    pebbles: [C.sand, C.stone, C.shell, C.mist],
-    light: C.white,
-    lightOp: 0.6,
-    accent: C.gold,
-    shadow: 0.1,
-  },
-  {
-    wall: [C.deep, C.sea],
-    floor: [C.ink, C.deep],
-    reveal: C.ink,
-    revealOp: 0.35,
-    frame: C.sea,
-    sky: [C.blush, C.sand],
-    sun: C.gold,
-    sea: [C.sea, C.deep],
-    hill: C.deep,
-    plant: C.sage,
-    plant2: C.mist,
-    pot: C.stone,
-    pebbles: [C.stone, C.sage, C.shell, C.mist],
-    light: C.gold,
-    lightOp: 0.3,
-    accent: C.gold,
-    shadow: 0.25,
-  },
-];
+type Theme = Surfaces & Outlook & Furnishings;
+
+// A theme is one row of each table below, by name; THEMES keeps their order (spa i takes theme i / 4).
+
+const SURFACES = {
+  linen: { wall: [C.shell, C.sand], floor: [C.stone, C.shell], reveal: C.stone, revealOp: 1, frame: C.sand, shadow: 0.08 },
+  seaGlass: { wall: [C.mist, C.sand], floor: [C.shell, C.stone], reveal: C.sage, revealOp: 0.35, frame: C.sand, shadow: 0.08 },
+  rose: { wall: [C.blush, C.shell], floor: [C.shell, C.stone], reveal: C.gold, revealOp: 0.2, frame: C.sand, shadow: 0.08 },
+  limestone: { wall: [C.stone, C.shell], floor: [C.sand, C.stone], reveal: C.ink, revealOp: 0.08, frame: C.sand, shadow: 0.09 },
+  sage: { wall: [C.sage, C.mist], floor: [C.mist, C.sand], reveal: C.deep, revealOp: 0.16, frame: C.sand, shadow: 0.1 },
+  dusk: { wall: [C.deep, C.sea], floor: [C.ink, C.deep], reveal: C.ink, revealOp: 0.35, frame: C.sea, shadow: 0.25 },
+} satisfies Record<string, Surfaces>;
+
+type ThemeName = keyof typeof SURFACES;
+
+const OUTLOOKS: Record<ThemeName, Outlook> = {
+  linen: { sky: [C.mist, C.sand], sun: C.blush, sea: [C.sage, C.sea], hill: C.sage, light: C.white, lightOp: 0.6 },
+  seaGlass: { sky: [C.sand, C.blush], sun: C.gold, sea: [C.mist, C.sage], hill: C.sage, light: C.white, lightOp: 0.7 },
+  rose: { sky: [C.mist, C.sand], sun: C.sand, sea: [C.sage, C.sea], hill: C.sea, light: C.white, lightOp: 0.6 },
+  limestone: { sky: [C.blush, C.sand], sun: C.gold, sea: [C.mist, C.sea], hill: C.sage, light: C.white, lightOp: 0.6 },
+  sage: { sky: [C.sand, C.shell], sun: C.blush, sea: [C.sea, C.deep], hill: C.sage, light: C.white, lightOp: 0.6 },
+  dusk: { sky: [C.blush, C.sand], sun: C.gold, sea: [C.sea, C.deep], hill: C.deep, light: C.gold, lightOp: 0.3 },
+};
+
+const FURNISHINGS: Record<ThemeName, Furnishings> = {
+  linen: { plant: C.sage, plant2: C.sea, pot: C.stone, pebbles: [C.stone, C.sage, C.shell, C.mist], accent: C.gold },
+  seaGlass: { plant: C.sea, plant2: C.deep, pot: C.sand, pebbles: [C.stone, C.sand, C.sage, C.shell], accent: C.deep },
+  rose: { plant: C.sage, plant2: C.sea, pot: C.shell, pebbles: [C.stone, C.shell, C.blush, C.sage], accent: C.gold },
+  limestone: { plant: C.deep, plant2: C.sea, pot: C.sand, pebbles: [C.shell, C.sage, C.sand, C.mist], accent: C.deep },
+  sage: { plant: C.deep, plant2: C.sea, pot: C.shell, pebbles: [C.sand, C.stone, C.shell, C.mist], accent: C.gold },
+  dusk: { plant: C.sage, plant2: C.mist, pot: C.stone, pebbles: [C.stone, C.sage, C.shell, C.mist], accent: C.gold },
+};
+
+const THEMES: Theme[] = (Object.keys(SURFACES) as ThemeName[]).map((name) => ({ ...SURFACES[name], ...OUTLOOKS[name], ...FURNISHINGS[name] }));
 
 type Ctx = { t: Theme; r: Rng; id: string; defs: string[] };
 
 function baseDefs(c: Ctx): void {
   const { t, id } = c;
-  c.defs.push(
-    lg(`${id}w`, [
-      [0, t.wall[0]],
-      [1, t.wall[1]],
-    ]),
-    lg(`${id}f`, [
-      [0, t.floor[0]],
-      [1, t.floor[1]],
-    ]),
-    lg(`${id}s`, [
-      [0, t.sky[0]],
-      [1, t.sky[1]],
-    ]),
-    lg(`${id}e`, [
-      [0, t.sea[0]],
-      [1, t.sea[1]],
-    ]),
-  );
+  c.defs.push(lg(`${id}w`, fromTo(...t.wall)), lg(`${id}f`, fromTo(...t.floor)), lg(`${id}s`, fromTo(...t.sky)), lg(`${id}e`, fromTo(...t.sea)));
 }
 
 function room(c: Ctx, fy: number): string {
   return rect(0, 0, 1200, fy, `url(#${c.id}w)`) + rect(0, fy, 1200, 800 - fy, `url(#${c.id}f)`) + rect(0, fy - 3, 1200, 3, C.ink, op(c.t.shadow));
 }
 
-/** The sea view seen through clip `clip` spanning x0..x1, sky from y0, horizon at hy. */
-function view(c: Ctx, clip: string, x0: number, x1: number, y0: number, hy: number, y1: number, palms: number): string {
+/** A row of arched openings: their left edges, the top of the arches and their size. */
+type Openings = { xs: number[]; top: number; w: number; h: number };
+
+/** `n` openings `w` wide and `gap` apart, centred on the wall, from `top` down to `bottom`. */
+function centredRow(n: number, w: number, gap: number, top: number, bottom: number): Openings & { gap: number } {
+  const x0 = 600 - (n * w + (n - 1) * gap) / 2;
+  return { xs: Array.from({ length: n }, (_, i) => x0 + i * (w + gap)), top, w, h: bottom - top, gap };
+}
+
+/** The openings' arches, each grown by `margin` at the sides and top (a reveal or a frame around them). */
+const arches = ({ xs, top, w, h }: Openings, margin = 0): string => xs.map((x) => arch(x - margin, top - margin, w + 2 * margin, h + margin)).join('');
+
+/** A sill under each opening, reaching `overhang` beyond it on either side. */
+const sills = ({ xs, top, w, h }: Openings, overhang: number, depth: number, color: string): string =>
+  xs.map((x) => rect(x - overhang, top + h, w + 2 * overhang, depth, color, ` rx="3"`)).join('');
+
+/** The sea view seen through the openings (clip `${id}c`), the horizon at `horizon` of their height. */
+function view(c: Ctx, o: Openings, horizon: number, palms: number): string {
   const { t, r, id } = c;
+  c.defs.push(`<clipPath id="${id}c"><path d="${arches(o)}"/></clipPath>`);
+  const x0 = at(o.xs, 0);
+  const x1 = at(o.xs, o.xs.length - 1) + o.w;
+  const y0 = o.top;
+  const hy = o.top + o.h * horizon;
+  const y1 = o.top + o.h;
   const sx = r.range(x0 + 60, x1 - 60);
-  let s = `<g clip-path="url(#${clip})">` + rect(x0, y0, x1 - x0, hy - y0, `url(#${id}s)`) + circ(sx, hy - r.range(40, 110), r.range(26, 46), t.sun, op(0.85));
+  let s = `<g clip-path="url(#${id}c)">` + rect(x0, y0, x1 - x0, hy - y0, `url(#${id}s)`) + circ(sx, hy - r.range(40, 110), r.range(26, 46), t.sun, op(0.85));
   s += path(ridge(hillPts(r, hy - 14, 10, 5, x0 - 20, x1 + 20), hy + 2), t.hill, op(0.45));
   s += rect(x0, hy, x1 - x0, y1 - hy, `url(#${id}e)`);
   s += line(waterLines(r, x0, x1, hy + 10, y1, 5), C.sand, 2.5, op(0.45));
@@ -557,6 +489,16 @@ function view(c: Ctx, clip: string, x0: number, x1: number, y0: number, hy: numb
     s += palm(px, y1 + 20, ph, ph * r.range(-0.14, 0.14), t.hill === C.deep ? C.ink : C.deep, r, 0.55);
   }
   return s + '</g>';
+}
+
+/** Arched windows onto the sea: the recess around them (`reveal` deep), the view and a frame `frame` wide. */
+function windows(c: Ctx, o: Openings, look: { reveal: number; frame: number; horizon: number; palms: number }): string {
+  const { t } = c;
+  return (
+    path(arches(o, look.reveal), t.reveal, op(t.revealOp)) +
+    view(c, o, look.horizon, look.palms) +
+    path(arches(o), 'none', P` stroke="${t.frame}" stroke-width="${look.frame}"`)
+  );
 }
 
 function pot(x: number, base: number, s: number, color: string, shadowOp: number): string {
@@ -658,13 +600,7 @@ function pendant(c: Ctx, x: number, y: number, rr: number): string {
 /** Fading light gradient `${id}l`, added once per file. */
 function lightDefs(c: Ctx): string {
   const id = `${c.id}l`;
-  if (!c.defs.some((d) => d.includes(`"${id}"`)))
-    c.defs.push(
-      lg(id, [
-        [0, c.t.light, c.t.lightOp],
-        [1, c.t.light, 0],
-      ]),
-    );
+  if (!c.defs.some((d) => d.includes(`"${id}"`))) c.defs.push(lg(id, fade(c.t.light, c.t.lightOp)));
   return `url(#${id})`;
 }
 
@@ -686,21 +622,17 @@ function standingObject(c: Ctx, kind: number, x: number, base: number, s: number
   }
 }
 
-/** Layout 0: one tall arched window with the sea, objects either side. */
-function spaGrand(c: Ctx): string {
-  const { t, r, id } = c;
-  const fy = r.range(570, 610);
+/** One tall arched window with the sea, objects either side. */
+function spaGrand(c: Ctx, fy: number): string {
+  const { t, r } = c;
   const w = r.range(330, 400);
   const x = 600 - w / 2 + r.range(-80, 80);
   const top = r.range(90, 130);
   const h = fy - 45 - top;
-  c.defs.push(`<clipPath id="${id}c"><path d="${arch(x, top, w, h)}"/></clipPath>`);
-  let s = room(c, fy);
-  s += path(arch(x - 26, top - 26, w + 52, h + 26), t.reveal, op(t.revealOp));
-  s += view(c, `${id}c`, x, x + w, top, top + h * r.range(0.58, 0.7), top + h, r.chance(0.4) ? 1 : 0);
-  s += path(arch(x, top, w, h), 'none', P` stroke="${t.frame}" stroke-width="9"`);
+  const o: Openings = { xs: [x], top, w, h };
+  let s = windows(c, o, { reveal: 26, frame: 9, horizon: r.range(0.58, 0.7), palms: r.chance(0.4) ? 1 : 0 });
   if (r.chance(0.5)) s += line(P`M${x + w / 2} ${top + 4}V${top + h}M${x} ${top + w / 2}H${x + w}`, t.frame, 5);
-  s += rect(x - 34, top + h, w + 68, 14, t.frame, ` rx="3"`) + rect(x - 34, top + h + 14, w + 68, 4, C.ink, op(t.shadow));
+  s += sills(o, 34, 14, t.frame) + rect(x - 34, top + h + 14, w + 68, 4, C.ink, op(t.shadow));
   s += lightPatch(c, x, w, fy, r.range(-160, 160));
   const k = r.int(0, 3);
   s += standingObject(c, k, Math.max(150, x - r.range(150, 200)), fy + r.range(70, 110), r.range(0.95, 1.15));
@@ -708,68 +640,31 @@ function spaGrand(c: Ctx): string {
   return s;
 }
 
-/** Layout 1: colonnade of three arches over a reflecting pool. */
-function spaColonnade(c: Ctx): string {
+/** Colonnade of three arches over a reflecting pool. */
+function spaColonnade(c: Ctx, fy: number): string {
   const { t, r, id } = c;
-  const fy = r.range(540, 575);
-  const aw = r.range(200, 240);
-  const gap = r.range(90, 130);
-  const x0 = 600 - (3 * aw + 2 * gap) / 2;
-  const top = r.range(130, 180);
-  const h = fy - 40 - top;
-  let clip = '';
-  let rev = '';
-  let frames = '';
-  for (let i = 0; i < 3; i++) {
-    const x = x0 + i * (aw + gap);
-    clip += arch(x, top, aw, h);
-    rev += arch(x - 18, top - 18, aw + 36, h + 18);
-    frames += arch(x, top, aw, h);
-  }
-  c.defs.push(`<clipPath id="${id}c"><path d="${clip}"/></clipPath>`);
-  let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
-  s += view(c, `${id}c`, x0, x0 + 3 * aw + 2 * gap, top, top + h * 0.62, top + h, 2);
-  s += path(frames, 'none', P` stroke="${t.frame}" stroke-width="7"`);
-  for (let i = 0; i < 3; i++) s += rect(x0 + i * (aw + gap) - 20, top + h, aw + 40, 10, t.frame, ` rx="3"`);
+  const o = centredRow(3, r.range(200, 240), r.range(90, 130), r.range(130, 180), fy - 40);
+  let s = windows(c, o, { reveal: 18, frame: 7, horizon: 0.62, palms: 2 }) + sills(o, 20, 10, t.frame);
   const py = fy + r.range(55, 75);
   const ph = 800 - py - r.range(40, 70);
   s += rect(90, py, 1020, ph, `url(#${id}e)`, P` rx="10" stroke="${t.frame}" stroke-width="10"`);
-  let refl = '';
-  for (let i = 0; i < 3; i++) refl += P`M${x0 + i * (aw + gap) + 20} ${py + 12}h${aw - 40}l${40} ${ph - 24}h${-aw + 40}z`;
-  s += path(refl, lightDefs(c), op(0.5));
+  const reflections = o.xs.map((x) => P`M${x + 20} ${py + 12}h${o.w - 40}l${40} ${ph - 24}h${-o.w + 40}z`).join('');
+  s += path(reflections, lightDefs(c), op(0.5));
   s += line(waterLines(r, 120, 1080, py + 14, py + ph - 10, 7), C.sand, 2.5, op(0.5));
   s += cairn(c, r.pick([250, 950]), py - 6, 0.6);
   s += leafyPlant(c, 60, fy + 40, 0.7) + leafyPlant(c, 1140, fy + 40, 0.7);
   return s;
 }
 
-/** Layout 2: round mirror over a floating ledge, doorway arch to the side. */
-function spaMirror(c: Ctx): string {
+/** Round mirror over a floating ledge, doorway arch to the side. */
+function spaMirror(c: Ctx, fy: number): string {
   const { t, r, id } = c;
-  const fy = r.range(580, 620);
   const mx = r.range(380, 460);
   const my = r.range(250, 300);
   const mr = r.range(130, 160);
   const ly = my + mr + r.range(60, 80);
-  c.defs.push(
-    lg(
-      `${id}m`,
-      [
-        [0, t.sky[0]],
-        [1, C.sand],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ),
-    lg(`${id}d`, [
-      [0, t.reveal, Math.min(1, t.revealOp * 2.2)],
-      [1, t.light, t.lightOp * 0.6],
-    ]),
-  );
-  let s = room(c, fy);
-  s += circ(mx + 10, my + 14, mr + 8, C.ink, op(t.shadow));
+  c.defs.push(lg(`${id}m`, fromTo(t.sky[0], C.sand), 'diagonal'), lg(`${id}d`, fromTo([t.reveal, Math.min(1, t.revealOp * 2.2)], [t.light, t.lightOp * 0.6])));
+  let s = circ(mx + 10, my + 14, mr + 8, C.ink, op(t.shadow));
   s += circ(mx, my, mr, `url(#${id}m)`, P` stroke="${t.accent}" stroke-width="5"`);
   s += path(
     P`M${mx - mr * 0.55} ${my + mr * 0.35}L${mx + mr * 0.15} ${my - mr * 0.75}L${mx + mr * 0.45} ${my - mr * 0.5}L${mx - mr * 0.25} ${my + mr * 0.6}Z`,
@@ -782,67 +677,49 @@ function spaMirror(c: Ctx): string {
   const dx = r.range(780, 840);
   const dw = r.range(200, 230);
   const dt = r.range(150, 200);
-  s +=
-    path(arch(dx - 34, dt - 34, dw + 68, fy - dt + 34), t.reveal, op(t.revealOp)) +
-    path(arch(dx - 12, dt - 12, dw + 24, fy - dt + 12), t.frame) +
-    path(arch(dx, dt, dw, fy - dt), `url(#${id}d)`);
+  const door: Openings = { xs: [dx], top: dt, w: dw, h: fy - dt };
+  s += path(arches(door, 34), t.reveal, op(t.revealOp)) + path(arches(door, 12), t.frame) + path(arches(door), `url(#${id}d)`);
   s += lightPatch(c, dx, dw, fy, r.range(-120, 120));
   s += standingObject(c, r.pick([0, 2]), r.range(1080, 1110), fy + 120, 0.95);
   return s;
 }
 
-/** Layout 3: pool hall, two windows with palms, hanging pendants. */
-function spaPool(c: Ctx): string {
+/** Pool hall, two windows with palms, hanging pendants. */
+function spaPool(c: Ctx, fy: number): string {
   const { t, r, id } = c;
-  const fy = r.range(440, 480);
-  const ww = r.range(230, 280);
-  const gap = r.range(120, 200);
-  const x0 = 600 - ww - gap / 2;
-  const top = r.range(110, 150);
-  const h = fy - 30 - top;
-  let clip = '';
-  let rev = '';
-  for (let i = 0; i < 2; i++) {
-    const x = x0 + i * (ww + gap);
-    clip += arch(x, top, ww, h);
-    rev += arch(x - 20, top - 20, ww + 40, h + 20);
-  }
-  c.defs.push(
-    `<clipPath id="${id}c"><path d="${clip}"/></clipPath>`,
-    rg(`${id}g`, [
-      [0, t.light, 0.5],
-      [1, t.light, 0],
-    ]),
-  );
-  let s = room(c, fy) + path(rev, t.reveal, op(t.revealOp));
-  s += view(c, `${id}c`, x0, x0 + 2 * ww + gap, top, top + h * 0.68, top + h, 3);
-  s += path(clip, 'none', P` stroke="${t.frame}" stroke-width="8"`);
-  for (let i = 0; i < 2; i++) s += rect(x0 + i * (ww + gap) - 26, top + h, ww + 52, 12, t.frame, ` rx="3"`);
+  const o = centredRow(2, r.range(230, 280), r.range(120, 200), r.range(110, 150), fy - 30);
+  let s = windows(c, o, { reveal: 20, frame: 8, horizon: 0.68, palms: 3 }) + sills(o, 26, 12, t.frame);
+  c.defs.push(rg(`${id}g`, fade(t.light, 0.5)));
   const py = fy + 40;
   s += rect(0, fy, 1200, 40, t.frame) + rect(0, py, 1200, 800 - py, `url(#${id}e)`) + rect(0, py, 1200, 6, C.ink, op(0.1));
-  let refl = '';
-  for (let i = 0; i < 2; i++) refl += P`M${x0 + i * (ww + gap)} ${py + 10}h${ww}l30 ${800 - py}h${-ww}z`;
-  s += path(refl, lightDefs(c), op(0.55));
+  const reflections = o.xs.map((x) => P`M${x} ${py + 10}h${o.w}l30 ${800 - py}h${-o.w}z`).join('');
+  s += path(reflections, lightDefs(c), op(0.55));
   s += line(waterLines(r, 20, 1180, py + 20, 790, 9), C.sand, 3, op(0.45));
   s += cairn(c, r.pick([120, 1080]), fy + 30, 0.8);
   const n = r.int(2, 3);
-  for (let i = 0; i < n; i++) s += pendant(c, 600 + (i - (n - 1) / 2) * gap * 1.7 + (n === 2 ? 0 : 0), r.range(70, 120), 26);
+  for (let i = 0; i < n; i++) s += pendant(c, 600 + (i - (n - 1) / 2) * o.gap * 1.7, r.range(70, 120), 26);
   return s;
 }
 
-const SPA_LAYOUTS = [spaGrand, spaColonnade, spaMirror, spaPool];
+/** The four rooms: each picks its floor line from `floor` (the first draw of its random sequence) and draws in front of the walls. */
+const SPA_LAYOUTS: { title: string; floor: [number, number]; draw: (c: Ctx, fy: number) => string }[] = [
+  { title: 'sunlit arch window', floor: [570, 610], draw: spaGrand },
+  { title: 'arched colonnade and reflecting pool', floor: [540, 575], draw: spaColonnade },
+  { title: 'round mirror and stone ledge', floor: [580, 620], draw: spaMirror },
+  { title: 'calm pool hall with palms', floor: [440, 480], draw: spaPool },
+];
 
 function spa(i: number): string {
   const t = at(THEMES, Math.floor(i / 4));
-  const layout = (i + Math.floor(i / 4)) % 4;
+  const layout = at(SPA_LAYOUTS, (i + Math.floor(i / 4)) % 4);
   const r = rng(1000 + i * 7919);
   const id = `s${i + 1}`;
   const c: Ctx = { t, r, id, defs: [] };
   baseDefs(c);
-  let body = at(SPA_LAYOUTS, layout)(c);
+  const fy = r.range(...layout.floor);
+  let body = room(c, fy) + layout.draw(c, fy);
   if (r.chance(0.5)) body = `<g transform="matrix(-1 0 0 1 1200 0)">${body}</g>`;
-  const names = ['sunlit arch window', 'arched colonnade and reflecting pool', 'round mirror and stone ledge', 'calm pool hall with palms'];
-  return svgDoc(1200, 800, `Spa interior illustration: ${names[layout]}`, c.defs.join(''), body);
+  return svgDoc(1200, 800, `Spa interior illustration: ${layout.title}`, c.defs.join(''), body);
 }
 
 // ---------------------------------------------------------------- cities (1200x800)
@@ -850,10 +727,14 @@ function sky(id: string, s: Stop[]): string {
   return lg(`${id}k`, s);
 }
 function sunHalo(id: string, color: string, o = 0.45): string {
-  return rg(`${id}h`, [
-    [0, color, o],
-    [1, color, 0],
-  ]);
+  return rg(`${id}h`, fade(color, o));
+}
+
+type Sun = { x: number; y: number; halo: number; r: number; color: string; opacity?: number };
+
+/** The sky (gradient `${id}k`) down to `height`, and the sun in its halo (gradient `${id}h`). */
+function skyAndSun(id: string, height: number, { x, y, halo, r, color, opacity = 1 }: Sun): string {
+  return rect(0, 0, 1200, height, `url(#${id}k)`) + circ(x, y, halo, `url(#${id}h)`) + circ(x, y, r, color, op(opacity));
 }
 
 function sailboat(x: number, y: number, s: number, hull: string, sail: string, sail2: string): string {
@@ -867,387 +748,286 @@ function sailboat(x: number, y: number, s: number, hull: string, sail: string, s
   );
 }
 
+function newportBeach(id: string, r: Rng): [string, string] {
+  const defs = sky(id, fromTo(C.mist, C.sand)) + sunHalo(id, C.gold, 0.35) + lg(`${id}w`, through(C.mist, [0.45, C.sage], C.sea));
+  let houses = '';
+  for (let x = 380; x < 1180; x += r.range(26, 44)) {
+    const w = r.range(14, 24);
+    const h = r.range(10, 22);
+    houses += P`M${x} 468v${-h}h${w}v${h}z`;
+  }
+  let b =
+    skyAndSun(id, 470, { x: 860, y: 230, halo: 220, r: 62, color: C.sand, opacity: 0.9 }) +
+    path(
+      ridge(
+        [
+          [-40, 400],
+          [180, 370],
+          [420, 410],
+          [700, 380],
+          [950, 405],
+          [1240, 380],
+        ],
+        472,
+      ),
+      C.sage,
+      op(0.5),
+    ) +
+    path(
+      ridge(
+        [
+          [340, 470],
+          [600, 452],
+          [900, 458],
+          [1240, 448],
+        ],
+        474,
+      ),
+      C.stone,
+    ) +
+    path(houses, C.shell) +
+    rect(0, 470, 1200, 330, `url(#${id}w)`) +
+    line(waterLines(r, 0, 1200, 490, 780, 14), C.sand, 3, op(0.5));
+  b +=
+    sailboat(240, 560, 0.9, C.sand, C.white, C.ink) +
+    sailboat(520, 520, 0.6, C.deep, C.sand, C.ink) +
+    sailboat(760, 610, 1.2, C.sand, C.white, C.ink) +
+    sailboat(1010, 535, 0.7, C.sand, C.shell, C.ink);
+  let pil = '';
+  for (let x = 30; x < 440; x += 58) pil += P`M${x} 700v46`;
+  b += line(pil, C.deep, 8, op(0.8)) + rect(-10, 690, 460, 14, C.stone, ` rx="3"`) + rect(-10, 704, 460, 4, C.ink, op(0.15));
+  b += sailboat(560, 720, 1.4, C.white, C.sand, C.ink);
+  return [defs, b];
+}
+
+function irvine(id: string, r: Rng): [string, string] {
+  const defs = sky(id, fromTo(C.blush, C.sand)) + sunHalo(id, C.gold, 0.3) + lg(`${id}g`, fromTo(C.mist, C.sage));
+  let b =
+    skyAndSun(id, 800, { x: 300, y: 220, halo: 190, r: 55, color: C.sand }) +
+    path(ridge(hillPts(r, 390, 30, 6), 620), C.sage, op(0.45)) +
+    path(ridge(hillPts(r, 460, 28, 5), 620), C.sage, op(0.75)) +
+    path(ridge(hillPts(r, 530, 20, 4), 620), C.sea, op(0.45));
+  const blds: [number, number, number, string][] = [
+    [140, 230, 110, C.shell],
+    [390, 170, 190, C.sand],
+    [575, 280, 120, C.stone],
+    [880, 210, 160, C.shell],
+  ];
+  let bands = '';
+  for (const [x, w, h, col] of blds) {
+    b += rect(x, 610 - h, w, h, col) + rect(x - 6, 610 - h - 8, w + 12, 8, C.deep, op(0.75));
+    for (let y = 610 - h + 22; y < 600; y += 26) bands += P`M${x + 14} ${y}h${w - 28}`;
+  }
+  b += line(bands, C.sea, 8, op(0.35), 'butt');
+  let trees = '';
+  let trunks = '';
+  for (const x of [90, 370, 560, 860, 1110, 1160]) {
+    const rr = r.range(26, 40);
+    trees += dot(x, 600 - rr * 1.6, rr);
+    trunks += P`M${x} 612v${-rr}`;
+  }
+  b += line(trunks, C.deep, 5, op(0.6)) + path(trees, C.deep, op(0.7));
+  b +=
+    rect(0, 608, 1200, 192, `url(#${id}g)`) +
+    path(P`M-20 800C300 660 700 700 1220 640V800Z`, C.sage, op(0.55)) +
+    path(P`M560 800C640 720 760 690 940 650`, 'none', P` stroke="${C.sand}" stroke-width="18" stroke-linecap="round"`);
+  return [defs, b];
+}
+
+function costaMesa(id: string): [string, string] {
+  const defs = sky(id, fromTo(C.shell, C.sand)) + lg(`${id}g`, fromTo(C.stone, C.shell)) + sunHalo(id, C.gold, 0.3);
+  let b = skyAndSun(id, 800, { x: 820, y: 220, halo: 240, r: 90, color: C.gold, opacity: 0.35 });
+  let wins = '';
+  for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
+  b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, '', 'butt');
+  b += rect(0, 580, 1200, 220, `url(#${id}g)`);
+  let grid = '';
+  for (let i = -6; i <= 6; i++) grid += P`M${600 + i * 60} 580L${600 + i * 190} 800`;
+  grid += 'M0 640H1200M0 715H1200';
+  b += line(grid, C.sand, 3, op(0.9));
+  b += path(P`M80 640A140 140 0 0 1 360 640Z`, C.blush);
+  b += circ(470, 470, 120, 'none', P` stroke="${C.deep}" stroke-width="24"`) + rect(430, 586, 80, 24, C.ink, op(0.7));
+  b += path(P`M690 640L810 330L930 640Z`, C.sea) + path(P`M780 640L880 440L980 640Z`, C.sage, op(0.9));
+  b += rect(1020, 290, 56, 350, C.blush) + rect(1020, 290, 56, 14, C.gold);
+  b += ell(620, 720, 170, 26, C.mist) + line(P`M520 718h120M600 728h90`, C.white, 3, op(0.8));
+  b += path(sparkle(1048, 240, 14), C.gold, op(0.7));
+  return [defs, b];
+}
+
+function huntingtonBeach(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, through(C.blush, [0.7, C.sand], C.shell)) +
+    sunHalo(id, C.gold, 0.45) +
+    lg(`${id}w`, fromTo(C.sage, C.sea)) +
+    lg(`${id}b`, fromTo(C.stone, C.shell));
+  let b = skyAndSun(id, 440, { x: 830, y: 380, halo: 260, r: 70, color: C.gold, opacity: 0.55 }) + rect(0, 430, 1200, 370, `url(#${id}w)`);
+  let glint = '';
+  for (let i = 0; i < 8; i++) glint += P`M${830 - 60 + i * 4 + r.range(-10, 10)} ${450 + i * 16}h${120 - i * 8}`;
+  b += line(glint, C.gold, 4, op(0.35));
+  let pil = '';
+  for (let x = 10; x < 900; x += 34) pil += P`M${x} 418v${44 + (900 - x) * 0.01}`;
+  b += line(pil, C.deep, 5, op(0.75), 'butt') + rect(-10, 404, 920, 12, C.deep);
+  b += rect(850, 372, 76, 32, C.deep) + path('M842 374l46-16 46 16z', C.deep) + line('M120 404v-22M330 404v-22M540 404v-22M750 404v-22', C.deep, 3);
+  b += path(waveBand(560, 10, 240, 0, 800), C.sea, op(0.35));
+  b += path(waveBand(620, 12, 300, 60, 800), C.mist, op(0.7));
+  b += path(waveBand(660, 9, 340, 20, 800), C.sand, op(0.9));
+  b += path(P`M-20 690C300 670 800 700 1220 676V800H-20Z`, `url(#${id}b)`);
+  b += line(P`M80 680q60-8 120 0M760 688q50-6 100 0`, C.white, 3, op(0.8));
+  return [defs, b];
+}
+
+function lagunaBeach(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, fromTo(C.mist, C.sand)) +
+    lg(`${id}w`, fromTo(C.sage, C.sea)) +
+    lg(`${id}c`, fromTo(C.stone, [C.gold, 0.6])) +
+    sunHalo(id, C.gold, 0.35) +
+    lg(`${id}b`, fromTo(C.shell, C.stone));
+  let b = skyAndSun(id, 400, { x: 600, y: 200, halo: 200, r: 50, color: C.sand }) + rect(0, 390, 1200, 410, `url(#${id}w)`);
+  b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
+  const left = 'M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z';
+  const right = 'M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z';
+  b += path(left + right, C.stone) + path(left + right, `url(#${id}c)`);
+  b += line(
+    'M40 420C160 420 260 450 330 500M20 520C120 520 220 550 290 600M1180 380C1060 390 960 430 900 480M1190 480C1090 500 1000 540 940 590',
+    C.gold,
+    3,
+    op(0.25),
+  );
+  b += path('M-20 290C110 280 250 305 320 360C345 380 362 402 376 428C320 380 200 330 -20 330Z', C.sage);
+  b += path('M1220 240C1070 240 950 290 890 360C872 382 858 404 846 428C900 360 1040 290 1220 286Z', C.sage);
+  b += path('M1022 272v-20h40v20z', C.sand) + path('M1016 254l26-16 26 16z', C.gold, op(0.6));
+  b += path('M452 500q14-18 34-12q12 5 14 14zM740 530q16-20 40-14q14 6 16 16zM620 470q8-10 20-7q8 3 8 9z', C.deep, op(0.5));
+  b += path('M-20 800V716C200 690 420 724 600 716C800 706 1000 690 1220 704V800Z', `url(#${id}b)`);
+  b += line('M230 704C340 700 460 712 600 704C760 695 880 690 990 692', C.white, 5, op(0.9));
+  b += line('M420 640q50-8 100 0M640 610q50-8 100 0M560 664q40-6 80 0', C.white, 3, op(0.6));
+  return [defs, b];
+}
+
+function danaPoint(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, through(C.mist, [0.6, C.blush], C.sand)) +
+    lg(`${id}w`, fromTo(C.sage, C.deep)) +
+    lg(`${id}c`, fromTo(C.stone, [C.gold, 0.7])) +
+    sunHalo(id, C.gold, 0.4) +
+    lg(`${id}l`, fromTo([C.gold, 0], [C.gold, 0.35]), 'across');
+  let b = skyAndSun(id, 450, { x: 280, y: 300, halo: 200, r: 60, color: C.sand }) + rect(0, 440, 1200, 360, `url(#${id}w)`);
+  b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
+  const top = 'M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452';
+  const foot = 'C800 482 1000 480 1220 488';
+  const cliff = top + 'L598 466' + foot + 'Z';
+  b += path(cliff, C.stone) + path(cliff, `url(#${id}c)`);
+  b += path(top + 'C760 446 880 420 960 385C1040 345 1120 305 1220 300Z', C.sage);
+  b += path('M598 466' + foot + 'V540C1000 530 800 504 598 466Z', C.deep, op(0.22));
+  b += path('M1066 161L800 118V204Z', `url(#${id}l)`);
+  b += path('M1050 276L1057 176H1075L1082 276Z', C.white) + line('M1054 246h24M1056 212h20', C.blush, 9, '', 'butt');
+  b += rect(1049, 170, 34, 8, C.deep) + rect(1056, 152, 20, 18, C.gold) + path('M1052 154L1066 140L1080 154Z', C.deep);
+  b += sailboat(500, 560, 0.8, C.sand, C.white, C.ink) + sailboat(150, 480, 0.4, C.sand, C.white, C.ink);
+  b += line('M420 150q10-9 20 0q10-9 20 0M480 190q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.45));
+  return [defs, b];
+}
+
+function missionViejo(id: string, r: Rng): [string, string] {
+  const defs = sky(id, fromTo(C.sand, C.mist)) + lg(`${id}w`, fromTo(C.mist, [C.sea, 0.7])) + sunHalo(id, C.gold, 0.3);
+  let b = skyAndSun(id, 800, { x: 760, y: 240, halo: 200, r: 56, color: C.sand });
+  b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
+  b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
+  b += path('M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z', `url(#${id}w)`);
+  b += line(waterLines(r, 140, 1060, 495, 690, 11), C.white, 3, op(0.55));
+  b += path('M-20 430C120 420 260 470 380 520C300 560 140 560 -20 560Z', C.sea, op(0.7));
+  b += path('M1220 410C1080 410 930 460 800 520C900 560 1080 560 1220 556Z', C.deep, op(0.6));
+  let trees = '';
+  for (let i = 0; i < 9; i++) {
+    const left = i < 4;
+    const x = left ? 20 + i * 55 + r.range(-10, 10) : 860 + (i - 4) * 70 + r.range(-10, 10);
+    const y = left ? 450 + i * 14 : 520 - (i - 4) * 18;
+    const h = r.range(40, 70);
+    trees += P`M${x} ${y - h}C${x + h * 0.35} ${y - h * 0.5} ${x + h * 0.3} ${y} ${x} ${y}C${x - h * 0.3} ${y} ${x - h * 0.35} ${y - h * 0.5} ${x} ${y - h}Z`;
+  }
+  b += path(trees, C.deep, op(0.8));
+  b += path(P`M560 600h70l-10 10h-50z`, C.sand) + path('M596 600V560l24 36z', C.white);
+  b += path('M-20 700C300 690 800 720 1220 690V800H-20Z', C.sage) + path('M-20 750C400 730 800 760 1220 740V800H-20Z', C.sea, op(0.5));
+  return [defs, b];
+}
+
+function anaheim(id: string, r: Rng): [string, string] {
+  const defs =
+    sky(id, [
+      [0, C.blush],
+      [0.75, C.sand],
+    ]) +
+    sunHalo(id, C.gold, 0.5) +
+    lg(`${id}n`, fromTo(C.sage, C.sea));
+  let b = skyAndSun(id, 800, { x: 780, y: 420, halo: 260, r: 72, color: C.gold, opacity: 0.7 });
+  b += path(
+    ridge(
+      [
+        [-40, 420],
+        [200, 370],
+        [480, 430],
+        [760, 400],
+        [1000, 350],
+        [1240, 410],
+      ],
+      800,
+    ),
+    C.gold,
+    op(0.3),
+  );
+  b += path(
+    ridge(
+      [
+        [-40, 500],
+        [260, 450],
+        [560, 520],
+        [860, 470],
+        [1240, 500],
+      ],
+      800,
+    ),
+    C.gold,
+    op(0.5),
+  );
+  b += path(
+    ridge(
+      [
+        [-40, 600],
+        [300, 560],
+        [700, 610],
+        [1000, 570],
+        [1240, 590],
+      ],
+      800,
+    ),
+    `url(#${id}n)`,
+    op(0.85),
+  );
+  let city = '';
+  let lights = '';
+  for (let x = -10; x < 1210;) {
+    const w = r.range(34, 72);
+    const h = 40 + 130 * Math.exp(-(((x - 620) / 260) ** 2)) + r.range(0, 45);
+    city += P`M${x} 800V${800 - h}h${w}V800z`;
+    for (let y = 800 - h + 12; y < 785; y += 18) for (let lx = x + 9; lx < x + w - 12; lx += 14) if (r.chance(0.3)) lights += P`M${lx} ${y}h5v6h-5z`;
+    x += w + r.range(3, 12);
+  }
+  b += path(city, C.deep) + path(lights, C.gold);
+  let road = '';
+  for (let x = 20; x < 1200; x += 36) road += dot(x, 640 - Math.sin(x / 200) * 10, 2.6);
+  b += path(road, C.sand, op(0.85));
+  b += line('M360 200q10-9 20 0q10-9 20 0M430 240q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.35));
+  return [defs, b];
+}
+
 const CITIES: Record<string, { title: string; draw: (id: string, r: Rng) => [string, string] }> = {
-  'newport-beach': {
-    title: 'Newport Beach harbor with sailboats',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.mist],
-          [1, C.sand],
-        ]) +
-        sunHalo(id, C.gold, 0.35) +
-        lg(`${id}w`, [
-          [0, C.mist],
-          [0.45, C.sage],
-          [1, C.sea],
-        ]);
-      let houses = '';
-      for (let x = 380; x < 1180; x += r.range(26, 44)) {
-        const w = r.range(14, 24);
-        const h = r.range(10, 22);
-        houses += P`M${x} 468v${-h}h${w}v${h}z`;
-      }
-      let b =
-        rect(0, 0, 1200, 470, `url(#${id}k)`) +
-        circ(860, 230, 220, `url(#${id}h)`) +
-        circ(860, 230, 62, C.sand, op(0.9)) +
-        path(
-          ridge(
-            [
-              [-40, 400],
-              [180, 370],
-              [420, 410],
-              [700, 380],
-              [950, 405],
-              [1240, 380],
-            ],
-            472,
-          ),
-          C.sage,
-          op(0.5),
-        ) +
-        path(
-          ridge(
-            [
-              [340, 470],
-              [600, 452],
-              [900, 458],
-              [1240, 448],
-            ],
-            474,
-          ),
-          C.stone,
-        ) +
-        path(houses, C.shell) +
-        rect(0, 470, 1200, 330, `url(#${id}w)`) +
-        line(waterLines(r, 0, 1200, 490, 780, 14), C.sand, 3, op(0.5));
-      b +=
-        sailboat(240, 560, 0.9, C.sand, C.white, C.ink) +
-        sailboat(520, 520, 0.6, C.deep, C.sand, C.ink) +
-        sailboat(760, 610, 1.2, C.sand, C.white, C.ink) +
-        sailboat(1010, 535, 0.7, C.sand, C.shell, C.ink);
-      let pil = '';
-      for (let x = 30; x < 440; x += 58) pil += P`M${x} 700v46`;
-      b += line(pil, C.deep, 8, op(0.8)) + rect(-10, 690, 460, 14, C.stone, ` rx="3"`) + rect(-10, 704, 460, 4, C.ink, op(0.15));
-      b += sailboat(560, 720, 1.4, C.white, C.sand, C.ink);
-      return [defs, b];
-    },
-  },
-  irvine: {
-    title: 'Irvine low modern buildings and rolling hills',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.blush],
-          [1, C.sand],
-        ]) +
-        sunHalo(id, C.gold, 0.3) +
-        lg(`${id}g`, [
-          [0, C.mist],
-          [1, C.sage],
-        ]);
-      let b =
-        rect(0, 0, 1200, 800, `url(#${id}k)`) +
-        circ(300, 220, 190, `url(#${id}h)`) +
-        circ(300, 220, 55, C.sand) +
-        path(ridge(hillPts(r, 390, 30, 6), 620), C.sage, op(0.45)) +
-        path(ridge(hillPts(r, 460, 28, 5), 620), C.sage, op(0.75)) +
-        path(ridge(hillPts(r, 530, 20, 4), 620), C.sea, op(0.45));
-      const blds: [number, number, number, string][] = [
-        [140, 230, 110, C.shell],
-        [390, 170, 190, C.sand],
-        [575, 280, 120, C.stone],
-        [880, 210, 160, C.shell],
-      ];
-      let bands = '';
-      for (const [x, w, h, col] of blds) {
-        b += rect(x, 610 - h, w, h, col) + rect(x - 6, 610 - h - 8, w + 12, 8, C.deep, op(0.75));
-        for (let y = 610 - h + 22; y < 600; y += 26) bands += P`M${x + 14} ${y}h${w - 28}`;
-      }
-      b += line(bands, C.sea, 8, op(0.35), 'butt');
-      let trees = '';
-      let trunks = '';
-      for (const x of [90, 370, 560, 860, 1110, 1160]) {
-        const rr = r.range(26, 40);
-        trees += dot(x, 600 - rr * 1.6, rr);
-        trunks += P`M${x} 612v${-rr}`;
-      }
-      b += line(trunks, C.deep, 5, op(0.6)) + path(trees, C.deep, op(0.7));
-      b +=
-        rect(0, 608, 1200, 192, `url(#${id}g)`) +
-        path(P`M-20 800C300 660 700 700 1220 640V800Z`, C.sage, op(0.55)) +
-        path(P`M560 800C640 720 760 690 940 650`, 'none', P` stroke="${C.sand}" stroke-width="18" stroke-linecap="round"`);
-      return [defs, b];
-    },
-  },
-  'costa-mesa': {
-    title: 'Costa Mesa arts plaza with geometric sculptures',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.shell],
-          [1, C.sand],
-        ]) +
-        lg(`${id}g`, [
-          [0, C.stone],
-          [1, C.shell],
-        ]) +
-        sunHalo(id, C.gold, 0.3);
-      let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(820, 220, 240, `url(#${id}h)`) + circ(820, 220, 90, C.gold, op(0.35));
-      let wins = '';
-      for (let x = 80; x < 1120; x += 60) wins += P`M${x} 488v60`;
-      b += rect(40, 460, 1120, 120, C.stone) + rect(40, 452, 1120, 10, C.sea, op(0.5)) + line(wins, C.sand, 14, '', 'butt');
-      b += rect(0, 580, 1200, 220, `url(#${id}g)`);
-      let grid = '';
-      for (let i = -6; i <= 6; i++) grid += P`M${600 + i * 60} 580L${600 + i * 190} 800`;
-      grid += 'M0 640H1200M0 715H1200';
-      b += line(grid, C.sand, 3, op(0.9));
-      b += path(P`M80 640A140 140 0 0 1 360 640Z`, C.blush);
-      b += circ(470, 470, 120, 'none', P` stroke="${C.deep}" stroke-width="24"`) + rect(430, 586, 80, 24, C.ink, op(0.7));
-      b += path(P`M690 640L810 330L930 640Z`, C.sea) + path(P`M780 640L880 440L980 640Z`, C.sage, op(0.9));
-      b += rect(1020, 290, 56, 350, C.blush) + rect(1020, 290, 56, 14, C.gold);
-      b += ell(620, 720, 170, 26, C.mist) + line(P`M520 718h120M600 728h90`, C.white, 3, op(0.8));
-      b += path(sparkle(1048, 240, 14), C.gold, op(0.7));
-      void r;
-      return [defs, b];
-    },
-  },
-  'huntington-beach': {
-    title: 'Huntington Beach pier over gentle waves',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.blush],
-          [0.7, C.sand],
-          [1, C.shell],
-        ]) +
-        sunHalo(id, C.gold, 0.45) +
-        lg(`${id}w`, [
-          [0, C.sage],
-          [1, C.sea],
-        ]) +
-        lg(`${id}b`, [
-          [0, C.stone],
-          [1, C.shell],
-        ]);
-      let b =
-        rect(0, 0, 1200, 440, `url(#${id}k)`) +
-        circ(830, 380, 260, `url(#${id}h)`) +
-        circ(830, 380, 70, C.gold, op(0.55)) +
-        rect(0, 430, 1200, 370, `url(#${id}w)`);
-      let glint = '';
-      for (let i = 0; i < 8; i++) glint += P`M${830 - 60 + i * 4 + r.range(-10, 10)} ${450 + i * 16}h${120 - i * 8}`;
-      b += line(glint, C.gold, 4, op(0.35));
-      let pil = '';
-      for (let x = 10; x < 900; x += 34) pil += P`M${x} 418v${44 + (900 - x) * 0.01}`;
-      b += line(pil, C.deep, 5, op(0.75), 'butt') + rect(-10, 404, 920, 12, C.deep);
-      b += rect(850, 372, 76, 32, C.deep) + path('M842 374l46-16 46 16z', C.deep) + line('M120 404v-22M330 404v-22M540 404v-22M750 404v-22', C.deep, 3);
-      b += path(waveBand(560, 10, 240, 0, 800), C.sea, op(0.35));
-      b += path(waveBand(620, 12, 300, 60, 800), C.mist, op(0.7));
-      b += path(waveBand(660, 9, 340, 20, 800), C.sand, op(0.9));
-      b += path(P`M-20 690C300 670 800 700 1220 676V800H-20Z`, `url(#${id}b)`);
-      b += line(P`M80 680q60-8 120 0M760 688q50-6 100 0`, C.white, 3, op(0.8));
-      return [defs, b];
-    },
-  },
-  'laguna-beach': {
-    title: 'Laguna Beach cove between sandstone cliffs',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.mist],
-          [1, C.sand],
-        ]) +
-        lg(`${id}w`, [
-          [0, C.sage],
-          [1, C.sea],
-        ]) +
-        lg(`${id}c`, [
-          [0, C.stone],
-          [1, C.gold, 0.6],
-        ]) +
-        sunHalo(id, C.gold, 0.35) +
-        lg(`${id}b`, [
-          [0, C.shell],
-          [1, C.stone],
-        ]);
-      let b =
-        rect(0, 0, 1200, 400, `url(#${id}k)`) + circ(600, 200, 200, `url(#${id}h)`) + circ(600, 200, 50, C.sand) + rect(0, 390, 1200, 410, `url(#${id}w)`);
-      b += line(waterLines(r, 380, 820, 405, 560, 8), C.sand, 3, op(0.55));
-      const left = 'M-20 290C110 280 250 305 320 360C370 400 390 450 440 486C390 560 300 640 190 720H-20Z';
-      const right = 'M1220 240C1070 240 950 290 890 360C850 410 830 470 780 520C840 590 960 650 1060 720H1220Z';
-      b += path(left + right, C.stone) + path(left + right, `url(#${id}c)`);
-      b += line(
-        'M40 420C160 420 260 450 330 500M20 520C120 520 220 550 290 600M1180 380C1060 390 960 430 900 480M1190 480C1090 500 1000 540 940 590',
-        C.gold,
-        3,
-        op(0.25),
-      );
-      b += path('M-20 290C110 280 250 305 320 360C345 380 362 402 376 428C320 380 200 330 -20 330Z', C.sage);
-      b += path('M1220 240C1070 240 950 290 890 360C872 382 858 404 846 428C900 360 1040 290 1220 286Z', C.sage);
-      b += path('M1022 272v-20h40v20z', C.sand) + path('M1016 254l26-16 26 16z', C.gold, op(0.6));
-      b += path('M452 500q14-18 34-12q12 5 14 14zM740 530q16-20 40-14q14 6 16 16zM620 470q8-10 20-7q8 3 8 9z', C.deep, op(0.5));
-      b += path('M-20 800V716C200 690 420 724 600 716C800 706 1000 690 1220 704V800Z', `url(#${id}b)`);
-      b += line('M230 704C340 700 460 712 600 704C760 695 880 690 990 692', C.white, 5, op(0.9));
-      b += line('M420 640q50-8 100 0M640 610q50-8 100 0M560 664q40-6 80 0', C.white, 3, op(0.6));
-      return [defs, b];
-    },
-  },
-  'dana-point': {
-    title: 'Dana Point headland with a lighthouse',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.mist],
-          [0.6, C.blush],
-          [1, C.sand],
-        ]) +
-        lg(`${id}w`, [
-          [0, C.sage],
-          [1, C.deep],
-        ]) +
-        lg(`${id}c`, [
-          [0, C.stone],
-          [1, C.gold, 0.7],
-        ]) +
-        sunHalo(id, C.gold, 0.4) +
-        lg(
-          `${id}l`,
-          [
-            [0, C.gold, 0],
-            [1, C.gold, 0.35],
-          ],
-          0,
-          0,
-          1,
-          0,
-        );
-      let b =
-        rect(0, 0, 1200, 450, `url(#${id}k)`) + circ(280, 300, 200, `url(#${id}h)`) + circ(280, 300, 60, C.sand) + rect(0, 440, 1200, 360, `url(#${id}w)`);
-      b += line(waterLines(r, 0, 760, 460, 780, 12), C.sand, 3, op(0.45));
-      const top = 'M1220 240C1100 240 1010 280 950 330C880 390 760 440 620 452';
-      const foot = 'C800 482 1000 480 1220 488';
-      const cliff = top + 'L598 466' + foot + 'Z';
-      b += path(cliff, C.stone) + path(cliff, `url(#${id}c)`);
-      b += path(top + 'C760 446 880 420 960 385C1040 345 1120 305 1220 300Z', C.sage);
-      b += path('M598 466' + foot + 'V540C1000 530 800 504 598 466Z', C.deep, op(0.22));
-      b += path('M1066 161L800 118V204Z', `url(#${id}l)`);
-      b += path('M1050 276L1057 176H1075L1082 276Z', C.white) + line('M1054 246h24M1056 212h20', C.blush, 9, '', 'butt');
-      b += rect(1049, 170, 34, 8, C.deep) + rect(1056, 152, 20, 18, C.gold) + path('M1052 154L1066 140L1080 154Z', C.deep);
-      b += sailboat(500, 560, 0.8, C.sand, C.white, C.ink) + sailboat(150, 480, 0.4, C.sand, C.white, C.ink);
-      b += line('M420 150q10-9 20 0q10-9 20 0M480 190q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.45));
-      return [defs, b];
-    },
-  },
-  'mission-viejo': {
-    title: 'Mission Viejo lake framed by soft hills',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.sand],
-          [1, C.mist],
-        ]) +
-        lg(`${id}w`, [
-          [0, C.mist],
-          [1, C.sea, 0.7],
-        ]) +
-        sunHalo(id, C.gold, 0.3);
-      let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(760, 240, 200, `url(#${id}h)`) + circ(760, 240, 56, C.sand);
-      b += path(ridge(hillPts(r, 380, 36, 6), 600), C.sage, op(0.45));
-      b += path(ridge(hillPts(r, 440, 24, 5), 600), C.sage, op(0.75));
-      b += path('M-20 480C300 470 900 470 1220 480V720C900 700 300 700 -20 720Z', `url(#${id}w)`);
-      b += line(waterLines(r, 140, 1060, 495, 690, 11), C.white, 3, op(0.55));
-      b += path('M-20 430C120 420 260 470 380 520C300 560 140 560 -20 560Z', C.sea, op(0.7));
-      b += path('M1220 410C1080 410 930 460 800 520C900 560 1080 560 1220 556Z', C.deep, op(0.6));
-      let trees = '';
-      for (let i = 0; i < 9; i++) {
-        const left = i < 4;
-        const x = left ? 20 + i * 55 + r.range(-10, 10) : 860 + (i - 4) * 70 + r.range(-10, 10);
-        const y = left ? 450 + i * 14 : 520 - (i - 4) * 18;
-        const h = r.range(40, 70);
-        trees += P`M${x} ${y - h}C${x + h * 0.35} ${y - h * 0.5} ${x + h * 0.3} ${y} ${x} ${y}C${x - h * 0.3} ${y} ${x - h * 0.35} ${y - h * 0.5} ${x} ${y - h}Z`;
-      }
-      b += path(trees, C.deep, op(0.8));
-      b += path(P`M560 600h70l-10 10h-50z`, C.sand) + path('M596 600V560l24 36z', C.white);
-      b += path('M-20 700C300 690 800 720 1220 690V800H-20Z', C.sage) + path('M-20 750C400 730 800 760 1220 740V800H-20Z', C.sea, op(0.5));
-      return [defs, b];
-    },
-  },
-  anaheim: {
-    title: 'Anaheim warm hills and evening city lights',
-    draw: (id, r) => {
-      const defs =
-        sky(id, [
-          [0, C.blush],
-          [0.75, C.sand],
-        ]) +
-        sunHalo(id, C.gold, 0.5) +
-        lg(`${id}n`, [
-          [0, C.sage],
-          [1, C.sea],
-        ]);
-      let b = rect(0, 0, 1200, 800, `url(#${id}k)`) + circ(780, 420, 260, `url(#${id}h)`) + circ(780, 420, 72, C.gold, op(0.7));
-      b += path(
-        ridge(
-          [
-            [-40, 420],
-            [200, 370],
-            [480, 430],
-            [760, 400],
-            [1000, 350],
-            [1240, 410],
-          ],
-          800,
-        ),
-        C.gold,
-        op(0.3),
-      );
-      b += path(
-        ridge(
-          [
-            [-40, 500],
-            [260, 450],
-            [560, 520],
-            [860, 470],
-            [1240, 500],
-          ],
-          800,
-        ),
-        C.gold,
-        op(0.5),
-      );
-      b += path(
-        ridge(
-          [
-            [-40, 600],
-            [300, 560],
-            [700, 610],
-            [1000, 570],
-            [1240, 590],
-          ],
-          800,
-        ),
-        `url(#${id}n)`,
-        op(0.85),
-      );
-      let city = '';
-      let lights = '';
-      for (let x = -10; x < 1210;) {
-        const w = r.range(34, 72);
-        const h = 40 + 130 * Math.exp(-(((x - 620) / 260) ** 2)) + r.range(0, 45);
-        city += P`M${x} 800V${800 - h}h${w}V800z`;
-        for (let y = 800 - h + 12; y < 785; y += 18) for (let lx = x + 9; lx < x + w - 12; lx += 14) if (r.chance(0.3)) lights += P`M${lx} ${y}h5v6h-5z`;
-        x += w + r.range(3, 12);
-      }
-      b += path(city, C.deep) + path(lights, C.gold);
-      let road = '';
-      for (let x = 20; x < 1200; x += 36) road += dot(x, 640 - Math.sin(x / 200) * 10, 2.6);
-      b += path(road, C.sand, op(0.85));
-      b += line('M360 200q10-9 20 0q10-9 20 0M430 240q7-6 14 0q7-6 14 0', C.ink, 2.5, op(0.35));
-      return [defs, b];
-    },
-  },
+  'newport-beach': { title: 'Newport Beach harbor with sailboats', draw: newportBeach },
+  irvine: { title: 'Irvine low modern buildings and rolling hills', draw: irvine },
+  'costa-mesa': { title: 'Costa Mesa arts plaza with geometric sculptures', draw: costaMesa },
+  'huntington-beach': { title: 'Huntington Beach pier over gentle waves', draw: huntingtonBeach },
+  'laguna-beach': { title: 'Laguna Beach cove between sandstone cliffs', draw: lagunaBeach },
+  'dana-point': { title: 'Dana Point headland with a lighthouse', draw: danaPoint },
+  'mission-viejo': { title: 'Mission Viejo lake framed by soft hills', draw: missionViejo },
+  anaheim: { title: 'Anaheim warm hills and evening city lights', draw: anaheim },
 };
 
 // ---------------------------------------------------------------- offers (800x600)
@@ -1294,30 +1074,7 @@ function offer(i: number): string {
   const r = rng(5000 + i * 104729);
   const id = `o${i + 1}`;
   const dark = p.bg[0] === C.deep;
-  const defs =
-    lg(
-      `${id}b`,
-      [
-        [0, p.bg[0]],
-        [1, p.bg[1]],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ) +
-    lg(
-      `${id}r`,
-      [
-        [0, p.a1, 0.45],
-        [0.5, p.a1],
-        [1, p.a1, 0.6],
-      ],
-      0,
-      0,
-      1,
-      0,
-    );
+  const defs = lg(`${id}b`, fromTo(...p.bg), 'diagonal') + lg(`${id}r`, through([p.a1, 0.45], [0.5, p.a1], [p.a1, 0.6]), 'across');
   let b = rect(0, 0, 800, 600, `url(#${id}b)`);
   const soft = dark ? 0.12 : 0.55;
   if (kind === 0) {
@@ -1381,22 +1138,7 @@ function favicon(): string {
 }
 
 function defaultImage(): string {
-  const defs =
-    lg(
-      'db',
-      [
-        [0, C.sand],
-        [1, C.stone],
-      ],
-      0,
-      0,
-      1,
-      1,
-    ) +
-    rg('dh', [
-      [0, C.white, 0.7],
-      [1, C.white, 0],
-    ]);
+  const defs = lg('db', fromTo(C.sand, C.stone), 'diagonal') + rg('dh', fade(C.white, 0.7));
   const body =
     rect(0, 0, 800, 600, 'url(#db)') +
     circ(400, 300, 180, 'url(#dh)') +

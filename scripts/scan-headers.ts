@@ -11,14 +11,13 @@
 //   node scripts/scan-headers.ts                 a throw-away site of its own, as behind a TLS proxy (SITE_URL https)
 //   node scripts/scan-headers.ts --url http://127.0.0.1:4321 [--https]   a running site (--https: expect HSTS)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logger } from '#lib/log.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchSiteEnv, runBenchmark, SERVER_ARGS, waitUntil } from './lib/bench-kit.ts';
+import { benchSiteEnv, runBenchmark, SERVER_ARGS, waitForReady } from './lib/bench-kit.ts';
 
 const log = logger('scan-headers');
 
@@ -191,14 +190,7 @@ async function main() {
     children.push(spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     origin = `http://127.0.0.1:${port}`;
     https = true;
-    await waitUntil(
-      () =>
-        fetch(`${origin}/readyz`)
-          .then((r) => r.ok)
-          .catch(() => false),
-      'the server answering',
-      120_000,
-    );
+    await waitForReady(origin);
   }
   log.info(`scanning ${origin}${https ? ' (https site: HSTS expected)' : ''}`);
   const rows = await scan(origin, https);
@@ -211,13 +203,5 @@ async function main() {
 }
 
 if (import.meta.main) {
-  runBenchmark(
-    main,
-    async () => {
-      for (const child of children) child.kill('SIGTERM');
-      await delay(300);
-      if (work) rmSync(resolve(work), { recursive: true, force: true });
-    },
-    log,
-  );
+  runBenchmark(main, { processes: () => children, graceMs: 300, work }, log);
 }

@@ -1,6 +1,10 @@
 // What both Playwright configurations (playwright.config.ts and
-// playwright.payments.config.ts) share: the Chromium they launch and the site
-// they start for a run's folder.
+// playwright.payments.config.ts) share: the Chromium they launch, the site
+// they start for a run's folder, and the rest of a run's settings.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
 import type { SettingName } from '#server/env.ts';
 import { siteSettings } from './site.ts';
 
@@ -8,6 +12,9 @@ export const chromiumLaunch = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
+
+/** The port of a run's site (E2E_PORT); the stand-ins a run needs take the next one. */
+export const e2ePort = Number(process.env.E2E_PORT ?? 4399);
 
 /** The web server of a run: `command` builds and serves a site in `dir` on `port` (its settings: ./site.ts). */
 export function siteWebServer(command: string, dir: string, port: number, extraEnv: Partial<Record<SettingName, string>> = {}) {
@@ -21,4 +28,40 @@ export function siteWebServer(command: string, dir: string, port: number, extraE
     // One line per request would bury the test output (REQUEST_LOG is off); tests that read the log start their own server.
     env: { E2E_DIR: dir, ...site },
   };
+}
+
+/**
+ * A run of the tests in `testDir` on desktop Chrome against a site of its own:
+ * `command` builds and serves it on e2ePort, with `extraEnv` over the test
+ * settings, in the run's folder (database, published builds, outbox): a new
+ * one named `dirPrefix`…, unless E2E_DIR names it. Workers inherit the variable
+ * from the main process, so they all see the same folder.
+ */
+export function siteRunConfig({
+  testDir,
+  outputDir,
+  dirPrefix,
+  command,
+  extraEnv = {},
+}: {
+  testDir: string;
+  outputDir: string;
+  dirPrefix: string;
+  command: string;
+  extraEnv?: Partial<Record<SettingName, string>>;
+}) {
+  process.env.E2E_DIR ??= mkdtempSync(join(tmpdir(), dirPrefix));
+  return defineConfig({
+    testDir,
+    outputDir,
+    timeout: 30_000,
+    expect: { timeout: 10_000 },
+    fullyParallel: true,
+    workers: 2,
+    forbidOnly: !!process.env.CI,
+    reporter: [['list']],
+    use: { baseURL: `http://127.0.0.1:${e2ePort}`, trace: 'retain-on-failure', launchOptions: chromiumLaunch },
+    projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromiumLaunch } }],
+    webServer: siteWebServer(command, process.env.E2E_DIR, e2ePort, extraEnv),
+  });
 }
