@@ -1,6 +1,6 @@
 import { MAIL_FROM } from 'astro:env/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cities, services, spas, users } from '#db/schema.ts';
+import { cities, services, spas } from '#db/schema.ts';
 import { contact } from '#content/site.ts';
 import { formatPacificDateTime } from '#lib/dates.ts';
 import { bookingCalendarEvent, clientCancelledMail, manageUrl, newRequestMail, requestReceivedMail, statusChangeMail } from './booking-mail.ts';
@@ -10,6 +10,7 @@ import { createMailer, type MailMessage } from '../mail/mailer.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { allParts, parseMime, startLoopbackSmtp } from '#tests/support/smtp.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 
 const ORIGIN = 'https://ocmedspadirectory.com';
 const TAG = testTag('booking-mail-test');
@@ -296,12 +297,7 @@ let serviceId = 0;
 
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
-  const row = db
-    .insert(users)
-    .values({ email: email('owner'), role: 'owner' })
-    .returning()
-    .get();
-  owner = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
+  owner = insertUser(email('owner'), 'owner');
   spaId = db
     .insert(spas)
     .values({
