@@ -2,20 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { clinicianFormInput, clinicianSchema, isValidLicence, normaliseLicence } from './licences.ts';
 
 describe('licence numbers by role', () => {
-  it('accepts each board’s format and refuses another board’s', () => {
-    expect(isValidLicence('MD', 'A123456')).toBe(true);
-    expect(isValidLicence('MD', 'g 98765')).toBe(true);
-    expect(isValidLicence('MD', 'C-45678')).toBe(true);
-    expect(isValidLicence('MD', '123456')).toBe(false);
-    expect(isValidLicence('MD', '20A12345')).toBe(false);
-    expect(isValidLicence('DO', '20A12345')).toBe(true);
-    expect(isValidLicence('DO', 'A12345')).toBe(false);
-    expect(isValidLicence('PA', 'PA23456')).toBe(true);
-    expect(isValidLicence('PA', '23456')).toBe(false);
-    expect(isValidLicence('RN', '95012345')).toBe(true);
-    expect(isValidLicence('RN', 'RN95012345')).toBe(false);
-    expect(isValidLicence('NP', '95012')).toBe(true);
-    expect(isValidLicence('NP', '123')).toBe(false);
+  it.each([
+    { role: 'MD', licence: 'A123456', valid: true },
+    { role: 'MD', licence: 'g 98765', valid: true },
+    { role: 'MD', licence: 'C-45678', valid: true },
+    { role: 'MD', licence: '123456', valid: false },
+    { role: 'MD', licence: '20A12345', valid: false },
+    { role: 'DO', licence: '20A12345', valid: true },
+    { role: 'DO', licence: 'A12345', valid: false },
+    { role: 'PA', licence: 'PA23456', valid: true },
+    { role: 'PA', licence: '23456', valid: false },
+    { role: 'RN', licence: '95012345', valid: true },
+    { role: 'RN', licence: 'RN95012345', valid: false },
+    { role: 'NP', licence: '95012', valid: true },
+    { role: 'NP', licence: '123', valid: false },
+  ] as const)('accepts each board’s format and refuses another board’s: $role $licence is valid: $valid', ({ role, licence, valid }) => {
+    expect(isValidLicence(role, licence)).toBe(valid);
   });
 
   it('stores one spelling of a number', () => {

@@ -7,14 +7,16 @@ describe('session cookie', () => {
     expect(sessionCookieName('http://localhost:4321')).toBe('session');
   });
 
-  it('is found only under its exact name', () => {
-    expect(hasSessionCookie('__Host-session=abc', '__Host-session')).toBe(true);
-    expect(hasSessionCookie('a=1; __Host-session=abc; b=2', '__Host-session')).toBe(true);
+  it.each([
+    ['__Host-session=abc', '__Host-session', true],
+    ['a=1; __Host-session=abc; b=2', '__Host-session', true],
     // A stray cookie of the other name, over https: not a signed-in visitor.
-    expect(hasSessionCookie('session=abc', '__Host-session')).toBe(false);
-    expect(hasSessionCookie('__Host-session=abc', 'session')).toBe(false);
-    expect(hasSessionCookie('mysession=abc', 'session')).toBe(false);
-    expect(hasSessionCookie('session=', 'session')).toBe(false);
-    expect(hasSessionCookie(undefined, 'session')).toBe(false);
+    ['session=abc', '__Host-session', false],
+    ['__Host-session=abc', 'session', false],
+    ['mysession=abc', 'session', false],
+    ['session=', 'session', false],
+    [undefined, 'session', false],
+  ])('is found only under its exact name: in %j, %s is found: %s', (header, name, found) => {
+    expect(hasSessionCookie(header, name)).toBe(found);
   });
 });
