@@ -1,22 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { clinicianFormInput, clinicianSchema, isValidLicence, normaliseLicence } from './licences.ts';
+import { CLINICIAN_ROLES, clinicianFormInput, clinicianSchema, isValidLicence, normaliseLicence, type ClinicianRole } from './licences.ts';
 
 describe('licence numbers by role', () => {
-  it.each([
-    { role: 'MD', licence: 'A123456', valid: true },
-    { role: 'MD', licence: 'g 98765', valid: true },
-    { role: 'MD', licence: 'C-45678', valid: true },
-    { role: 'MD', licence: '123456', valid: false },
-    { role: 'MD', licence: '20A12345', valid: false },
-    { role: 'DO', licence: '20A12345', valid: true },
-    { role: 'DO', licence: 'A12345', valid: false },
-    { role: 'PA', licence: 'PA23456', valid: true },
-    { role: 'PA', licence: '23456', valid: false },
-    { role: 'RN', licence: '95012345', valid: true },
-    { role: 'RN', licence: 'RN95012345', valid: false },
-    { role: 'NP', licence: '95012', valid: true },
-    { role: 'NP', licence: '123', valid: false },
-  ] as const)('accepts each board’s format and refuses another board’s: $role $licence is valid: $valid', ({ role, licence, valid }) => {
+  // Per board: numbers in its format, then numbers it must refuse (some in another board's format). Typed by role, so a new role needs cases.
+  const numbers: Record<ClinicianRole, { valid: string[]; invalid: string[] }> = {
+    MD: { valid: ['A123456', 'g 98765', 'C-45678'], invalid: ['123456', '20A12345'] },
+    DO: { valid: ['20A12345'], invalid: ['A12345'] },
+    PA: { valid: ['PA23456'], invalid: ['23456'] },
+    RN: { valid: ['95012345'], invalid: ['RN95012345'] },
+    NP: { valid: ['95012'], invalid: ['123'] },
+  };
+  const cases = CLINICIAN_ROLES.flatMap((role) => [
+    ...numbers[role].valid.map((licence) => [role, licence, true] as const),
+    ...numbers[role].invalid.map((licence) => [role, licence, false] as const),
+  ]);
+  it.each(cases)('accepts each board’s format and refuses another board’s: %s %j is valid: %s', (role, licence, valid) => {
     expect(isValidLicence(role, licence)).toBe(valid);
   });
 
