@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRebuildQueue } from './rebuild-queue.ts';
 import { readQueueState, requestRebuild, takeRebuildRequest, writeQueueState, type RebuildQueueState } from '#lib/server/published-site.ts';
 
-/** A pretend site: the data's version, the served build's, and builds that take `buildMs` of fake time. */
+// Every queue a test starts is stopped after it, passed or failed, so no timer outlives its test.
+const queues: { stop(): void }[] = [];
+
+/**
+ * A pretend site: the data's version, the served build's, and builds that take `buildMs` of fake time.
+ * `edit(ms)` changes the data, as an owner's save does, then lets `ms` of fake time pass.
+ */
 function fakeSite({ buildMs = 5_000 } = {}) {
   const site = {
     version: 10,
@@ -47,7 +53,12 @@ function fakeSite({ buildMs = 5_000 } = {}) {
     pollMs: 500,
     retryMs: [60_000, 300_000],
   });
-  return { site, queue };
+  queues.push(queue);
+  const edit = async (ms: number) => {
+    site.version++;
+    await vi.advanceTimersByTimeAsync(ms);
+  };
+  return { site, queue, edit };
 }
 
 describe('the rebuild queue', () => {
@@ -55,22 +66,23 @@ describe('the rebuild queue', () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2026-11-23T10:00:00Z'));
   });
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    for (const queue of queues.splice(0)) queue.stop();
+    vi.useRealTimers();
+  });
 
   it('does nothing while the published site carries the data', async () => {
     const { site, queue } = fakeSite();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(site.builds).toEqual([]);
     expect(queue.state()).toMatchObject({ status: 'idle', contentVersion: 10, publishedVersion: 10 });
-    queue.stop();
   });
 
   it('builds once after 3 s of quiet, for changes made a second apart', async () => {
-    const { site, queue } = fakeSite();
+    const { site, queue, edit } = fakeSite();
     const start = Date.now();
     for (let i = 0; i < 4; i++) {
-      site.version++;
-      await vi.advanceTimersByTimeAsync(1_000);
+      await edit(1_000);
     }
     // The last change was at +3 s: the build is due at +6 s, not before.
     expect(site.builds).toEqual([]);
@@ -85,57 +97,48 @@ describe('the rebuild queue', () => {
     expect(queue.state().status).toBe('idle');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(site.builds).toHaveLength(1);
-    queue.stop();
   });
 
   it('does not wait for quiet longer than 15 s when changes keep coming', async () => {
-    const { site, queue } = fakeSite();
+    const { site, edit } = fakeSite();
     const start = Date.now();
     for (let i = 0; i < 20 && site.builds.length === 0; i++) {
-      site.version++;
-      await vi.advanceTimersByTimeAsync(1_000);
+      await edit(1_000);
     }
     expect(site.builds).toHaveLength(1);
     expect(site.builds[0]!.at - start).toBeGreaterThanOrEqual(15_000);
     expect(site.builds[0]!.at - start).toBeLessThanOrEqual(16_000);
-    queue.stop();
   });
 
   it('never runs two builds at once; changes made during a build are built after it', async () => {
-    const { site, queue } = fakeSite({ buildMs: 10_000 });
-    site.version++;
-    await vi.advanceTimersByTimeAsync(4_000); // building from +3.5 s
+    const { site, edit } = fakeSite({ buildMs: 10_000 });
+    await edit(4_000); // building from +3.5 s
     expect(site.builds).toHaveLength(1);
     for (let i = 0; i < 5; i++) {
-      site.version++;
-      await vi.advanceTimersByTimeAsync(1_000);
+      await edit(1_000);
     }
     expect(site.builds).toHaveLength(1); // still the first build
     await vi.advanceTimersByTimeAsync(30_000);
     expect(site.builds.map((b) => b.version)).toEqual([11, 16]);
     expect(site.overlapping).toBe(0);
     expect(site.published).toBe(16);
-    queue.stop();
   });
 
   it('waits while another process holds the rebuild lock', async () => {
-    const { site, queue } = fakeSite();
+    const { site, queue, edit } = fakeSite();
     site.lock = true;
-    site.version++;
-    await vi.advanceTimersByTimeAsync(20_000);
+    await edit(20_000);
     expect(site.builds).toEqual([]);
     expect(queue.state()).toMatchObject({ status: 'building', building: { elsewhere: true } });
     site.lock = false;
     await vi.advanceTimersByTimeAsync(1_000);
     expect(site.builds).toHaveLength(1);
-    queue.stop();
   });
 
   it('keeps a failed build with its log, keeps the old site, and retries after a pause', async () => {
-    const { site, queue } = fakeSite();
+    const { site, queue, edit } = fakeSite();
     site.fail = true;
-    site.version++;
-    await vi.advanceTimersByTimeAsync(10_000);
+    await edit(10_000);
     expect(site.builds).toHaveLength(1);
     expect(site.published).toBe(10);
     expect(queue.state()).toMatchObject({ status: 'retrying', lastFailure: { contentVersion: 11, log: expect.stringContaining('Error: boom') } });
@@ -146,28 +149,23 @@ describe('the rebuild queue', () => {
     expect(site.builds).toHaveLength(2);
     expect(site.published).toBe(11);
     expect(queue.state()).toMatchObject({ status: 'idle', lastFailure: null });
-    queue.stop();
   });
 
   it('retries a failed build at once when the data changes again', async () => {
-    const { site, queue } = fakeSite();
+    const { site, edit } = fakeSite();
     site.fail = true;
-    site.version++;
-    await vi.advanceTimersByTimeAsync(10_000);
+    await edit(10_000);
     site.fail = false;
-    site.version++;
-    await vi.advanceTimersByTimeAsync(10_000);
+    await edit(10_000);
     expect(site.builds.map((b) => b.version)).toEqual([11, 12]);
     expect(site.published).toBe(12);
-    queue.stop();
   });
 
   it('"Rebuild now" builds without waiting, even when nothing changed', async () => {
-    const { site, queue } = fakeSite();
+    const { site } = fakeSite();
     site.requested = true;
     await vi.advanceTimersByTimeAsync(600);
     expect(site.builds).toHaveLength(1);
-    queue.stop();
   });
 
   it('with onChange off, builds only when asked', async () => {
@@ -181,23 +179,21 @@ describe('the rebuild queue', () => {
       writeState: () => {},
       onChange: false,
     });
+    queues.push(queue);
     site.version++;
     await vi.advanceTimersByTimeAsync(30_000);
     expect(site.builds).toBe(0);
     site.requested = true;
     await vi.advanceTimersByTimeAsync(1_000);
     expect(site.builds).toBe(1);
-    queue.stop();
   });
 
   it('says when a waiting change should be live: the debounce plus the last build time', async () => {
-    const { site, queue } = fakeSite({ buildMs: 8_000 });
-    site.version++;
-    await vi.advanceTimersByTimeAsync(1_000);
+    const { queue, edit } = fakeSite({ buildMs: 8_000 });
+    await edit(1_000);
     const state = queue.state();
     expect(state.status).toBe('waiting');
     expect(Date.parse(state.expectedLiveAt!) - Date.parse(state.buildStartsAt!)).toBe(8_000);
-    queue.stop();
   });
 });
 

@@ -77,60 +77,77 @@ describe('decideCharge', () => {
 });
 
 describe('payment events', () => {
-  it('maps intent statuses', () => {
-    expect(paymentStatusFromIntent('succeeded')).toBe('paid');
-    expect(paymentStatusFromIntent('requires_payment_method')).toBe('failed');
-    expect(paymentStatusFromIntent('processing')).toBe('processing');
-    expect(paymentStatusFromIntent('requires_confirmation')).toBe('unpaid');
+  const statusOfIntent = { succeeded: 'paid', requires_payment_method: 'failed', processing: 'processing', requires_confirmation: 'unpaid' } as const;
+  it.each(Object.entries(statusOfIntent))('maps the intent status %s to %s', (intent, status) => {
+    expect(paymentStatusFromIntent(intent)).toBe(status);
   });
 
-  it('never undoes a payment and ignores older news', () => {
-    expect(shouldApplyPaymentEvent({ status: 'paid', eventCreated: 10 }, { status: 'failed', created: 20 })).toBe(false);
-    expect(shouldApplyPaymentEvent({ status: 'failed', eventCreated: 20 }, { status: 'paid', created: 10 })).toBe(true);
-    expect(shouldApplyPaymentEvent({ status: 'processing', eventCreated: 20 }, { status: 'failed', created: 10 })).toBe(false);
-    expect(shouldApplyPaymentEvent({ status: null, eventCreated: null }, { status: 'failed', created: 10 })).toBe(true);
+  describe('never undoes a payment and ignores older news', () => {
+    it.each([
+      [{ status: 'paid', eventCreated: 10 }, { status: 'failed', created: 20 }, false],
+      [{ status: 'failed', eventCreated: 20 }, { status: 'paid', created: 10 }, true],
+      [{ status: 'processing', eventCreated: 20 }, { status: 'failed', created: 10 }, false],
+      [{ status: null, eventCreated: null }, { status: 'failed', created: 10 }, true],
+    ] as const)('stored %j, event %j: applies %s', (stored, event, applies) => {
+      expect(shouldApplyPaymentEvent(stored, event)).toBe(applies);
+    });
   });
 
-  it('keeps a refund final: a late "succeeded" cannot make it paid again', () => {
-    expect(shouldApplyPaymentEvent({ status: 'refunded', eventCreated: 30 }, { status: 'paid', created: 10 })).toBe(false);
-    expect(shouldApplyPaymentEvent({ status: 'refunded', eventCreated: 10 }, { status: 'paid', created: 30 })).toBe(false);
+  describe('keeps a refund final: a late "succeeded" cannot make it paid again', () => {
+    it.each([
+      { eventCreated: 30, created: 10 },
+      { eventCreated: 10, created: 30 },
+    ])('refunded by an event at $eventCreated, paid at $created', ({ eventCreated, created }) => {
+      expect(shouldApplyPaymentEvent({ status: 'refunded', eventCreated }, { status: 'paid', created })).toBe(false);
+    });
   });
 
-  it('counts a refund as full only when the whole charge went back', () => {
-    expect(isFullRefund({ refunded: true, amount: 18_500, amount_refunded: 18_500 })).toBe(true);
-    expect(isFullRefund({ refunded: false, amount: 18_500, amount_refunded: 18_500 })).toBe(true);
-    expect(isFullRefund({ refunded: false, amount: 18_500, amount_refunded: 5_000 })).toBe(false);
-    expect(isFullRefund({ refunded: false, amount: 0, amount_refunded: 0 })).toBe(false);
+  describe('counts a refund as full only when the whole charge went back', () => {
+    it.each([
+      [{ refunded: true, amount: 18_500, amount_refunded: 18_500 }, true],
+      [{ refunded: false, amount: 18_500, amount_refunded: 18_500 }, true],
+      [{ refunded: false, amount: 18_500, amount_refunded: 5_000 }, false],
+      [{ refunded: false, amount: 0, amount_refunded: 0 }, false],
+    ])('%j is full: %s', (charge, full) => {
+      expect(isFullRefund(charge)).toBe(full);
+    });
   });
 });
 
 describe('subscriptions', () => {
-  it('folds Stripe statuses into the spec’s four', () => {
-    expect(subscriptionStatusFromStripe('trialing')).toBe('active');
-    expect(subscriptionStatusFromStripe('incomplete')).toBe('past_due');
-    expect(subscriptionStatusFromStripe('incomplete_expired')).toBe('canceled');
-    expect(subscriptionStatusFromStripe('paused')).toBe('unpaid');
-    expect(subscriptionStatusFromStripe('unpaid')).toBe('unpaid');
+  const statusOfStripe = { trialing: 'active', incomplete: 'past_due', incomplete_expired: 'canceled', paused: 'unpaid', unpaid: 'unpaid' } as const;
+  it.each(Object.entries(statusOfStripe))('folds Stripe’s %s into the spec’s %s', (stripe, status) => {
+    expect(subscriptionStatusFromStripe(stripe)).toBe(status);
   });
 
-  it('keeps the paid tier while active or past due, FREE otherwise', () => {
-    expect(tierForSubscription('ELITE', 'active')).toBe('ELITE');
-    expect(tierForSubscription('PREMIUM', 'past_due')).toBe('PREMIUM');
-    expect(tierForSubscription('ELITE', 'unpaid')).toBe('FREE');
-    expect(tierForSubscription('ELITE', 'canceled')).toBe('FREE');
+  describe('keeps the paid tier while active or past due, FREE otherwise', () => {
+    it.each([
+      ['ELITE', 'active', 'ELITE'],
+      ['PREMIUM', 'past_due', 'PREMIUM'],
+      ['ELITE', 'unpaid', 'FREE'],
+      ['ELITE', 'canceled', 'FREE'],
+    ] as const)('%s while %s: %s', (tier, status, kept) => {
+      expect(tierForSubscription(tier, status)).toBe(kept);
+    });
   });
 
-  it('ignores older events and never revives a canceled subscription', () => {
-    expect(shouldApplySubscriptionEvent(null, { status: 'active', created: 1 })).toBe(true);
-    expect(shouldApplySubscriptionEvent({ status: 'active', lastEventCreated: 5 }, { status: 'past_due', created: 4 })).toBe(false);
-    expect(shouldApplySubscriptionEvent({ status: 'active', lastEventCreated: 5 }, { status: 'past_due', created: 5 })).toBe(true);
-    expect(shouldApplySubscriptionEvent({ status: 'canceled', lastEventCreated: 5 }, { status: 'active', created: 9 })).toBe(false);
-    expect(shouldApplySubscriptionEvent({ status: 'canceled', lastEventCreated: 5 }, { status: 'canceled', created: 9 })).toBe(true);
+  describe('ignores older events and never revives a canceled subscription', () => {
+    it.each([
+      [null, { status: 'active', created: 1 }, true],
+      [{ status: 'active', lastEventCreated: 5 }, { status: 'past_due', created: 4 }, false],
+      [{ status: 'active', lastEventCreated: 5 }, { status: 'past_due', created: 5 }, true],
+      [{ status: 'canceled', lastEventCreated: 5 }, { status: 'active', created: 9 }, false],
+      [{ status: 'canceled', lastEventCreated: 5 }, { status: 'canceled', created: 9 }, true],
+    ] as const)('stored %j, event %j: applies %s', (stored, event, applies) => {
+      expect(shouldApplySubscriptionEvent(stored, event)).toBe(applies);
+    });
   });
 
-  it('counts Elite slots with open checkouts', () => {
-    expect(eliteSlotsLeft(1, 0)).toBe(2);
-    expect(eliteSlotsLeft(1, 2)).toBe(0);
-    expect(eliteSlotsLeft(3, 1)).toBe(0);
+  it.each([
+    [1, 0, 2],
+    [1, 2, 0],
+    [3, 1, 0],
+  ])('counts Elite slots with open checkouts: %i live and %i held leave %i', (activeElite, openHolds, left) => {
+    expect(eliteSlotsLeft(activeElite, openHolds)).toBe(left);
   });
 });

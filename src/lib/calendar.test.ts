@@ -111,30 +111,17 @@ describe('buildCalendarEvent: time', () => {
     expect(zone.join('\n')).toMatch(/BEGIN:STANDARD\nTZOFFSETFROM:-0700\nTZOFFSETTO:-0800\n(?:.*\n)*?RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU\nEND:STANDARD/);
   });
 
-  it('gives DTSTART and DTEND as Pacific wall-clock times in winter (PST)', () => {
-    const ics = buildCalendarEvent(base);
-    expect(property(ics, 'DTSTART')).toEqual(['DTSTART;TZID=America/Los_Angeles:20261201T143000']);
-    expect(property(ics, 'DTEND')).toEqual(['DTEND;TZID=America/Los_Angeles:20261201T160000']);
-  });
-
-  it('gives DTSTART and DTEND as Pacific wall-clock times in summer (PDT)', () => {
-    const ics = buildCalendarEvent({ ...base, start: new Date('2027-07-01T21:30:00Z'), durationMinutes: 45 });
-    expect(property(ics, 'DTSTART')).toEqual(['DTSTART;TZID=America/Los_Angeles:20270701T143000']);
-    expect(property(ics, 'DTEND')).toEqual(['DTEND;TZID=America/Los_Angeles:20270701T151500']);
-  });
-
-  it('ends the event on the next day when it runs past midnight', () => {
+  it.each([
+    ['gives DTSTART and DTEND as Pacific wall-clock times in winter (PST)', base.start, 90, '20261201T143000', '20261201T160000'],
+    ['gives DTSTART and DTEND as Pacific wall-clock times in summer (PDT)', new Date('2027-07-01T21:30:00Z'), 45, '20270701T143000', '20270701T151500'],
     // 23:30 PST on Dec 31 for an hour.
-    const ics = buildCalendarEvent({ ...base, start: new Date('2027-01-01T07:30:00Z'), durationMinutes: 60 });
-    expect(property(ics, 'DTSTART')).toEqual(['DTSTART;TZID=America/Los_Angeles:20261231T233000']);
-    expect(property(ics, 'DTEND')).toEqual(['DTEND;TZID=America/Los_Angeles:20270101T003000']);
-  });
-
-  it('adds the duration in real time across the change to daylight time', () => {
+    ['ends the event on the next day when it runs past midnight', new Date('2027-01-01T07:30:00Z'), 60, '20261231T233000', '20270101T003000'],
     // 01:30 PST on Mar 14, 2027, for an hour: clocks jump from 02:00 to 03:00.
-    const ics = buildCalendarEvent({ ...base, start: new Date('2027-03-14T09:30:00Z'), durationMinutes: 60 });
-    expect(property(ics, 'DTSTART')).toEqual(['DTSTART;TZID=America/Los_Angeles:20270314T013000']);
-    expect(property(ics, 'DTEND')).toEqual(['DTEND;TZID=America/Los_Angeles:20270314T033000']);
+    ['adds the duration in real time across the change to daylight time', new Date('2027-03-14T09:30:00Z'), 60, '20270314T013000', '20270314T033000'],
+  ] as const)('%s', (_name, start, durationMinutes, from, to) => {
+    const ics = buildCalendarEvent({ ...base, start, durationMinutes });
+    expect(property(ics, 'DTSTART')).toEqual([`DTSTART;TZID=America/Los_Angeles:${from}`]);
+    expect(property(ics, 'DTEND')).toEqual([`DTEND;TZID=America/Los_Angeles:${to}`]);
   });
 });
 
@@ -215,11 +202,13 @@ describe('buildCalendarEvent: text', () => {
 });
 
 describe('escapeText', () => {
-  it('escapes backslash first, then semicolons, commas and every kind of line break', () => {
-    expect(escapeText('a,b;c\\d\ne\r\nf\rg')).toBe('a\\,b\\;c\\\\d\\ne\\nf\\ng');
-    expect(escapeText('\\n')).toBe('\\\\n');
-    expect(escapeText('plain: text')).toBe('plain: text');
-    expect(escapeText('')).toBe('');
+  it.each([
+    ['a,b;c\\d\ne\r\nf\rg', 'a\\,b\\;c\\\\d\\ne\\nf\\ng'],
+    ['\\n', '\\\\n'],
+    ['plain: text', 'plain: text'],
+    ['', ''],
+  ])('escapes backslash first, then semicolons, commas and every kind of line break: %j as %j', (text, escaped) => {
+    expect(escapeText(text)).toBe(escaped);
   });
 });
 

@@ -12,12 +12,14 @@ import {
 } from './dates.ts';
 
 describe('dates in Orange County', () => {
-  it('takes today from Pacific time, not UTC', () => {
+  it.each([
     // 2026-11-22 05:30 UTC is still the 21st in California (UTC-8).
-    expect(pacificDate(new Date('2026-11-22T05:30:00Z'))).toBe('2026-11-21');
-    expect(pacificDate(new Date('2026-11-22T08:30:00Z'))).toBe('2026-11-22');
+    { at: '2026-11-22T05:30:00Z', today: '2026-11-21' },
+    { at: '2026-11-22T08:30:00Z', today: '2026-11-22' },
     // Summer time (UTC-7).
-    expect(pacificDate(new Date('2026-07-01T06:59:00Z'))).toBe('2026-06-30');
+    { at: '2026-07-01T06:59:00Z', today: '2026-06-30' },
+  ])('takes today from Pacific time, not UTC: $at is $today', ({ at, today }) => {
+    expect(pacificDate(new Date(at))).toBe(today);
   });
 
   it('adds calendar days across months and years', () => {
@@ -46,51 +48,48 @@ describe('next Pacific midnight', () => {
 });
 
 describe('Pacific wall-clock time', () => {
-  it('reads the clock in California in winter (UTC-8) and summer (UTC-7)', () => {
-    expect(pacificWallClock(new Date('2026-12-01T22:30:00Z'))).toBe('2026-12-01T14:30:00');
-    expect(pacificWallClock(new Date('2027-07-01T21:30:45Z'))).toBe('2027-07-01T14:30:45');
+  it.each([
+    [new Date('2026-12-01T22:30:00Z'), '2026-12-01T14:30:00'],
+    [new Date('2027-07-01T21:30:45Z'), '2027-07-01T14:30:45'],
     // Midnight is hour 00, never 24, and the date is California's.
-    expect(pacificWallClock(new Date('2026-12-02T08:00:00Z'))).toBe('2026-12-02T00:00:00');
-    expect(pacificWallClock(new Date('2026-12-02T07:59:59Z'))).toBe('2026-12-01T23:59:59');
+    [new Date('2026-12-02T08:00:00Z'), '2026-12-02T00:00:00'],
+    [new Date('2026-12-02T07:59:59Z'), '2026-12-01T23:59:59'],
+  ])('reads the clock in California in winter (UTC-8) and summer (UTC-7): %s is %s', (at, wall) => {
+    expect(pacificWallClock(at)).toBe(wall);
   });
 
-  it('turns a wall-clock time into its instant, with or without seconds', () => {
-    expect(fromPacificWallClock('2026-12-01T14:30')?.toISOString()).toBe('2026-12-01T22:30:00.000Z');
-    expect(fromPacificWallClock('2026-12-01T14:30:15')?.toISOString()).toBe('2026-12-01T22:30:15.000Z');
-    expect(fromPacificWallClock('2027-07-01T14:30')?.toISOString()).toBe('2027-07-01T21:30:00.000Z');
-    expect(fromPacificWallClock('2026-12-31T23:30')?.toISOString()).toBe('2027-01-01T07:30:00.000Z');
+  // Each case says which behaviour it pins: the ordinary reading, the hour skipped in March, the hour repeated in November.
+  it.each<[wall: string, instant: string | null, meaning: string]>([
+    ['2026-12-01T14:30', '2026-12-01T22:30:00.000Z', 'turns a wall-clock time into its instant, without seconds'],
+    ['2026-12-01T14:30:15', '2026-12-01T22:30:15.000Z', 'turns a wall-clock time into its instant, with seconds'],
+    ['2027-07-01T14:30', '2027-07-01T21:30:00.000Z', 'turns a wall-clock time into its instant, in summer'],
+    ['2026-12-31T23:30', '2027-01-01T07:30:00.000Z', 'turns a wall-clock time into its instant, on the next UTC day'],
+    ['2027-03-14T02:30', null, 'has no instant for the hour skipped when clocks go forward'],
+    ['2027-03-14T02:00', null, 'has no instant for the hour skipped when clocks go forward, from its start'],
+    ['2027-03-14T01:59', '2027-03-14T09:59:00.000Z', 'reads the minute before the skipped hour in PST'],
+    ['2027-03-14T03:00', '2027-03-14T10:00:00.000Z', 'reads the end of the skipped hour in PDT'],
+    ['2026-11-01T01:30', '2026-11-01T08:30:00.000Z', 'takes the earlier (PDT) instant in the hour repeated when clocks go back'],
+    ['2026-11-01T00:59', '2026-11-01T07:59:00.000Z', 'reads the minute before the repeated hour in PDT'],
+    ['2026-11-01T02:00', '2026-11-01T10:00:00.000Z', 'reads the end of the repeated hour in PST'],
+  ])('%s is %s: %s', (wall, instant) => {
+    expect(fromPacificWallClock(wall)?.toISOString() ?? null).toBe(instant);
   });
 
-  it('has no instant for the hour skipped when clocks go forward', () => {
-    expect(fromPacificWallClock('2027-03-14T02:30')).toBeNull();
-    expect(fromPacificWallClock('2027-03-14T02:00')).toBeNull();
-    expect(fromPacificWallClock('2027-03-14T01:59')?.toISOString()).toBe('2027-03-14T09:59:00.000Z');
-    expect(fromPacificWallClock('2027-03-14T03:00')?.toISOString()).toBe('2027-03-14T10:00:00.000Z');
-  });
-
-  it('takes the earlier (PDT) instant in the hour repeated when clocks go back', () => {
-    expect(fromPacificWallClock('2026-11-01T01:30')?.toISOString()).toBe('2026-11-01T08:30:00.000Z');
-    expect(fromPacificWallClock('2026-11-01T00:59')?.toISOString()).toBe('2026-11-01T07:59:00.000Z');
-    expect(fromPacificWallClock('2026-11-01T02:00')?.toISOString()).toBe('2026-11-01T10:00:00.000Z');
-  });
-
-  it('refuses dates and times that do not exist and other formats', () => {
-    for (const value of [
-      '',
-      '2026-02-30T10:00',
-      '2026-04-31T10:00',
-      '2026-13-01T10:00',
-      '2026-12-01T24:00',
-      '2026-12-01T14:60',
-      '2026-12-01 14:30',
-      '2026-12-01',
-      '2026-12-01T14:30Z',
-      '2026-12-01T14:30:00.000',
-      '2026-12-01T14:30:00-08:00',
-      ' 2026-12-01T14:30',
-    ]) {
-      expect(fromPacificWallClock(value), value).toBeNull();
-    }
+  it.each([
+    ['', 'empty'],
+    ['2026-02-30T10:00', 'no February 30'],
+    ['2026-04-31T10:00', 'no April 31'],
+    ['2026-13-01T10:00', 'no month 13'],
+    ['2026-12-01T24:00', 'no hour 24'],
+    ['2026-12-01T14:60', 'no minute 60'],
+    ['2026-12-01 14:30', 'a space for the T'],
+    ['2026-12-01', 'a date without a time'],
+    ['2026-12-01T14:30Z', 'a UTC time'],
+    ['2026-12-01T14:30:00.000', 'fractions of a second'],
+    ['2026-12-01T14:30:00-08:00', 'an offset'],
+    [' 2026-12-01T14:30', 'a leading space'],
+  ])('refuses dates and times that do not exist and other formats: %j (%s)', (value) => {
+    expect(fromPacificWallClock(value)).toBeNull();
   });
 
   it('round-trips every quarter hour of a year, the repeated hour landing on its first occurrence', () => {

@@ -7,14 +7,18 @@ describe('session cookie', () => {
     expect(sessionCookieName('http://localhost:4321')).toBe('session');
   });
 
-  it('is found only under its exact name', () => {
-    expect(hasSessionCookie('__Host-session=abc', '__Host-session')).toBe(true);
-    expect(hasSessionCookie('a=1; __Host-session=abc; b=2', '__Host-session')).toBe(true);
+  describe('is found only under its exact name', () => {
+    it.each(['__Host-session=abc', 'a=1; __Host-session=abc; b=2'])('finds __Host-session in %j', (header) => {
+      expect(hasSessionCookie(header, '__Host-session')).toBe(true);
+    });
+
     // A stray cookie of the other name, over https: not a signed-in visitor.
-    expect(hasSessionCookie('session=abc', '__Host-session')).toBe(false);
-    expect(hasSessionCookie('__Host-session=abc', 'session')).toBe(false);
-    expect(hasSessionCookie('mysession=abc', 'session')).toBe(false);
-    expect(hasSessionCookie('session=', 'session')).toBe(false);
-    expect(hasSessionCookie(undefined, 'session')).toBe(false);
+    it('does not take a cookie named session for __Host-session', () => {
+      expect(hasSessionCookie('session=abc', '__Host-session')).toBe(false);
+    });
+
+    it.each(['__Host-session=abc', 'mysession=abc', 'session=', undefined])('finds no cookie named session in %j', (header) => {
+      expect(hasSessionCookie(header, 'session')).toBe(false);
+    });
   });
 });

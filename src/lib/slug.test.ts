@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { SLUG_PATTERN, slugify, uniqueSlug } from './slug.ts';
 
 describe('slugs', () => {
-  it('makes readable, URL-safe slugs', () => {
-    expect(slugify('Crème & Co. Aesthetics')).toBe('creme-and-co-aesthetics');
-    expect(slugify("  Laguna's   Glow Studio!! ")).toBe('lagunas-glow-studio');
-    expect(slugify('Newport Beach')).toBe('newport-beach');
-    expect(slugify('---')).toBe('');
+  it.each([
+    { name: 'Crème & Co. Aesthetics', slug: 'creme-and-co-aesthetics' },
+    { name: "  Laguna's   Glow Studio!! ", slug: 'lagunas-glow-studio' },
+    { name: 'Newport Beach', slug: 'newport-beach' },
+    { name: '---', slug: '' },
+  ])('makes a readable, URL-safe slug of $name: $slug', ({ name, slug }) => {
+    expect(slugify(name)).toBe(slug);
   });
 
   it('always matches the slug pattern', () => {

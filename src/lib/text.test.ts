@@ -17,9 +17,11 @@ describe('text helpers', () => {
 });
 
 describe('platform names', () => {
-  it('spells platforms their own way', () => {
-    expect(platformLabel('tiktok')).toBe('TikTok');
-    expect(platformLabel('youtube')).toBe('YouTube');
-    expect(platformLabel(null)).toBe('Social media');
+  it.each([
+    ['tiktok', 'TikTok'],
+    ['youtube', 'YouTube'],
+    [null, 'Social media'],
+  ])('spells platforms their own way: %s as %s', (platform, label) => {
+    expect(platformLabel(platform)).toBe(label);
   });
 });

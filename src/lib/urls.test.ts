@@ -2,16 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { httpUrl, pagePath } from './urls.ts';
 
 describe('pagePath', () => {
-  it('drops the .html of pre-rendered files', () => {
-    expect(pagePath(new URL('http://x/privacy-policy.html'))).toBe('/privacy-policy');
-    expect(pagePath(new URL('http://x/spas/glow.html'))).toBe('/spas/glow');
-    expect(pagePath(new URL('http://x/index.html'))).toBe('/');
-    expect(pagePath(new URL('http://x/cities/irvine/'))).toBe('/cities/irvine');
+  it.each(
+    Object.entries({ '/privacy-policy.html': '/privacy-policy', '/spas/glow.html': '/spas/glow', '/index.html': '/', '/cities/irvine/': '/cities/irvine' }),
+  )('drops the .html of pre-rendered files: %s is %s', (file, page) => {
+    expect(pagePath(new URL(file, 'http://x'))).toBe(page);
   });
 
-  it('leaves request-time paths alone', () => {
-    expect(pagePath(new URL('http://x/'))).toBe('/');
-    expect(pagePath(new URL('http://x/search-results'))).toBe('/search-results');
+  it.each(['/', '/search-results'])('leaves request-time paths alone: %s', (path) => {
+    expect(pagePath(new URL(path, 'http://x'))).toBe(path);
   });
 });
 

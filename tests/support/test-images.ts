@@ -206,12 +206,7 @@ export async function hostileUploads(): Promise<TestUpload[]> {
   add('animated WebP', 'anim.webp', 'image/webp', animatedWebp);
   add('HEIC (HEVC) header', 'IMG_0001.heic', 'image/heic', heicHeader);
   // Truncated: each accepted format cut at six points.
-  for (const [format, bytes] of [
-    ['JPEG', jpeg],
-    ['PNG', png],
-    ['WebP', webp],
-    ['AVIF', avif],
-  ] as const) {
+  for (const [format, bytes] of Object.entries({ JPEG: jpeg, PNG: png, WebP: webp, AVIF: avif })) {
     for (const fraction of [0.02, 0.1, 0.25, 0.5, 0.75, 0.97]) {
       add(
         `${format} truncated at ${fraction * 100}%`,

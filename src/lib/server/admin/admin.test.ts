@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { auditLog, cities, spas, users } from '#db/schema.ts';
+import { auditLog, cities, spas } from '#db/schema.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
+import type { SessionUser } from '../auth/sessions.ts';
 
 const sent: MailMessage[] = [];
 const rebuilds: number[] = [];
@@ -14,8 +16,8 @@ const { db } = await import('../db.ts');
 
 const TAG = testTag('admin-test');
 const ORIGIN = 'https://ocmedspadirectory.com';
-let admin: { id: number; email: string; firstName: null; lastName: null; profileImageUrl: null; role: 'admin' };
-let owner: { id: number; email: string };
+let admin: SessionUser;
+let owner: SessionUser;
 let cityId = 0;
 
 function makeSpa(key: string, values: Partial<typeof spas.$inferInsert> = {}) {
@@ -37,17 +39,8 @@ const auditFor = (id: number) =>
 
 beforeAll(() => {
   cityId = db.select({ id: cities.id }).from(cities).limit(1).get()!.id;
-  const a = db
-    .insert(users)
-    .values({ email: `${TAG}-admin@example.com`, role: 'admin' })
-    .returning()
-    .get();
-  admin = { id: a.id, email: a.email, firstName: null, lastName: null, profileImageUrl: null, role: 'admin' };
-  owner = db
-    .insert(users)
-    .values({ email: `${TAG}-owner@example.com`, role: 'owner' })
-    .returning()
-    .get();
+  admin = insertUser(`${TAG}-admin@example.com`, 'admin');
+  owner = insertUser(`${TAG}-owner@example.com`, 'owner');
 });
 beforeEach(() => {
   sent.length = 0;

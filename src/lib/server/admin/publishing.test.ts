@@ -66,26 +66,24 @@ describe('listingPublishState', () => {
     });
   });
 
-  it('is Publishing… in the running build when it started after the change', () => {
-    const state = listingPublishState(
+  /** The state of a listing changed at CHANGED (data now at version 9) while a build that read `contentVersion` at `startedAt` runs. */
+  const duringBuild = (startedAt: string, contentVersion: number) =>
+    listingPublishState(
       spa({ lastChangedAt: CHANGED }),
-      status({
-        contentVersion: 9,
-        queue: queue({ status: 'building', building: { startedAt: '2026-11-23T10:04:05.000Z', contentVersion: 9, elsewhere: false } }),
-      }),
+      status({ contentVersion: 9, queue: queue({ status: 'building', building: { startedAt, contentVersion, elsewhere: false } }) }),
     );
-    expect(state).toMatchObject({ state: 'publishing', carriedBy: 'running-build', contentVersion: 9, expectedLiveAt: new Date('2026-11-23T10:04:25.000Z') });
+
+  it('is Publishing… in the running build when it started after the change', () => {
+    expect(duringBuild('2026-11-23T10:04:05.000Z', 9)).toMatchObject({
+      state: 'publishing',
+      carriedBy: 'running-build',
+      contentVersion: 9,
+      expectedLiveAt: new Date('2026-11-23T10:04:25.000Z'),
+    });
   });
 
   it('waits for the build after the running one when that started before the change', () => {
-    const state = listingPublishState(
-      spa({ lastChangedAt: CHANGED }),
-      status({
-        contentVersion: 9,
-        queue: queue({ status: 'building', building: { startedAt: '2026-11-23T10:03:50.000Z', contentVersion: 8, elsewhere: false } }),
-      }),
-    );
-    expect(state).toMatchObject({ state: 'publishing', carriedBy: 'next-build' });
+    expect(duringBuild('2026-11-23T10:03:50.000Z', 8)).toMatchObject({ state: 'publishing', carriedBy: 'next-build' });
   });
 
   it('says the change is delayed while a failed build waits for its retry, and gives no time without a queue', () => {

@@ -1,6 +1,6 @@
 import { MAIL_FROM } from 'astro:env/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cities, services, spas, users } from '#db/schema.ts';
+import { cities, services, spas } from '#db/schema.ts';
 import { contact } from '#content/site.ts';
 import { formatPacificDateTime } from '#lib/dates.ts';
 import { bookingCalendarEvent, clientCancelledMail, manageUrl, newRequestMail, requestReceivedMail, statusChangeMail } from './booking-mail.ts';
@@ -10,6 +10,7 @@ import { createMailer, type MailMessage } from '../mail/mailer.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { allParts, parseMime, startLoopbackSmtp } from '#tests/support/smtp.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 
 const ORIGIN = 'https://ocmedspadirectory.com';
 const TAG = testTag('booking-mail-test');
@@ -28,6 +29,11 @@ function eventProperty(ics: string, name: string): string | undefined {
   return line?.slice(line.indexOf(':') + 1);
 }
 const calendarMethod = (ics: string) => icsLines(ics).find((line) => line.startsWith('METHOD:'));
+/** A mail's invitation as a calendar takes it: the method it is sent with, the file's METHOD line, and the named event properties. */
+function invitation(mail: MailMessage, ...names: string[]) {
+  const ics = mail.icalEvent!.content;
+  return { method: mail.icalEvent!.method, METHOD: calendarMethod(ics), ...Object.fromEntries(names.map((name) => [name, eventProperty(ics, name)])) };
+}
 const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
 // --- hand-made details, for the recipients -------------------------------------
@@ -188,12 +194,13 @@ describe('statusChangeMail (to the client)', () => {
     expect(mail.text).toContain('Address: 71 Fortune Drive, Suite 200, Irvine, CA 92618\n');
     expect(mail.text).toContain('Phone: (949) 555-0111');
     expect(mail.text).toContain(`${ORIGIN}${MANAGE_PATH}`);
-    expect(mail.icalEvent?.method).toBe('REQUEST');
-    const ics = mail.icalEvent!.content;
-    expect(calendarMethod(ics)).toBe('METHOD:REQUEST');
-    expect(eventProperty(ics, 'UID')).toBe('booking-4242@ocmedspadirectory.com');
-    expect(eventProperty(ics, 'SEQUENCE')).toBe('1');
-    expect(eventProperty(ics, 'DTSTART')).toBe('20261201T143000');
+    expect(invitation(mail, 'UID', 'SEQUENCE', 'DTSTART')).toEqual({
+      method: 'REQUEST',
+      METHOD: 'METHOD:REQUEST',
+      UID: 'booking-4242@ocmedspadirectory.com',
+      SEQUENCE: '1',
+      DTSTART: '20261201T143000',
+    });
   });
 
   it('announces a new time with the same UID and the higher sequence', () => {
@@ -212,12 +219,13 @@ describe('statusChangeMail (to the client)', () => {
     const cancelled = details({ booking: { status: 'cancelled', scheduledAt: at, calendarSequence: 3 } });
     const mail = statusChangeMail(cancelled, 'cancelled', ORIGIN, true);
     expect(mail.subject).toBe('Cancelled: Signature HydraFacial at Glow Spa');
-    expect(mail.icalEvent?.method).toBe('CANCEL');
-    const ics = mail.icalEvent!.content;
-    expect(calendarMethod(ics)).toBe('METHOD:CANCEL');
-    expect(eventProperty(ics, 'STATUS')).toBe('CANCELLED');
-    expect(eventProperty(ics, 'UID')).toBe('booking-4242@ocmedspadirectory.com');
-    expect(eventProperty(ics, 'SEQUENCE')).toBe('3');
+    expect(invitation(mail, 'STATUS', 'UID', 'SEQUENCE')).toEqual({
+      method: 'CANCEL',
+      METHOD: 'METHOD:CANCEL',
+      STATUS: 'CANCELLED',
+      UID: 'booking-4242@ocmedspadirectory.com',
+      SEQUENCE: '3',
+    });
     expect(mail.text).toContain(`on ${formatPacificDateTime(at)} is cancelled`);
     expect(mail.text).toContain(`${ORIGIN}/booking?spa=3`);
   });
@@ -296,12 +304,7 @@ let serviceId = 0;
 
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
-  const row = db
-    .insert(users)
-    .values({ email: email('owner'), role: 'owner' })
-    .returning()
-    .get();
-  owner = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
+  owner = insertUser(email('owner'), 'owner');
   spaId = db
     .insert(spas)
     .values({

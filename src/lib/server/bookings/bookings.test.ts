@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
+import { bookings, cities, leads, services, spas } from '#db/schema.ts';
 import type { BookingRequest } from '#lib/booking-schema.ts';
 import {
   allowBookingRequest,
@@ -16,6 +16,7 @@ import {
 import { db } from '../db.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 
 // A hook run just before the lifecycle is asked, so a test can change the row
 // underneath a change in progress, as a second person acting at once would.
@@ -59,14 +60,7 @@ const fixture = {
   serviceOfInactiveSpa: 0,
 };
 
-function makeUser(who: string, role: SessionUser['role']): SessionUser {
-  const row = db
-    .insert(users)
-    .values({ email: email(who), role })
-    .returning()
-    .get();
-  return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, profileImageUrl: row.profileImageUrl, role: row.role };
-}
+const makeUser = (who: string, role: SessionUser['role']) => insertUser(email(who), role);
 
 function makeSpa(key: string, values: { cityId: number; ownerId?: number | null; active?: boolean; email?: string | null }): number {
   return db

@@ -1,10 +1,10 @@
 // Services and offers as owners manage them (services.ts, offers.ts).
-import { eq, inArray, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, offers, services, siteMeta, spas, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
-import { testTag } from '#tests/support/tagged-rows.ts';
+import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { listCurrentOffers, listOffers, listSpaServices } from '../directory/directory.ts';
 import { endOffer, findOwnerOffer, OFFER_SERVICES_UNKNOWN, OFFER_SLUG_TAKEN, saveOffer } from './offers.ts';
 import { findOwnerService, saveService, SERVICE_NAME_TAKEN, setServiceActive } from './services.ts';
@@ -30,16 +30,7 @@ beforeAll(() => {
   cityId = db.insert(cities).values({ name: TAG, slug: TAG }).returning().get().id;
 });
 
-afterAll(() => {
-  const ids = db
-    .select({ id: spas.id })
-    .from(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .all()
-    .map((row) => row.id);
-  if (ids.length) db.delete(spas).where(inArray(spas.id, ids)).run();
-  db.delete(cities).where(eq(cities.id, cityId)).run();
-});
+afterAll(() => removeTagged(TAG));
 
 describe('services', () => {
   it('adds a service with its all-in price and unit, and shows it on the spa page', () => {

@@ -1,6 +1,6 @@
-import { eq, inArray, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, siteMeta, spas, spaSlugHistory, users, type Tier } from '#db/schema.ts';
+import { cities, siteMeta, spas, spaSlugHistory, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
 import { allowedBookingLink } from '#lib/tiers.ts';
@@ -10,6 +10,7 @@ import { spaJson } from '../serialize.ts';
 import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN } from './editor.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 
 // Everything this file creates carries the tag, so it never meets the seed or other files.
 const TAG = testTag('editor-test');
@@ -26,14 +27,7 @@ function makeSpa(tier: Tier, extra: Partial<typeof spas.$inferInsert> = {}) {
     .get();
 }
 
-const user = (role: 'owner' | 'admin'): SessionUser => {
-  const row = db
-    .insert(users)
-    .values({ email: `${TAG}-${role}@example.com`, role })
-    .returning()
-    .get();
-  return { id: row.id, email: row.email, role: row.role, firstName: null, lastName: null, profileImageUrl: null } as SessionUser;
-};
+const user = (role: 'owner' | 'admin') => insertUser(`${TAG}-${role}@example.com`, role);
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 const version = () => db.select().from(siteMeta).get()!.contentVersion;
@@ -45,17 +39,7 @@ beforeAll(() => {
   cityId = db.insert(cities).values({ name: TAG, slug: TAG }).returning().get().id;
 });
 
-afterAll(() => {
-  const ids = db
-    .select({ id: spas.id })
-    .from(spas)
-    .where(like(spas.slug, `${TAG}%`))
-    .all()
-    .map((row) => row.id);
-  if (ids.length) db.delete(spas).where(inArray(spas.id, ids)).run();
-  db.delete(cities).where(eq(cities.id, cityId)).run();
-  removeTagged(TAG);
-});
+afterAll(() => removeTagged(TAG));
 
 describe('saveListing', () => {
   it('saves every field the form sends and marks the published site stale', () => {

@@ -14,6 +14,7 @@ import { forgetPrices, priceFor } from '../billing/checkout.ts';
 import { handleStripeWebhook } from '../billing/webhooks.ts';
 import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 import { redeemMagicLink } from '../auth/magic-links.ts';
 import { CLAIM_INTRO, registerSpa, signupJson, type SignupContext } from './signup.ts';
 import { SIGNUP_LIMITS } from './pending.ts';
@@ -54,14 +55,7 @@ const form = (overrides: Record<string, unknown> = {}) => ({ spaName: `Spa ${TAG
 const spaCount = () => db.select({ n: count() }).from(spas).get()!.n;
 const spaById = (id: number) => db.select().from(spas).where(eq(spas.id, id)).get()!;
 const userByEmail = (address: string) => db.select().from(users).where(eq(users.email, address)).get();
-function makeUser(who: string, role: SessionUser['role']): SessionUser {
-  const row = db
-    .insert(users)
-    .values({ email: email(who), role })
-    .returning()
-    .get();
-  return { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
-}
+const makeUser = (who: string, role: SessionUser['role']) => insertUser(email(who), role);
 /** The token of the newest sign-in link mailed to an address. */
 function tokenMailedTo(address: string): string {
   const message = sent.findLast((m) => m.to === address);

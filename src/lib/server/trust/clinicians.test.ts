@@ -1,17 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, cities, clinicians, spas, users } from '#db/schema.ts';
+import { auditLog, cities, clinicians, spas } from '#db/schema.ts';
 import { clinicianSchema, type ClinicianInput } from '#lib/licences.ts';
 import { addClinician, listClinicians, removeClinician, setLicenceChecked, updateClinician } from './clinicians.ts';
 import { db } from '../db.ts';
 import { listActiveSpaCards, searchSpas } from '../directory/directory.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
+import type { SessionUser } from '../auth/sessions.ts';
 
 const TAG = testTag('clinicians-test');
 let spaA = 0;
 let spaB = 0;
-let admin = { id: 0, role: 'admin' as const };
-let owner = { id: 0, role: 'owner' as const };
+let admin: SessionUser;
+let owner: SessionUser;
 
 const clinician = (overrides: Partial<Record<keyof ClinicianInput, unknown>> = {}): ClinicianInput =>
   clinicianSchema.parse({ name: 'Dr. Test Person', role: 'MD', licenseNumber: 'A54321', isMedicalDirector: false, treatments: ['botox'], ...overrides });
@@ -19,22 +21,8 @@ const rowOf = (id: number) => db.select().from(clinicians).where(eq(clinicians.i
 
 beforeAll(() => {
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
-  admin = {
-    id: db
-      .insert(users)
-      .values({ email: `${TAG}-admin@example.com`, role: 'admin' })
-      .returning()
-      .get().id,
-    role: 'admin',
-  };
-  owner = {
-    id: db
-      .insert(users)
-      .values({ email: `${TAG}-owner@example.com`, role: 'owner' })
-      .returning()
-      .get().id,
-    role: 'owner',
-  };
+  admin = insertUser(`${TAG}-admin@example.com`, 'admin');
+  owner = insertUser(`${TAG}-owner@example.com`, 'owner');
   spaA = db
     .insert(spas)
     .values({ name: 'Clinician Spa A', slug: `${TAG}-a`, cityId: city.id })

@@ -4,10 +4,11 @@
 // seeded test database; this file makes its own spa).
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, spas, users } from '#db/schema.ts';
+import { bookings, cities, spas } from '#db/schema.ts';
 import { changeBooking, createBooking } from '../bookings/bookings.ts';
 import { db } from '../db.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 import { responseTimeFor } from './response-time.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
@@ -17,12 +18,7 @@ let owner: SessionUser;
 let spaId: number;
 
 beforeAll(() => {
-  const row = db
-    .insert(users)
-    .values({ email: `${TAG}-owner@example.com`, role: 'owner' })
-    .returning()
-    .get();
-  owner = { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: 'owner' };
+  owner = insertUser(`${TAG}-owner@example.com`, 'owner');
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
   spaId = db
     .insert(spas)

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, bookings, cities, mailQueue, reviewInvitations, reviewReports, reviews, siteMeta, spas, users } from '#db/schema.ts';
+import { auditLog, bookings, cities, mailQueue, reviewInvitations, reviewReports, reviews, siteMeta, spas } from '#db/schema.ts';
 import type { ReviewInput } from '#lib/review-schema.ts';
 import { announceBookingChange } from '../bookings/booking-mail.ts';
 import { changeBooking, createBooking } from '../bookings/bookings.ts';
@@ -19,6 +19,7 @@ import {
 import type { SessionUser } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { insertUser } from '#tests/support/users.ts';
 
 const TAG = testTag('reviews-test');
 const email = (who: string) => `${TAG}-${who}@example.com`;
@@ -29,14 +30,7 @@ const people = {} as Record<'owner' | 'otherOwner' | 'admin' | 'client', Session
 let spaA = 0;
 let spaB = 0;
 
-function makeUser(who: string, role: SessionUser['role']): SessionUser {
-  const row = db
-    .insert(users)
-    .values({ email: email(who), role })
-    .returning()
-    .get();
-  return { id: row.id, email: row.email, firstName: null, lastName: null, profileImageUrl: null, role: row.role };
-}
+const makeUser = (who: string, role: SessionUser['role']) => insertUser(email(who), role);
 
 /** A booking of `spaId` in `status`, its visit `daysAgo` days back. */
 function booking(spaId: number, status: 'pending' | 'confirmed' | 'completed' | 'cancelled', who = 'client', daysAgo = 3): number {
