@@ -6,7 +6,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
 import { axeViolationIds } from '../support/axe.ts';
 import { query } from '../support/db.ts';
-import { holdRequests } from '../support/e2e-steps.ts';
+import { holdRequests, signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
@@ -543,8 +543,7 @@ test.describe('the bookings API', () => {
     const email = uniqueEmail('concierge');
     const { id } = (await (await request.post('/api/bookings', { data: { name: 'Concierge Request', email } })).json()) as { id: number };
     const admin = createSignedInUser({ role: 'admin' });
-    const adminContext = await browser.newContext({ baseURL });
-    await signIn(adminContext, admin);
+    const adminContext = await signedInContext(browser, admin, { baseURL });
     const adminPage = await adminContext.newPage();
     await adminPage.goto('/owner/dashboard');
     await expect(adminPage.locator(`[data-booking-id="${id}"]`)).toContainText('No provider chosen');
@@ -553,8 +552,7 @@ test.describe('the bookings API', () => {
     const owner = createSignedInUser({ role: 'owner' });
     const spa = borrowSpa(owner.id);
     try {
-      const ownerContext = await browser.newContext({ baseURL });
-      await signIn(ownerContext, owner);
+      const ownerContext = await signedInContext(browser, owner, { baseURL });
       const ownerPage = await ownerContext.newPage();
       await ownerPage.goto('/owner/dashboard');
       await expect(ownerPage.getByRole('heading', { name: 'Booking requests' })).toBeVisible();

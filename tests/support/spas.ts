@@ -3,7 +3,8 @@ import { expect, type BrowserContext } from '@playwright/test';
 import { write } from './db.ts';
 import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
 
-const slugOf = (name: string) => name.toLowerCase().replace(/\s+/g, '-');
+/** A slug made from a name the way these fixtures name things: lower case, words joined by hyphens. */
+export const slugOf = (name: string) => name.toLowerCase().replace(/\s+/g, '-');
 
 /** A new city named `name` (its slug made from the name). */
 export const insertCity = (name: string): number => write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', name, slugOf(name))!.id;
