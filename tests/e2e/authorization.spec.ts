@@ -195,11 +195,9 @@ function makeFixture(): Fixture {
     spaId,
     date,
   )!.id;
+  // The lead a booking request makes: the booking's contact, for the same spa.
   const leadId = write<{ id: number }>(
-    'insert into leads (name, email, spa_id, booking_id) values (?, ?, ?, ?) returning id',
-    bookingName,
-    `${TAG}-${n}@example.com`,
-    spaId,
+    'insert into leads (name, email, spa_id, booking_id) select name, email, spa_id, id from bookings where id = ? returning id',
     bookingId,
   )!.id;
   return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when };

@@ -31,6 +31,18 @@ const uniqueEmail = (who: string) => `trust-${who}-${Date.now()}-${Math.random()
 const spaId = (slug: string) => query<{ id: number }>('select id from spas where slug = ?', slug)[0]!.id;
 const reviewsSnapshot = () => query('select * from reviews order by id');
 
+/** A review link for the booking, valid until `expiresAt`, stored as the completion mail's is (by its hash); its token. */
+function reviewLink(bookingId: number, expiresAt: number): string {
+  const token = base32(randomBytes(20));
+  write(
+    'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
+    bookingId,
+    createHash('sha256').update(token).digest('hex'),
+    expiresAt,
+  );
+  return token;
+}
+
 /** A completed booking of the spa and its review link (as the completion mail would carry it). */
 function completedVisit(slug = 'bayfront-glow-studio'): { bookingId: number; token: string } {
   const visit = Date.now() - 3 * 86_400_000;
@@ -41,14 +53,7 @@ function completedVisit(slug = 'bayfront-glow-studio'): { bookingId: number; tok
     visit,
     visit,
   )!;
-  const token = base32(randomBytes(20));
-  write(
-    'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
-    booking.id,
-    createHash('sha256').update(token).digest('hex'),
-    Date.now() + 30 * 86_400_000,
-  );
-  return { bookingId: booking.id, token };
+  return { bookingId: booking.id, token: reviewLink(booking.id, Date.now() + 30 * 86_400_000) };
 }
 
 /** A new spa named `name` (its slug made unique) in the first city, owned by `ownerId` when given. */
@@ -192,13 +197,7 @@ test.describe('the bars, as raw requests', () => {
       spaId('bayfront-glow-studio'),
       uniqueEmail('pending'),
     )!;
-    const token = base32(randomBytes(20));
-    write(
-      'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
-      pending.id,
-      createHash('sha256').update(token).digest('hex'),
-      Date.now() + 86_400_000,
-    );
+    const token = reviewLink(pending.id, Date.now() + 86_400_000);
     expect((await post(request, `/reviews/write/${token}`, goodReview)).status()).toBe(404);
     expect(reviewsSnapshot()).toEqual(before);
   });
