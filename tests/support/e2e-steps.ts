@@ -1,7 +1,7 @@
 // Steps several end-to-end specs take the same way: holding a request to see
-// the state a page shows while it waits, posting a form and reading the answer,
-// opening a signed-in browser context, and giving a block of tests a server of
-// its own (./server-copy.ts).
+// the state a page shows while it waits, opening the mobile menu, posting a
+// form and reading the answer, opening a signed-in browser context, and giving
+// a block of tests a server of its own (./server-copy.ts).
 import {
   expect,
   test,
