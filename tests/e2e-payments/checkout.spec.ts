@@ -2,13 +2,14 @@
 // stand-in) in Chromium. Stripe.js cannot load here: page.route answers its
 // URL with a small test double exposing Stripe(), elements() and
 // confirmPayment(), so the island's states and toasts run for real.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import Stripe from 'stripe';
 import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
+import { ownerWithSpaInNewCity } from '../support/spas.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
 const stripe = new Stripe(stripeEnv.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(stripeEnv.STRIPE_API_PORT), protocol: 'http', maxNetworkRetries: 0 });
@@ -22,14 +23,19 @@ function pricedService() {
 }
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
+/** Opens the checkout of the service; its Pay button, named with the price. */
+async function openCheckout(page: Page, service: { id: number; price_cents: number }) {
+  await page.goto(`/checkout?service=${service.id}`);
+  return page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
+}
+
 test('card payment: loading, ready, paying, success; paid only after the webhook', async ({ page, context }) => {
   const user = createSignedInUser({ firstName: 'Pay' });
   await signIn(context, user);
   await withStripeDouble(page);
   await page.addInitScript(() => Object.assign(window, { __holdConfirm: true }));
   const service = pricedService();
-  await page.goto(`/checkout?service=${service.id}`);
-  const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
+  const pay = await openCheckout(page, service);
   await expect(pay).toBeVisible();
   await expect(page.locator('[data-test-payment-element]')).toBeVisible();
   await expect(pay).toBeEnabled();
@@ -70,32 +76,34 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
   });
 });
 
-test('a declined card shows "Payment Failed" with Stripe’s message and the button again', async ({ page, context }) => {
-  await signIn(context, createSignedInUser());
-  await withStripeDouble(page, { error: { type: 'card_error', message: 'Your card was declined.' } });
-  const service = pricedService();
-  await page.goto(`/checkout?service=${service.id}`);
-  const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
-  await expect(pay).toBeEnabled();
-  await pay.click();
-  await expect(page.getByText('Payment Failed', { exact: true })).toBeVisible();
-  await expect(page.getByText('Your card was declined.')).toBeVisible();
-  await expect(pay).toBeEnabled();
-});
-
-test('an unexpected error while paying shows "Payment Error" and the button again', async ({ page, context }) => {
-  await signIn(context, createSignedInUser());
-  await withStripeDouble(page);
-  await page.addInitScript(() => Object.assign(window, { __confirmThrows: true }));
-  const service = pricedService();
-  await page.goto(`/checkout?service=${service.id}`);
-  const pay = page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
-  await expect(pay).toBeEnabled();
-  await pay.click();
-  await expect(page.getByText('Payment Error', { exact: true })).toBeVisible();
-  await expect(page.getByText('An unexpected error occurred')).toBeVisible();
-  await expect(pay).toBeEnabled();
-});
+// Stripe.js answers the payment with an error (`confirmResult`), or fails itself (`confirmThrows`, a network error).
+const failedPayments = [
+  {
+    name: 'a declined card shows "Payment Failed" with Stripe’s message and the button again',
+    confirmResult: { error: { type: 'card_error', message: 'Your card was declined.' } },
+    toast: 'Payment Failed',
+    message: 'Your card was declined.',
+  },
+  {
+    name: 'an unexpected error while paying shows "Payment Error" and the button again',
+    confirmThrows: true,
+    toast: 'Payment Error',
+    message: 'An unexpected error occurred',
+  },
+];
+for (const c of failedPayments) {
+  test(c.name, async ({ page, context }) => {
+    await signIn(context, createSignedInUser());
+    await withStripeDouble(page, c.confirmResult);
+    if (c.confirmThrows) await page.addInitScript(() => Object.assign(window, { __confirmThrows: true }));
+    const pay = await openCheckout(page, pricedService());
+    await expect(pay).toBeEnabled();
+    await pay.click();
+    await expect(page.getByText(c.toast, { exact: true })).toBeVisible();
+    await expect(page.getByText(c.message)).toBeVisible();
+    await expect(pay).toBeEnabled();
+  });
+}
 
 test('signed out by the time the form asks for a payment: "Unauthorized", then the sign-in page', async ({ page, context }) => {
   const user = createSignedInUser();
@@ -145,17 +153,7 @@ test('Stripe’s return with success=true shows the confirmation and goes home',
 
 test('subscription: the billing switch works without JavaScript and the plan form reaches Stripe Checkout', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
-  const owner = createSignedInUser({ role: 'owner' });
-  await signIn(context, owner);
-  // A city of its own: the demo cities may already have their 3 Elite spas.
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Plan City ${owner.id}`, `plan-city-${owner.id}`)!.id;
-  const spa = write<{ id: number }>(
-    `insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id`,
-    `Plan Spa ${owner.id}`,
-    `plan-spa-${owner.id}`,
-    cityId,
-    owner.id,
-  )!;
+  const { spa } = await ownerWithSpaInNewCity(context, { city: 'Plan City', spa: 'Plan Spa' });
   const page = await context.newPage();
   await page.goto(`/subscription?spaId=${spa.id}`);
   await expect(page.getByRole('heading', { name: 'Premium', exact: true })).toBeVisible();
@@ -176,18 +174,9 @@ test('subscription: the billing switch works without JavaScript and the plan for
 });
 
 test('subscription with JavaScript: a full city shows "Elite Tier Unavailable"', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  await signIn(context, owner);
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Full City ${owner.id}`, `full-city-${owner.id}`)!.id;
+  const { owner, cityId, spa } = await ownerWithSpaInNewCity(context, { city: 'Full City', spa: 'Hopeful' });
   for (let i = 0; i < 3; i++)
     write(`insert into spas (name, slug, city_id, tier) values (?, ?, ?, 'ELITE')`, `Elite ${owner.id}-${i}`, `elite-${owner.id}-${i}`, cityId);
-  const spa = write<{ id: number }>(
-    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
-    `Hopeful ${owner.id}`,
-    `hopeful-${owner.id}`,
-    cityId,
-    owner.id,
-  )!;
   await page.goto(`/subscription?spaId=${spa.id}`);
   await expect(page.locator('[data-plans]')).toBeVisible();
   await page.waitForFunction(() => document.querySelector('astro-island[ssr]') === null);
@@ -198,16 +187,7 @@ test('subscription with JavaScript: a full city shows "Elite Tier Unavailable"',
 });
 
 test('subscription with JavaScript: a failed or empty answer shows "Subscription Error" with what went wrong', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  await signIn(context, owner);
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Error City ${owner.id}`, `error-city-${owner.id}`)!.id;
-  const spa = write<{ id: number }>(
-    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
-    `Unlucky ${owner.id}`,
-    `unlucky-${owner.id}`,
-    cityId,
-    owner.id,
-  )!;
+  const { spa } = await ownerWithSpaInNewCity(context, { city: 'Error City', spa: 'Unlucky' });
   // Stripe's answers the server cannot give on demand here: an error without a message, then a success without a URL.
   const answers = [
     { status: 502, body: JSON.stringify({ error: { code: 'stripe_error', message: '' } }) },

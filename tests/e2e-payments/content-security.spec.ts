@@ -3,28 +3,15 @@
 // runs, the card form's states run, and a plan form may go on to Stripe
 // Checkout (the stand-in's page), all without one violation.
 import { expect, test } from '@playwright/test';
-import { query, write } from '../support/db.ts';
+import { query } from '../support/db.ts';
 import { visit, watchViolations } from '../support/csp.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { ownerWithSpaInNewCity } from '../support/spas.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
 test('checkout with Stripe.js and the plans page load without a violation; Stripe is in the policy', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  await signIn(context, owner);
+  const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp Pay City', spa: 'Csp Pay' });
   await withStripeDouble(page);
-  const cityId = write<{ id: number }>(
-    'insert into cities (name, slug) values (?, ?) returning id',
-    `Csp Pay City ${owner.id}`,
-    `csp-pay-city-${owner.id}`,
-  )!.id;
-  const spa = write<{ id: number }>(
-    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
-    `Csp Pay ${owner.id}`,
-    `csp-pay-${owner.id}`,
-    cityId,
-    owner.id,
-  )!;
   const [service] = query<{ id: number }>(
     'select s.id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1',
   );
@@ -42,20 +29,7 @@ test('checkout with Stripe.js and the plans page load without a violation; Strip
 
 test('a plan form without JavaScript may go on to Stripe Checkout (form-action)', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
-  const owner = createSignedInUser({ role: 'owner' });
-  await signIn(context, owner);
-  const cityId = write<{ id: number }>(
-    'insert into cities (name, slug) values (?, ?) returning id',
-    `Csp Plan City ${owner.id}`,
-    `csp-plan-city-${owner.id}`,
-  )!.id;
-  const spa = write<{ id: number }>(
-    'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
-    `Csp Plan ${owner.id}`,
-    `csp-plan-${owner.id}`,
-    cityId,
-    owner.id,
-  )!;
+  const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp Plan City', spa: 'Csp Plan' });
   const page = await context.newPage();
   const violations = await watchViolations(page);
   await page.goto(`/subscription?spaId=${spa.id}`);

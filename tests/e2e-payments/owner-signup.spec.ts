@@ -5,11 +5,12 @@
 // tier only when the signed checkout.session.completed webhook arrives.
 import { expect, test } from '@playwright/test';
 import Stripe from 'stripe';
-import { query, write } from '../support/db.ts';
+import { query } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { ownerWithSpaInNewCity } from '../support/spas.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
 
@@ -33,15 +34,7 @@ test('the landing’s Premium button asks for checkout and, signed out, falls ba
 });
 
 test('the landing’s Elite button takes a signed-in owner with one listing straight to Stripe Checkout (annual)', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  await signIn(context, owner);
-  // A city of its own: the demo cities may already have their 3 Elite spas.
-  const cityId = write<{ id: number }>(
-    'insert into cities (name, slug) values (?, ?) returning id',
-    `Landing City ${owner.id}`,
-    `landing-city-${owner.id}`,
-  )!.id;
-  write('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?)', `Landing Spa ${owner.id}`, `landing-spa-${owner.id}`, cityId, owner.id);
+  await ownerWithSpaInNewCity(context, { city: 'Landing City', spa: 'Landing Spa' });
   await page.goto('/spa-owners');
   await page.getByText('Annual').click();
   const [pay] = await Promise.all([

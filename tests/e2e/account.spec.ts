@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { query, withE2eDatabase, write } from '../support/db.ts';
+import { holdRequests, openMobileMenu } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
@@ -7,12 +8,7 @@ test.describe('navigation when signed in', () => {
   test('shows a placeholder while the user loads, then the avatar menu', async ({ page, context }) => {
     const user = createSignedInUser({ firstName: 'Ana', lastName: 'Ruiz' });
     await signIn(context, user);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/auth/user', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/auth/user');
     await page.goto('/privacy-policy');
     await hydrated(page, 'UserNav');
     await expect(page.getByTestId('avatar-placeholder')).toBeVisible();
@@ -67,10 +63,7 @@ test.describe('the mobile sheet when signed in', () => {
   test('shows the user and Sign Out instead of Sign In and Book Now', async ({ page, context }) => {
     const user = createSignedInUser({ firstName: 'Mia', lastName: 'Chen' });
     await signIn(context, user);
-    await page.goto('/privacy-policy');
-    await expect(page.locator('[data-menu-ready]')).toBeAttached();
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    const sheet = page.getByRole('dialog', { name: 'Menu' });
+    const sheet = await openMobileMenu(page, '/privacy-policy');
     await expect(sheet).toContainText('Mia Chen');
     await expect(sheet).toContainText(user.email);
     await expect(sheet.getByRole('button', { name: 'Sign Out', exact: true })).toBeVisible();

@@ -18,6 +18,17 @@ async function jsonOf(response: APIResponse, status: number) {
   return response.json();
 }
 
+/** A record's field types as the contract names them: matchers for toMatchObject, to combine with exact values. */
+function fieldTypes(types: { numbers?: string[]; strings?: string[]; decimals?: string[]; arrays?: string[] }): Record<string, unknown> {
+  const { numbers = [], strings = [], decimals = [], arrays = [] } = types;
+  return Object.fromEntries([
+    ...numbers.map((field) => [field, expect.any(Number)]),
+    ...strings.map((field) => [field, expect.any(String)]),
+    ...decimals.map((field) => [field, expect.stringMatching(DECIMAL)]),
+    ...arrays.map((field) => [field, expect.any(Array)]),
+  ]);
+}
+
 /** Spa ids in the spec's order (tier weight, then newest), straight from the database. */
 const TIER_ORDER = "order by case s.tier when 'ELITE' then 3 when 'PREMIUM' then 2 else 1 end desc, s.created_at desc, s.id desc";
 
@@ -36,12 +47,7 @@ test.describe('read API', () => {
     expect(services).toHaveLength(count!.n);
     for (const service of services) {
       expect(service).toMatchObject({
-        id: expect.any(Number),
-        name: expect.any(String),
-        price: expect.stringMatching(DECIMAL),
-        duration: expect.any(Number),
-        category: expect.any(String),
-        spaId: expect.any(Number),
+        ...fieldTypes({ numbers: ['id', 'duration', 'spaId'], strings: ['name', 'category'], decimals: ['price'] }),
         active: true,
       });
       expect(service).toHaveProperty('description');
@@ -78,7 +84,7 @@ test.describe('read API', () => {
     const rows = query<{ id: number; slug: string }>('select id, slug from cities where active = 1 order by id');
     expect(cities.map((c: { id: number; slug: string }) => [c.id, c.slug])).toEqual(rows.map((r) => [r.id, r.slug]));
     for (const city of cities) {
-      expect(city).toMatchObject({ id: expect.any(Number), name: expect.any(String), slug: expect.any(String), state: 'CA' });
+      expect(city).toMatchObject({ ...fieldTypes({ numbers: ['id'], strings: ['name', 'slug'] }), state: 'CA' });
       // A city's own contact columns are not part of the public answer.
       expect(city).not.toHaveProperty('email');
     }
@@ -107,9 +113,7 @@ test.describe('read API', () => {
 
       for (const spa of spas) {
         expect(spa).toMatchObject({
-          id: expect.any(Number),
-          name: expect.any(String),
-          slug: expect.any(String),
+          ...fieldTypes({ numbers: ['id'], strings: ['name', 'slug'] }),
           tier: expect.stringMatching(/^(FREE|PREMIUM|ELITE)$/),
           createdAt: expect.stringMatching(ISO),
           city: { name: expect.any(String), slug: expect.any(String) },
@@ -172,15 +176,12 @@ test.describe('read API', () => {
     const spaSlugs = new Map(query<{ id: number; slug: string }>('select id, slug from spas').map((r) => [r.id, r.slug]));
     for (const offer of offers) {
       expect(offer).toMatchObject({
-        id: expect.any(Number),
-        title: expect.any(String),
-        slug: expect.any(String),
-        originalPrice: expect.stringMatching(DECIMAL),
-        offerPrice: expect.stringMatching(DECIMAL),
-        savings: expect.stringMatching(DECIMAL),
-        spaId: expect.any(Number),
-        cityId: expect.any(Number),
-        serviceIds: expect.any(Array),
+        ...fieldTypes({
+          numbers: ['id', 'spaId', 'cityId'],
+          strings: ['title', 'slug'],
+          decimals: ['originalPrice', 'offerPrice', 'savings'],
+          arrays: ['serviceIds'],
+        }),
         spa: { name: expect.any(String), slug: spaSlugs.get(offer.spaId) },
         city: { name: expect.any(String) },
       });

@@ -10,9 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
 import { query, write } from '../support/db.ts';
+import { holdRequests } from '../support/e2e-steps.ts';
 import { baseURL, siteEnv } from '../support/env.ts';
 import { hydrated } from '../support/islands.ts';
 import { linkIn, messageInOutbox, OUTBOX } from '../support/outbox.ts';
+import { borrowSpa } from '../support/spas.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const CANT_BE_USED = 'This link can’t be used';
@@ -50,6 +52,18 @@ async function sessionCookie(context: BrowserContext) {
   return cookie!;
 }
 
+/** Opens a page with the magic-link form (the owner's or the client's sign-in) and waits until it can be used. */
+async function openMagicLinkForm(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await hydrated(page, 'MagicLinkForm');
+}
+
+/** Types `email` into the magic-link form and sends it. */
+async function sendMagicLink(page: Page, email: string): Promise<void> {
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Send Magic Link' }).click();
+}
+
 /** The sign-in link in a raw message's text part. */
 const confirmLinkIn = (raw: string) => linkIn(raw, '/auth/confirm?');
 
@@ -58,24 +72,14 @@ async function axeViolations(page: Page): Promise<string[]> {
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/** Gives the user a listing for the test's length (a seeded spa nobody owns), and hands it back after. */
-function borrowSpa(userEmail: string): { id: number; name: string; slug: string; giveBack: () => void } {
-  const spa = write<{ id: number; name: string; slug: string }>(
-    `update spas set owner_id = (select id from users where email = ?)
-     where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1)
-     returning id, name, slug`,
-    userEmail,
-  );
-  expect(spa, 'a seeded spa without an owner').toBeDefined();
-  return { ...spa!, giveBack: () => write('update spas set owner_id = null where id = ?', spa!.id) };
-}
+/** Lends a seeded spa nobody owns to the user signed in as `email`, for the test's length. */
+const borrowSpaFor = (email: string) => borrowSpa(query<{ id: number }>('select id from users where email = ?', email)[0]!.id);
 
 test.describe('magic-link sign-in', () => {
   test('an owner asks for a link, opens it from the outbox, signs in and logs out', async ({ page }) => {
     resetClientLimit();
     const email = uniqueEmail();
-    await page.goto('/owner/login');
-    await hydrated(page, 'MagicLinkForm');
+    await openMagicLinkForm(page, '/owner/login');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Spa Owner Sign In');
     await expect(page.getByRole('link', { name: 'List your spa' })).toHaveAttribute('href', '/owner/signup');
 
@@ -87,12 +91,7 @@ test.describe('magic-link sign-in', () => {
     await expect(send).toBeEnabled();
 
     // Hold the request so the sending state can be seen.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/auth/request', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/auth/request');
     await send.click();
     await expect(page.getByRole('button', { name: 'Sending...' })).toBeDisabled();
     release();
@@ -140,8 +139,7 @@ test.describe('magic-link sign-in', () => {
     await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/api\/login$/);
     await hydrated(page, 'MagicLinkForm');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByRole('button', { name: 'Send Magic Link' }).click();
+    await sendMagicLink(page, email);
     await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
 
     const link = confirmLinkIn(await messageInOutbox(email));
@@ -163,8 +161,7 @@ test.describe('magic-link sign-in', () => {
   });
 
   test('the form checks the address, shows the server’s field message and says when sending failed', async ({ page }) => {
-    await page.goto('/owner/login');
-    await hydrated(page, 'MagicLinkForm');
+    await openMagicLinkForm(page, '/owner/login');
     const field = page.getByLabel('Email address');
     const send = page.getByRole('button', { name: 'Send Magic Link' });
     let calls = 0;
@@ -221,12 +218,10 @@ test.describe('magic-link sign-in', () => {
   });
 
   test('a toast swiped right past 50 px goes away; a short swipe does not', async ({ page }) => {
-    await page.goto('/owner/login');
-    await hydrated(page, 'MagicLinkForm');
+    await openMagicLinkForm(page, '/owner/login');
     await hydrated(page, 'Toaster');
     await page.route('**/api/auth/request', (route) => route.fulfill({ status: 500, body: 'boom' }));
-    await page.getByLabel('Email address').fill(uniqueEmail());
-    await page.getByRole('button', { name: 'Send Magic Link' }).click();
+    await sendMagicLink(page, uniqueEmail());
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to send magic link' });
     await expect(alert).toBeVisible();
 
@@ -247,12 +242,10 @@ test.describe('magic-link sign-in', () => {
   test('a toast closes by itself after 5 seconds, but not while the pointer is on it', async ({ page }) => {
     // Playwright's clock moves the toast timers; no waiting in real time.
     await page.clock.install();
-    await page.goto('/owner/login');
-    await hydrated(page, 'MagicLinkForm');
+    await openMagicLinkForm(page, '/owner/login');
     await hydrated(page, 'Toaster');
     await page.route('**/api/auth/request', (route) => route.fulfill({ json: { sent: true, expiresInMinutes: 15 } }));
-    await page.getByLabel('Email address').fill(uniqueEmail());
-    await page.getByRole('button', { name: 'Send Magic Link' }).click();
+    await sendMagicLink(page, uniqueEmail());
     const toast = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem').filter({ hasText: 'Magic Link Sent!' });
     await expect(toast).toBeVisible();
     await toast.hover();
@@ -266,13 +259,11 @@ test.describe('magic-link sign-in', () => {
   test('a client signs in at /api/login: the link keeps `next` and creates a client account', async ({ page }) => {
     resetClientLimit();
     const email = uniqueEmail('client');
-    await page.goto('/api/login?next=%2Foffers');
-    await hydrated(page, 'MagicLinkForm');
+    await openMagicLinkForm(page, '/api/login?next=%2Foffers');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in');
     // No Google credentials in the test environment: no Google button.
     await expect(page.getByRole('link', { name: 'Continue with Google' })).toHaveCount(0);
-    await page.getByLabel('Email address').fill(email);
-    await page.getByRole('button', { name: 'Send Magic Link' }).click();
+    await sendMagicLink(page, email);
     await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
     expect(query('select 1 from users where email = ?', email)).toHaveLength(0);
 
@@ -333,10 +324,8 @@ test.describe('magic-link sign-in', () => {
         .poll(async () => (await fetch(`${origin}/owner/login`).catch(() => null))?.status, { message: `server on ${origin}`, timeout: 30_000 })
         .toBe(200);
 
-      await page.goto(`${origin}/owner/login`);
-      await hydrated(page, 'MagicLinkForm');
-      await page.getByLabel('Email address').fill(email);
-      await page.getByRole('button', { name: 'Send Magic Link' }).click();
+      await openMagicLinkForm(page, `${origin}/owner/login`);
+      await sendMagicLink(page, email);
       await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
 
       await expect.poll(() => messages.filter((raw) => raw.includes(email)).length, { message: 'a message at the SMTP server' }).toBe(1);
@@ -443,10 +432,8 @@ test.describe('links that are refused', () => {
     expect(query('select id from magic_tokens where email = ?', email)).toHaveLength(5);
 
     // The form shows the server's words in a destructive toast.
-    await page.goto('/api/login');
-    await hydrated(page, 'MagicLinkForm');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByRole('button', { name: 'Send Magic Link' }).click();
+    await openMagicLinkForm(page, '/api/login');
+    await sendMagicLink(page, email);
     const alert = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('alert');
     await expect(alert).toContainText('Too many requests');
     await expect(alert).toContainText(/Too many sign-in links requested\. Try again in \d+ minutes?\./);
@@ -564,7 +551,7 @@ test.describe('pages that need a session', () => {
   test('the dashboard lists the owner’s spas with tier, city and state', async ({ page }) => {
     const email = uniqueEmail();
     await signIn(page, email);
-    const spa = borrowSpa(email);
+    const spa = borrowSpaFor(email);
     try {
       const [expected] = query<{ tier: string; city: string }>(
         'select s.tier, c.name as city from spas s join cities c on c.id = s.city_id where s.id = ?',
@@ -590,32 +577,26 @@ for (const width of [375, 1280]) {
     test.use({ viewport: { width, height: 900 } });
 
     test('/owner/login, before and after sending (with the toast)', async ({ page }) => {
-      await page.goto('/owner/login');
-      await hydrated(page, 'MagicLinkForm');
+      await openMagicLinkForm(page, '/owner/login');
       expect(await axeViolations(page)).toEqual([]);
       await page.route('**/api/auth/request', (route) => route.fulfill({ json: { sent: true, expiresInMinutes: 15 } }));
-      await page.getByLabel('Email address').fill(uniqueEmail());
-      await page.getByRole('button', { name: 'Send Magic Link' }).click();
+      await sendMagicLink(page, uniqueEmail());
       await expect(page.getByRole('status')).toContainText('Magic Link Sent!');
       expect(await axeViolations(page)).toEqual([]);
     });
 
     test('/owner/login with a field error and a destructive toast', async ({ page }) => {
-      await page.goto('/owner/login');
-      await hydrated(page, 'MagicLinkForm');
-      await page.getByLabel('Email address').fill('nope');
-      await page.getByRole('button', { name: 'Send Magic Link' }).click();
+      await openMagicLinkForm(page, '/owner/login');
+      await sendMagicLink(page, 'nope');
       await expect(page.getByText('Valid email is required')).toBeVisible();
       await page.route('**/api/auth/request', (route) => route.fulfill({ status: 500, body: '' }));
-      await page.getByLabel('Email address').fill(uniqueEmail());
-      await page.getByRole('button', { name: 'Send Magic Link' }).click();
+      await sendMagicLink(page, uniqueEmail());
       await expect(page.getByRole('alert')).toContainText('Failed to send magic link');
       expect(await axeViolations(page)).toEqual([]);
     });
 
     test('/api/login', async ({ page }) => {
-      await page.goto('/api/login?next=%2Fcheckout');
-      await hydrated(page, 'MagicLinkForm');
+      await openMagicLinkForm(page, '/api/login?next=%2Fcheckout');
       expect(await axeViolations(page)).toEqual([]);
     });
 
@@ -635,7 +616,7 @@ for (const width of [375, 1280]) {
       await signIn(page, email);
       await hydrated(page, 'LogoutButton');
       expect(await axeViolations(page)).toEqual([]);
-      const spa = borrowSpa(email);
+      const spa = borrowSpaFor(email);
       try {
         await page.goto('/owner/dashboard');
         await hydrated(page, 'LogoutButton');

@@ -6,7 +6,8 @@
 //
 // To add a route: add one entry to ROUTES. `fixture` holds fresh rows for
 // every single request (a spa of the owner with a booking and a lead, and a
-// listing awaiting review), `state` reads what the request could change, and
+// listing awaiting review), and a route's path and body name them as
+// `{bookingId}` and the like; `state` reads what the request could change, and
 // `changed` says what success looks like.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { query, write } from '../support/db.ts';
@@ -30,11 +31,11 @@ interface Fixture {
 interface Route {
   name: string;
   method: 'GET' | 'POST' | 'PATCH';
-  path: (f: Fixture) => string;
+  path: string;
   /** An HTML form post (application/x-www-form-urlencoded). */
-  form?: (f: Fixture) => Record<string, string>;
+  form?: Record<string, string>;
   /** A JSON body. */
-  json?: (f: Fixture) => unknown;
+  json?: Record<string, unknown>;
   /** Who may do it. */
   allowed: Role[];
   /** The status of a success. */
@@ -72,187 +73,88 @@ const policy = (f: Fixture) => query<{ hours: number }>('select cancellation_win
 const cliniciansOf = (f: Fixture) =>
   query<{ name: string; checked: number | null }>('select name, license_checked_at as checked from clinicians where spa_id = ? order by id', f.spaId);
 
+/** Routes of one kind: a success answers `okStatus` to those `allowed`; `more` says what the request sends, shows and changes. */
+const routesOf =
+  (method: Route['method'], okStatus: number) =>
+  (name: string, path: string, allowed: Role[], more: Partial<Route> = {}): Route => ({ name, method, path, allowed, okStatus: [okStatus], ...more });
+const read = routesOf('GET', 200);
+const formPost = routesOf('POST', 303);
+const postJson = routesOf('POST', 200);
+const patchJson = routesOf('PATCH', 200);
+
+const confirmsBooking: Partial<Route> = { state: booking, changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }) };
+const movesLead: Partial<Route> = { state: lead, changed: (after) => expect(after).toMatchObject({ status: 'contacted' }) };
+const CONFIRM_BOOKING = { intent: 'booking', id: '{bookingId}', status: 'confirmed', scheduledAt: '{when}' };
+/** The admin forms that change the owner's approved spa (inactive, so activating it is possible; deactivating is a no-op change that is still logged). */
+const SPA_SWITCHES = [
+  ['activate', { active: 1 }],
+  ['deactivate', { active: 0 }],
+  ['verify', { verified: 1 }],
+  ['feature', { featured: 1 }],
+] as const;
+
 const ROUTES: Route[] = [
   // The owner dashboard (src/pages/owner/dashboard.astro).
-  {
-    name: 'GET /owner/dashboard shows the spa’s bookings',
-    method: 'GET',
-    path: () => '/owner/dashboard',
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
-    shows: (f) => f.bookingName,
-    ownView: true,
-  },
-  {
-    name: 'dashboard form: confirm a booking',
-    method: 'POST',
-    path: () => '/owner/dashboard',
-    form: (f) => ({ intent: 'booking', id: String(f.bookingId), status: 'confirmed', scheduledAt: f.when }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [303],
-    state: booking,
-    changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }),
-  },
-  {
-    name: 'dashboard form: move a lead',
-    method: 'POST',
-    path: () => '/owner/dashboard',
-    form: (f) => ({ intent: 'lead', id: String(f.leadId), status: 'contacted' }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [303],
-    state: lead,
-    changed: (after) => expect(after).toMatchObject({ status: 'contacted' }),
-  },
-  {
-    name: 'dashboard form: Manage billing',
-    method: 'POST',
-    path: () => '/owner/dashboard',
-    form: (f) => ({ intent: 'billing', spaId: String(f.spaId) }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [303],
-    needsStripe: true,
-  },
+  read('GET /owner/dashboard shows the spa’s bookings', '/owner/dashboard', OWNER_AND_ADMIN, { shows: (f) => f.bookingName, ownView: true }),
+  formPost('dashboard form: confirm a booking', '/owner/dashboard', OWNER_AND_ADMIN, { form: CONFIRM_BOOKING, ...confirmsBooking }),
+  formPost('dashboard form: move a lead', '/owner/dashboard', OWNER_AND_ADMIN, { form: { intent: 'lead', id: '{leadId}', status: 'contacted' }, ...movesLead }),
+  formPost('dashboard form: Manage billing', '/owner/dashboard', OWNER_AND_ADMIN, { form: { intent: 'billing', spaId: '{spaId}' }, needsStripe: true }),
   // The JSON endpoints owners use.
-  {
-    name: 'GET /api/bookings/{id}',
-    method: 'GET',
-    path: (f) => `/api/bookings/${f.bookingId}`,
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
-    shows: (f) => f.bookingName,
-  },
-  {
-    name: 'PATCH /api/bookings/{id}',
-    method: 'PATCH',
-    path: (f) => `/api/bookings/${f.bookingId}`,
-    json: (f) => ({ status: 'confirmed', scheduledAt: f.when }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
-    state: booking,
-    changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }),
-  },
-  {
-    name: 'PATCH /api/leads/{id}',
-    method: 'PATCH',
-    path: (f) => `/api/leads/${f.leadId}`,
-    json: () => ({ status: 'contacted' }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
-    state: lead,
-    changed: (after) => expect(after).toMatchObject({ status: 'contacted' }),
-  },
-  {
-    name: 'POST /api/stripe/portal',
-    method: 'POST',
-    path: () => '/api/stripe/portal',
-    json: (f) => ({ spaId: f.spaId }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
+  read('GET /api/bookings/{id}', '/api/bookings/{bookingId}', OWNER_AND_ADMIN, { shows: (f) => f.bookingName }),
+  patchJson('PATCH /api/bookings/{id}', '/api/bookings/{bookingId}', OWNER_AND_ADMIN, {
+    json: { status: 'confirmed', scheduledAt: '{when}' },
+    ...confirmsBooking,
+  }),
+  patchJson('PATCH /api/leads/{id}', '/api/leads/{leadId}', OWNER_AND_ADMIN, { json: { status: 'contacted' }, ...movesLead }),
+  postJson('POST /api/stripe/portal', '/api/stripe/portal', OWNER_AND_ADMIN, { json: { spaId: '{spaId}' }, needsStripe: true }),
+  postJson('POST /api/stripe/checkout (upgrade a spa)', '/api/stripe/checkout', OWNER_AND_ADMIN, {
+    json: { tier: 'PREMIUM', billing: 'monthly', spaId: '{spaId}' },
     needsStripe: true,
-  },
-  {
-    name: 'POST /api/stripe/checkout (upgrade a spa)',
-    method: 'POST',
-    path: () => '/api/stripe/checkout',
-    json: (f) => ({ tier: 'PREMIUM', billing: 'monthly', spaId: f.spaId }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
-    needsStripe: true,
-  },
+  }),
   // A listing's own pages (src/pages/owner/spas/[id]/*): the owner or an editor.
-  ...['', '/services', '/offers', '/photos', '/policies', '/clinicians', '/reviews'].map((page): Route => ({
-    name: `GET /owner/spas/{id}${page}`,
-    method: 'GET',
-    path: (f) => `/owner/spas/${f.spaId}${page}`,
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [200],
-    shows: (f) => f.spaName,
-  })),
-  {
-    name: 'policies form: the cancellation window',
-    method: 'POST',
-    path: (f) => `/owner/spas/${f.spaId}/policies`,
-    form: () => ({ cancellationWindowHours: '48' }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [303],
+  ...['', '/services', '/offers', '/photos', '/policies', '/clinicians', '/reviews'].map((page) =>
+    read(`GET /owner/spas/{id}${page}`, `/owner/spas/{spaId}${page}`, OWNER_AND_ADMIN, { shows: (f) => f.spaName }),
+  ),
+  formPost('policies form: the cancellation window', '/owner/spas/{spaId}/policies', OWNER_AND_ADMIN, {
+    form: { cancellationWindowHours: '48' },
     state: policy,
     changed: (after) => expect(after).toEqual({ hours: 48 }),
-  },
-  {
-    name: 'clinicians form: add a clinician',
-    method: 'POST',
-    path: (f) => `/owner/spas/${f.spaId}/clinicians`,
-    form: () => ({ intent: 'add', name: 'Authz Added', role: 'RN', licenseNumber: '95077777' }),
-    allowed: OWNER_AND_ADMIN,
-    okStatus: [303],
+  }),
+  formPost('clinicians form: add a clinician', '/owner/spas/{spaId}/clinicians', OWNER_AND_ADMIN, {
+    form: { intent: 'add', name: 'Authz Added', role: 'RN', licenseNumber: '95077777' },
     state: cliniciansOf,
     changed: (after) => expect(after).toMatchObject([{ name: 'Authz Nurse' }, { name: 'Authz Added' }]),
-  },
+  }),
   // The editors' desk (src/pages/admin/*).
-  { name: 'GET /admin/clinicians', method: 'GET', path: () => '/admin/clinicians', allowed: ADMIN, okStatus: [200], shows: () => 'Authz Nurse' },
-  { name: 'GET /admin/reviews', method: 'GET', path: () => '/admin/reviews', allowed: ADMIN, okStatus: [200], shows: () => 'A low rating is not a reason.' },
-  {
-    name: '/admin/clinicians form: check a licence',
-    method: 'POST',
-    path: () => '/admin/clinicians',
-    form: (f) => ({ intent: 'check', id: String(f.clinicianId), licence: '95012345' }),
-    allowed: ADMIN,
-    okStatus: [303],
+  read('GET /admin/clinicians', '/admin/clinicians', ADMIN, { shows: () => 'Authz Nurse' }),
+  read('GET /admin/reviews', '/admin/reviews', ADMIN, { shows: () => 'A low rating is not a reason.' }),
+  formPost('/admin/clinicians form: check a licence', '/admin/clinicians', ADMIN, {
+    form: { intent: 'check', id: '{clinicianId}', licence: '95012345' },
     state: cliniciansOf,
     changed: (after) => expect((after as { checked: number | null }[])[0]!.checked).not.toBeNull(),
-  },
-  { name: 'GET /admin', method: 'GET', path: () => '/admin', allowed: ADMIN, okStatus: [200], shows: () => 'Awaiting review' },
-  { name: 'GET /admin/requests', method: 'GET', path: () => '/admin/requests', allowed: ADMIN, okStatus: [200], shows: (f) => f.bookingName },
-  { name: 'GET /admin/audit', method: 'GET', path: () => '/admin/audit', allowed: ADMIN, okStatus: [200], shows: () => 'Audit log' },
-  {
-    name: '/admin form: approve',
-    method: 'POST',
-    path: () => '/admin',
-    form: (f) => ({ intent: 'approve', id: String(f.pendingSpaId) }),
-    allowed: ADMIN,
-    okStatus: [303],
+  }),
+  read('GET /admin', '/admin', ADMIN, { shows: () => 'Awaiting review' }),
+  read('GET /admin/requests', '/admin/requests', ADMIN, { shows: (f) => f.bookingName }),
+  read('GET /admin/audit', '/admin/audit', ADMIN, { shows: () => 'Audit log' }),
+  formPost('/admin form: approve', '/admin', ADMIN, {
+    form: { intent: 'approve', id: '{pendingSpaId}' },
     state: (f) => listingAndAudit(f.pendingSpaId),
     changed: (after) => expect(after).toMatchObject({ listing: { review_status: 'approved', active: 1 }, audit: [{ action: 'approve' }] }),
-  },
-  {
-    name: '/admin form: reject with a reason',
-    method: 'POST',
-    path: () => '/admin',
-    form: (f) => ({ intent: 'reject', id: String(f.pendingSpaId), reason: 'Needs a street address.' }),
-    allowed: ADMIN,
-    okStatus: [303],
+  }),
+  formPost('/admin form: reject with a reason', '/admin', ADMIN, {
+    form: { intent: 'reject', id: '{pendingSpaId}', reason: 'Needs a street address.' },
     state: (f) => listingAndAudit(f.pendingSpaId),
     changed: (after) =>
       expect(after).toMatchObject({ listing: { review_status: 'rejected', review_note: 'Needs a street address.' }, audit: [{ action: 'reject' }] }),
-  },
-  ...(
-    [
-      ['activate', { active: 1 }],
-      ['deactivate', { active: 0 }],
-      ['verify', { verified: 1 }],
-      ['feature', { featured: 1 }],
-    ] as const
-  ).map(([intent, expected]): Route => ({
-    name: `/admin form: ${intent}`,
-    method: 'POST',
-    path: () => '/admin',
-    // The owner's approved spa: inactive, so activating it is possible; deactivating is a no-op change that is still logged.
-    form: (f) => ({ intent, id: String(f.spaId) }),
-    allowed: ADMIN,
-    okStatus: [303],
-    state: (f) => listingAndAudit(f.spaId),
-    changed: (after) => expect(after).toMatchObject({ listing: expected, audit: [{ action: intent }] }),
-  })),
-  {
-    name: '/admin/requests form: confirm a booking',
-    method: 'POST',
-    path: () => '/admin/requests',
-    form: (f) => ({ intent: 'booking', id: String(f.bookingId), status: 'confirmed', scheduledAt: f.when }),
-    allowed: ADMIN,
-    okStatus: [303],
-    state: booking,
-    changed: (after) => expect(after).toMatchObject({ status: 'confirmed' }),
-  },
+  }),
+  ...SPA_SWITCHES.map(([intent, expected]) =>
+    formPost(`/admin form: ${intent}`, '/admin', ADMIN, {
+      form: { intent, id: '{spaId}' },
+      state: (f) => listingAndAudit(f.spaId),
+      changed: (after) => expect(after).toMatchObject({ listing: expected, audit: [{ action: intent }] }),
+    }),
+  ),
+  formPost('/admin/requests form: confirm a booking', '/admin/requests', ADMIN, { form: CONFIRM_BOOKING, ...confirmsBooking }),
 ];
 
 const users = {} as Record<Exclude<Role, 'signed out'>, TestUser>;
@@ -293,14 +195,20 @@ function makeFixture(): Fixture {
     spaId,
     date,
   )!.id;
+  // The lead a booking request makes: the booking's contact, for the same spa.
   const leadId = write<{ id: number }>(
-    'insert into leads (name, email, spa_id, booking_id) values (?, ?, ?, ?) returning id',
-    bookingName,
-    `${TAG}-${n}@example.com`,
-    spaId,
+    'insert into leads (name, email, spa_id, booking_id) select name, email, spa_id, id from bookings where id = ? returning id',
     bookingId,
   )!.id;
   return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when };
+}
+
+/** A template's `{key}` placeholders filled from the fixture; a value that is only a placeholder becomes the fixture's value itself (a number stays one). */
+function fill<T extends string | Record<string, unknown>>(template: T, f: Fixture): T {
+  const text = (value: string) => value.replace(/\{(\w+)\}/g, (_, key: keyof Fixture) => String(f[key]));
+  const value = (v: unknown) => (typeof v !== 'string' ? v : /^\{\w+\}$/.test(v) ? f[v.slice(1, -1) as keyof Fixture] : text(v));
+  if (typeof template === 'string') return text(template) as T;
+  return Object.fromEntries(Object.entries(template).map(([key, v]) => [key, value(v)])) as T;
 }
 
 async function ask(request: APIRequestContext, route: Route, f: Fixture, role: Role) {
@@ -309,10 +217,10 @@ async function ask(request: APIRequestContext, route: Route, f: Fixture, role: R
   const options = {
     headers,
     maxRedirects: 0,
-    ...(route.form ? { form: route.form(f) } : {}),
-    ...(route.json ? { data: route.json(f) } : {}),
+    ...(route.form ? { form: fill(route.form, f) } : {}),
+    ...(route.json ? { data: fill(route.json, f) } : {}),
   };
-  const path = route.path(f);
+  const path = fill(route.path, f);
   if (route.method === 'GET') return request.get(path, options);
   if (route.method === 'PATCH') return request.patch(path, options);
   return request.post(path, options);

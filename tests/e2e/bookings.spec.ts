@@ -2,17 +2,18 @@
 // state, toasts and reset; what is stored (booking, lead, visit source); the
 // Schedule path; the form without JavaScript; the lifecycle from the owner's
 // dashboard and the client's manage link, with its mail and calendar files.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
-import { query, write } from '../support/db.ts';
+import { axeViolationIds } from '../support/axe.ts';
+import { query } from '../support/db.ts';
+import { holdRequests, signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, linkIn, messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { borrowSpa } from '../support/spas.ts';
 
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = (who = 'client') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const pacificToday = () =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -91,13 +92,7 @@ test.describe('the booking form', () => {
     await expect(form.getByRole('checkbox')).toBeFocused();
     expect(posts).toHaveLength(0);
 
-    expect(
-      await new AxeBuilder({ page })
-        .include('#contact')
-        .withTags(AXE_TAGS)
-        .analyze()
-        .then((r) => r.violations.map((v) => v.id)),
-    ).toEqual([]);
+    expect(await axeViolationIds(page, '#contact')).toEqual([]);
   });
 
   test('the preferred date cannot be before today in Orange County', async ({ page }) => {
@@ -114,14 +109,8 @@ test.describe('the booking form', () => {
     await form.getByLabel('Message').fill('First time: what do you recommend for fine lines?');
 
     // Hold the request until the submitting state has been seen.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
     let sent: Record<string, unknown> | undefined;
-    await page.route('**/api/bookings', async (route) => {
-      sent = route.request().postDataJSON() as Record<string, unknown>;
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/bookings', (request) => (sent = request.postDataJSON() as Record<string, unknown>));
 
     await form.getByRole('button', { name: 'Request Appointment' }).click();
     const busy = form.getByRole('button', { name: 'Submitting...' });
@@ -328,12 +317,9 @@ test.describe('without JavaScript', () => {
 test.describe('the lifecycle, as the spa and the client see it', () => {
   function ownerWithBooking(clientEmail: string, preferredDate = daysFromToday(5)) {
     const owner = createSignedInUser({ firstName: 'Olivia', role: 'owner' });
-    const spa = write<{ id: number; name: string }>(
-      `update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id, name`,
-      owner.id,
-    )!;
+    const spa = borrowSpa(owner.id);
     const service = query<{ id: number; name: string }>('select id, name from services where spa_id = ? and active = 1 limit 1', spa.id)[0]!;
-    return { owner, spa, service, giveBack: () => write('update spas set owner_id = null where id = ?', spa.id), preferredDate, clientEmail };
+    return { owner, spa, service, giveBack: spa.giveBack, preferredDate, clientEmail };
   }
 
   test('the owner confirms with a time, the client gets an invitation, cancels from the link, and the calendar is told', async ({ page, request, browser }) => {
@@ -353,12 +339,7 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
       await expect(card).toContainText('Harper Diaz');
       await expect(card.locator('[data-status]')).toHaveText('Pending');
       expect(Number(await page.locator('[data-stat="requests"]').textContent())).toBeGreaterThanOrEqual(1);
-      expect(
-        await new AxeBuilder({ page })
-          .withTags(AXE_TAGS)
-          .analyze()
-          .then((r) => r.violations.map((v) => v.id)),
-      ).toEqual([]);
+      expect(await axeViolationIds(page)).toEqual([]);
 
       await card.getByLabel('Appointment time').fill(`${setup.preferredDate}T14:30`);
       await card.getByRole('button', { name: /^Confirm/ }).click();
@@ -379,12 +360,7 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
       await client.goto(manage.pathname);
       await expect(client.locator('[data-status]')).toHaveText('Confirmed');
       await expect(client.locator('[data-manage-when]')).toContainText('2:30');
-      expect(
-        await new AxeBuilder({ page: client })
-          .withTags(AXE_TAGS)
-          .analyze()
-          .then((r) => r.violations.map((v) => v.id)),
-      ).toEqual([]);
+      expect(await axeViolationIds(client)).toEqual([]);
       await client.getByRole('button', { name: 'Cancel this booking' }).click();
       await expect(client.locator('[data-manage-notice]')).toContainText('Your booking is cancelled');
       await expect(client.locator('[data-status]')).toHaveText('Cancelled');
@@ -462,10 +438,7 @@ test.describe('the bookings API', () => {
   test('PATCH: strangers learn nothing, clients cannot confirm, owners can; refused moves say why', async ({ page, browser, request }) => {
     const clientEmail = uniqueEmail();
     const owner = createSignedInUser({ role: 'owner' });
-    const spa = write<{ id: number }>(
-      'update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id',
-      owner.id,
-    )!;
+    const spa = borrowSpa(owner.id);
     try {
       const { id } = (await (await request.post('/api/bookings', { data: { name: 'Indy', email: clientEmail, spaId: spa.id } })).json()) as { id: number };
       const at = `${daysFromToday(4)}T11:00`;
@@ -505,7 +478,7 @@ test.describe('the bookings API', () => {
       expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'maybe' } })).status()).toBe(422);
       expect(query<{ status: string }>('select status from bookings where id = ?', id)[0]!.status).toBe('cancelled');
     } finally {
-      write('update spas set owner_id = null where id = ?', spa.id);
+      spa.giveBack();
     }
   });
 
@@ -570,28 +543,23 @@ test.describe('the bookings API', () => {
     const email = uniqueEmail('concierge');
     const { id } = (await (await request.post('/api/bookings', { data: { name: 'Concierge Request', email } })).json()) as { id: number };
     const admin = createSignedInUser({ role: 'admin' });
-    const adminContext = await browser.newContext({ baseURL });
-    await signIn(adminContext, admin);
+    const adminContext = await signedInContext(browser, admin, { baseURL });
     const adminPage = await adminContext.newPage();
     await adminPage.goto('/owner/dashboard');
     await expect(adminPage.locator(`[data-booking-id="${id}"]`)).toContainText('No provider chosen');
     await adminContext.close();
 
     const owner = createSignedInUser({ role: 'owner' });
-    const spa = write<{ id: number }>(
-      'update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1) returning id',
-      owner.id,
-    )!;
+    const spa = borrowSpa(owner.id);
     try {
-      const ownerContext = await browser.newContext({ baseURL });
-      await signIn(ownerContext, owner);
+      const ownerContext = await signedInContext(browser, owner, { baseURL });
       const ownerPage = await ownerContext.newPage();
       await ownerPage.goto('/owner/dashboard');
       await expect(ownerPage.getByRole('heading', { name: 'Booking requests' })).toBeVisible();
       await expect(ownerPage.locator(`[data-booking-id="${id}"]`)).toHaveCount(0);
       await ownerContext.close();
     } finally {
-      write('update spas set owner_id = null where id = ?', spa.id);
+      spa.giveBack();
     }
   });
 });

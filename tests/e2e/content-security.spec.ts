@@ -6,9 +6,9 @@
 // configured are checked the same way in tests/e2e-payments/content-security.spec.ts.
 import { expect, test } from '@playwright/test';
 import { visit, watchViolations } from '../support/csp.ts';
-import { query, write } from '../support/db.ts';
+import { query } from '../support/db.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { ownerWithSpaInNewCity } from '../support/spas.ts';
 
 test.describe('Content-Security-Policy', () => {
   test.describe.configure({ timeout: 90_000 });
@@ -48,17 +48,8 @@ test.describe('Content-Security-Policy', () => {
   });
 
   test('signed-in pages (member home, checkout and plans without Stripe, owner dashboard) load without a violation', async ({ page, context }) => {
-    const owner = createSignedInUser({ role: 'owner', firstName: 'Csp' });
-    const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', `Csp City ${owner.id}`, `csp-city-${owner.id}`)!.id;
-    const spa = write<{ id: number }>(
-      'insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id',
-      `Csp Spa ${owner.id}`,
-      `csp-spa-${owner.id}`,
-      cityId,
-      owner.id,
-    )!;
+    const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp City', spa: 'Csp Spa' }, { firstName: 'Csp' });
     const service = query<{ id: number }>('select id from services where active = 1 order by id limit 1')[0]!;
-    await signIn(context, owner);
     const found: Record<string, string[]> = {};
     for (const path of ['/', '/member', '/owner/dashboard', `/checkout?service=${service.id}`, `/subscription?spaId=${spa.id}`]) {
       const violations = await visit(page, path);

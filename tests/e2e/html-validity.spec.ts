@@ -2,20 +2,9 @@
 // validator's engine): one page of each type, fetched from the site under
 // test, checked in one run of the checker. Errors only; warnings are advice.
 import { expect, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { query } from '../support/db.ts';
+import { htmlErrors } from '../support/html-checker.ts';
 import { createSignedInUser } from '../support/sessions.ts';
-
-interface VnuMessage {
-  type: string;
-  url: string;
-  message: string;
-  lastLine?: number;
-  extract?: string;
-}
 
 test('one page of each type has no HTML errors', async ({ request, playwright, baseURL }) => {
   test.setTimeout(120_000);
@@ -43,13 +32,8 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
     newsletter: { path: '/newsletter' },
   };
 
-  const dir = mkdtempSync(join(tmpdir(), 'vnu-'));
-  const files: string[] = [];
-  const save = (name: string, html: string) => {
-    const file = join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.html`);
-    writeFileSync(file, html);
-    files.push(file);
-  };
+  const documents: { name: string; html: string }[] = [];
+  const save = (name: string, html: string) => documents.push({ name, html });
   for (const [name, { path, status = 200 }] of Object.entries(pages)) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(status);
@@ -65,14 +49,5 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
   save('member home', memberHtml);
   await member.dispose();
 
-  let output = '';
-  try {
-    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
-  } catch (error) {
-    // The checker exits 1 when it found errors and writes its report to stderr.
-    output = String((error as { stderr?: Buffer }).stderr ?? error);
-  }
-  const messages = output ? (JSON.parse(output) as { messages: VnuMessage[] }).messages : [];
-  const report = messages.map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`);
-  expect(report).toEqual([]);
+  expect(htmlErrors(documents)).toEqual([]);
 });

@@ -3,12 +3,10 @@
 // raw form post; who may use these routes; the 301 from a retired slug.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { baseURL } from '../support/env.ts';
 import { query, write } from '../support/db.ts';
+import { htmlErrors } from '../support/html-checker.ts';
+import { submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
@@ -98,10 +96,7 @@ test.describe('the listing editor', () => {
       await page.getByLabel('Spa name').fill('');
       await page.getByLabel('Description').fill('Typed, and kept.');
       await page.getByLabel('Website').fill('javascript:alert(1)');
-      const [response] = await Promise.all([
-        page.waitForResponse((r) => r.request().method() === 'POST'),
-        page.getByRole('button', { name: 'Save listing' }).click(),
-      ]);
+      const response = await submitForm(page, 'Save listing');
       expect(response.status()).toBe(422);
       await expect(page.getByRole('alert')).toContainText('Nothing was saved');
       await expect(page.locator('[data-field-error="name"]')).toHaveText('Spa name is required');
@@ -371,8 +366,7 @@ test('the pages, and a refused form, are valid HTML (Nu checker)', async ({ play
   const spa = makeSpa(me, 'FREE');
   write("insert into services (spa_id, name, price_cents, duration, category) values (?, 'Peel', 15000, 45, 'facial')", spa.id);
   const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: session(me) });
-  const dir = mkdtempSync(join(tmpdir(), 'vnu-editor-'));
-  const files: string[] = [];
+  const documents: { name: string; html: string }[] = [];
   const pages: [string, Promise<import('@playwright/test').APIResponse>, number][] = [
     ['listing', request.get(`/owner/spas/${spa.id}`), 200],
     ['services', request.get(`/owner/spas/${spa.id}/services`), 200],
@@ -384,17 +378,8 @@ test('the pages, and a refused form, are valid HTML (Nu checker)', async ({ play
   for (const [name, pending, status] of pages) {
     const response = await pending;
     expect(response.status(), name).toBe(status);
-    const file = join(dir, `${name}.html`);
-    writeFileSync(file, await response.text());
-    files.push(file);
+    documents.push({ name, html: await response.text() });
   }
   await request.dispose();
-  let output = '';
-  try {
-    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
-  } catch (error) {
-    output = String((error as { stderr?: Buffer }).stderr ?? error);
-  }
-  const messages = output ? (JSON.parse(output) as { messages: { url: string; message: string; lastLine?: number; extract?: string }[] }).messages : [];
-  expect(messages.map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`)).toEqual([]);
+  expect(htmlErrors(documents)).toEqual([]);
 });

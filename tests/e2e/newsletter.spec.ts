@@ -1,12 +1,11 @@
 // The newsletter round trip: the footer sign-up (a plain form), the
 // confirmation mail (double opt-in), the welcome mail's one-click unsubscribe
 // (RFC 8058), re-subscribing, and one row per address throughout.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { axeViolationIds } from '../support/axe.ts';
 import { query } from '../support/db.ts';
 import { decodeQuotedPrintable, linkIn, messageInOutbox, messagesTo } from '../support/outbox.ts';
 
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = () => `reader-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
 interface SubscriberRow {
@@ -34,12 +33,7 @@ test.describe('newsletter', () => {
     const confirm = linkIn(await messageInOutbox(email, 'Confirm your subscription'), '/newsletter/confirm?');
     await page.goto(confirm.pathname + confirm.search);
     expect(rowsFor(email)[0]!.subscribed).toBe(0);
-    expect(
-      await new AxeBuilder({ page })
-        .withTags(AXE_TAGS)
-        .analyze()
-        .then((r) => r.violations.map((v) => v.id)),
-    ).toEqual([]);
+    expect(await axeViolationIds(page)).toEqual([]);
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
     expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1 });

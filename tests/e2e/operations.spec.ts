@@ -5,7 +5,8 @@ import { expect, test } from '@playwright/test';
 import { connect } from 'node:net';
 import { queryAt } from '../support/database.ts';
 import { baseURL } from '../support/env.ts';
-import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
+import { askServerCopy, serverCopyForBlock } from '../support/e2e-steps.ts';
+import { copyPort, startServerCopy } from '../support/server-copy.ts';
 
 test.describe('health and readiness', () => {
   test('/healthz says the process answers; /readyz what an operator needs, nothing secret', async ({ request }) => {
@@ -38,21 +39,15 @@ test.describe('health and readiness', () => {
 });
 
 test.describe('with its own server', () => {
-  test.describe.configure({ mode: 'serial' });
-  let server: ServerCopy;
-  test.beforeAll(async () => {
-    server = await startServerCopy(copyPort(52), { REQUEST_LOG: 'on' });
-  });
-  test.afterAll(() => server?.stop());
+  const server = serverCopyForBlock(52, { REQUEST_LOG: 'on' });
 
   test('logs one JSON line per request, without tokens or e-mail addresses', async ({ playwright }) => {
-    const api = await playwright.request.newContext({ baseURL: server.url });
-    try {
+    await askServerCopy(playwright, server(), async (api) => {
       const token = 'k3j4h5g6f7d8s9a2q2w2e3r4t5y6u7i2';
       const response = await api.get(`/bookings/manage/${token}?email=ana.lopez@example.com`);
       const id = response.headers()['x-request-id'];
-      await expect.poll(() => server.output().includes(`"id":"${id}"`)).toBe(true);
-      const line = server
+      await expect.poll(() => server().output().includes(`"id":"${id}"`)).toBe(true);
+      const line = server()
         .output()
         .split('\n')
         .find((entry) => entry.includes(`"id":"${id}"`))!;
@@ -60,15 +55,13 @@ test.describe('with its own server', () => {
       expect(entry).toMatchObject({ scope: 'http', method: 'GET', path: '/bookings/manage/:token', status: response.status() });
       expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(entry.ms).toEqual(expect.any(Number));
-      expect(server.output()).not.toContain(token);
-      expect(server.output()).not.toContain('ana.lopez');
-    } finally {
-      await api.dispose();
-    }
+      expect(server().output()).not.toContain(token);
+      expect(server().output()).not.toContain('ana.lopez');
+    });
   });
 
   test('SIGTERM ends the process within 10 s although a client trickles a byte at a time', async () => {
-    const port = Number(new URL(server.url).port);
+    const port = Number(new URL(server().url).port);
     const socket = connect(port, '127.0.0.1');
     socket.on('error', () => {});
     await new Promise((resolve) => socket.once('connect', resolve));
@@ -81,9 +74,9 @@ test.describe('with its own server', () => {
     try {
       // The request has begun and is far from whole.
       await expect.poll(() => at).toBeGreaterThan(1);
-      const exited = new Promise<number>((resolve) => server.child.once('exit', () => resolve(performance.now())));
+      const exited = new Promise<number>((resolve) => server().child.once('exit', () => resolve(performance.now())));
       const signalled = performance.now();
-      server.child.kill('SIGTERM');
+      server().child.kill('SIGTERM');
       const exitedAt = await Promise.race([exited, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 12_000))]);
       expect(exitedAt - signalled).toBeLessThan(10_000);
     } finally {

@@ -6,6 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { query, write } from '../support/db.ts';
+import { holdRequests, submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
@@ -86,11 +87,7 @@ test.describe('/owner/signup', () => {
     await fillRequired(page, { spaName, ownerEmail, city: firstCity().name });
     await page.getByLabel('Website (optional)').fill('https://signup-spa.example');
     // Hold the answer to see the processing state.
-    let release: () => void = () => {};
-    await page.route('**/api/owner/create-spa', async (route) => {
-      await new Promise<void>((resolve) => (release = resolve));
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/owner/create-spa');
     await page.getByRole('button', { name: 'Submit Listing' }).click();
     await expect(page.getByRole('button', { name: 'Processing...' })).toBeDisabled();
     release();
@@ -128,10 +125,7 @@ test.describe('/owner/signup', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto('/owner/signup');
-    const [empty] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST'),
-      page.getByRole('button', { name: 'Submit Listing' }).click(),
-    ]);
+    const empty = await submitForm(page, 'Submit Listing');
     expect(empty.status()).toBe(422);
     await expect(page.getByRole('alert')).toContainText('Missing Information');
     await expect(page.getByRole('alert')).toContainText('Please fill in all required fields.');
@@ -142,20 +136,14 @@ test.describe('/owner/signup', () => {
     await page.getByLabel('Spa name *').fill(spaName);
     await page.getByLabel('Your e-mail (owner) *').fill(ownerEmail);
     await page.getByLabel('Website (optional)').fill('ftp://nope.example');
-    const [invalid] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST'),
-      page.getByRole('button', { name: 'Submit Listing' }).click(),
-    ]);
+    const invalid = await submitForm(page, 'Submit Listing');
     expect(invalid.status()).toBe(422);
     // What was typed is kept to correct.
     await expect(page.getByLabel('Spa name *')).toHaveValue(spaName);
     await expect(page.getByText('Enter a web address starting with http:// or https://')).toBeVisible();
     await page.getByLabel('Website (optional)').fill('https://no-script.example');
     await page.getByLabel('City *').selectOption({ label: firstCity().name });
-    const [created] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST'),
-      page.getByRole('button', { name: 'Submit Listing' }).click(),
-    ]);
+    const created = await submitForm(page, 'Submit Listing');
     expect(created.status()).toBe(201);
     await expect(page.getByRole('status')).toContainText('Success!');
     await expect(page.getByRole('status')).toContainText('We sent a sign-in link');

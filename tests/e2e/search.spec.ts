@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { query, tierWeight, write } from '../support/db.ts';
+import { holdRequests } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
 
 interface SpaRow {
@@ -50,12 +51,7 @@ test.describe('without JavaScript', () => {
 test('Update Results rewrites the URL and shows six skeleton cards while results load', async ({ page }) => {
   await page.goto('/search-results');
   await hydrated(page, 'SearchFilters');
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/search-results?*', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/search-results?*');
   await page.getByLabel('Treatment').selectOption('hydrafacial');
   await page.getByLabel('Location').selectOption('irvine');
   await page.getByRole('button', { name: 'Update Results' }).click();

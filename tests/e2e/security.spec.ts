@@ -6,9 +6,9 @@
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { query, write } from '../support/db.ts';
+import { askServerCopy, serverCopyForBlock } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
-import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 import { postChunked } from '../support/post-chunked.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
@@ -205,17 +205,10 @@ const askForLink = (api: APIRequestContext, forwardedFor: string) =>
   api.post('/api/auth/request', { data: { email: uniqueEmail('proxy') }, headers: { Origin: baseURL, 'X-Forwarded-For': forwardedFor } });
 
 test.describe('behind a trusted reverse proxy', () => {
-  // One worker runs these, so one server copy listens on the port.
-  test.describe.configure({ mode: 'serial' });
-  let server: ServerCopy;
-  test.beforeAll(async () => {
-    server = await startServerCopy(copyPort(50), { TRUST_PROXY: '1' });
-  });
-  test.afterAll(() => server?.stop());
+  const server = serverCopyForBlock(50, { TRUST_PROXY: '1' });
 
   test('each visitor gets their own sign-in limit, from the proxy’s entry', async ({ playwright }) => {
-    const api = await playwright.request.newContext({ baseURL: server.url });
-    try {
+    await askServerCopy(playwright, server(), async (api) => {
       // One visitor, who also forges a different left-hand entry each time.
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) statuses.push((await askForLink(api, `10.9.${i}.1, 198.51.100.7`)).status());
@@ -223,39 +216,26 @@ test.describe('behind a trusted reverse proxy', () => {
       expect(statuses[20]).toBe(429);
       // Another visitor behind the same proxy is not affected.
       expect((await askForLink(api, '198.51.100.8')).status()).toBe(200);
-    } finally {
-      await api.dispose();
-    }
+    });
   });
 
   test('browser posts must carry the public origin, not the proxied request’s', async ({ playwright }) => {
-    const api = await playwright.request.newContext({ baseURL: server.url });
-    try {
+    await askServerCopy(playwright, server(), async (api) => {
       const withOrigin = (origin: string) => api.post('/newsletter', { form: { email: uniqueEmail('origin') }, headers: { Origin: origin } });
       expect((await withOrigin(baseURL)).status()).toBe(200);
-      expect((await withOrigin(server.url)).status()).toBe(403);
-    } finally {
-      await api.dispose();
-    }
+      expect((await withOrigin(server().url)).status()).toBe(403);
+    });
   });
 });
 
 test.describe('without a trusted proxy', () => {
-  test.describe.configure({ mode: 'serial' });
-  let server: ServerCopy;
-  test.beforeAll(async () => {
-    server = await startServerCopy(copyPort(51), { TRUST_PROXY: '0' });
-  });
-  test.afterAll(() => server?.stop());
+  const server = serverCopyForBlock(51, { TRUST_PROXY: '0' });
 
   test('X-Forwarded-For is not believed', async ({ playwright }) => {
-    const api = await playwright.request.newContext({ baseURL: server.url });
-    try {
+    await askServerCopy(playwright, server(), async (api) => {
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) statuses.push((await askForLink(api, `203.0.113.${i}`)).status());
       expect(statuses[20]).toBe(429);
-    } finally {
-      await api.dispose();
-    }
+    });
   });
 });

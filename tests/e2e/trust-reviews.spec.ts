@@ -3,15 +3,14 @@
 // without JavaScript, and the bars as raw requests (each refused, 0 rows).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { query, write } from '../support/db.ts';
+import { signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
+import { htmlErrors } from '../support/html-checker.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
-import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
+import { createSignedInUser, type TestUser } from '../support/sessions.ts';
+import { insertSpa, slugOf } from '../support/spas.ts';
 
 const base32 = (bytes: Buffer) => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -32,6 +31,18 @@ const uniqueEmail = (who: string) => `trust-${who}-${Date.now()}-${Math.random()
 const spaId = (slug: string) => query<{ id: number }>('select id from spas where slug = ?', slug)[0]!.id;
 const reviewsSnapshot = () => query('select * from reviews order by id');
 
+/** A review link for the booking, valid until `expiresAt`, stored as the completion mail's is (by its hash); its token. */
+function reviewLink(bookingId: number, expiresAt: number): string {
+  const token = base32(randomBytes(20));
+  write(
+    'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
+    bookingId,
+    createHash('sha256').update(token).digest('hex'),
+    expiresAt,
+  );
+  return token;
+}
+
 /** A completed booking of the spa and its review link (as the completion mail would carry it). */
 function completedVisit(slug = 'bayfront-glow-studio'): { bookingId: number; token: string } {
   const visit = Date.now() - 3 * 86_400_000;
@@ -42,15 +53,17 @@ function completedVisit(slug = 'bayfront-glow-studio'): { bookingId: number; tok
     visit,
     visit,
   )!;
-  const token = base32(randomBytes(20));
-  write(
-    'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
-    booking.id,
-    createHash('sha256').update(token).digest('hex'),
-    Date.now() + 30 * 86_400_000,
-  );
-  return { bookingId: booking.id, token };
+  return { bookingId: booking.id, token: reviewLink(booking.id, Date.now() + 30 * 86_400_000) };
 }
+
+/** A new spa named `name` (its slug made unique) in the first city, owned by `ownerId` when given. */
+const newSpa = (name: string, ownerId: number | null = null) =>
+  insertSpa({
+    name,
+    slug: `${slugOf(name)}-${Date.now()}`,
+    cityId: query<{ id: number }>('select id from cities limit 1')[0]!.id,
+    ownerId,
+  });
 
 const post = (request: APIRequestContext, path: string, form: Record<string, string>) =>
   request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
@@ -184,13 +197,7 @@ test.describe('the bars, as raw requests', () => {
       spaId('bayfront-glow-studio'),
       uniqueEmail('pending'),
     )!;
-    const token = base32(randomBytes(20));
-    write(
-      'insert into review_invitations (booking_id, token_hash, expires_at) values (?, ?, ?)',
-      pending.id,
-      createHash('sha256').update(token).digest('hex'),
-      Date.now() + 86_400_000,
-    );
+    const token = reviewLink(pending.id, Date.now() + 86_400_000);
     expect((await post(request, `/reviews/write/${token}`, goodReview)).status()).toBe(404);
     expect(reviewsSnapshot()).toEqual(before);
   });
@@ -216,13 +223,7 @@ test.describe('the bars, as raw requests', () => {
 
   test('an owner can reply once and cannot edit, hide or delete', async ({ browser }) => {
     const owner = createSignedInUser({ role: 'owner' });
-    const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-    const spa = write<{ id: number }>(
-      "insert into spas (name, slug, city_id, owner_id) values ('Reply Spa', ?, ?, ?) returning id",
-      `reply-spa-${Date.now()}`,
-      city,
-      owner.id,
-    )!;
+    const spa = newSpa('Reply Spa', owner.id);
     const visit = Date.now() - 86_400_000;
     const booking = write<{ id: number }>(
       "insert into bookings (spa_id, name, email, status, scheduled_at) values (?, 'R', ?, 'completed', ?) returning id",
@@ -235,8 +236,7 @@ test.describe('the bars, as raw requests', () => {
       booking.id,
       spa.id,
     )!;
-    const context = await browser.newContext();
-    await signIn(context, owner);
+    const context = await signedInContext(browser, owner);
     const path = `/owner/spas/${spa.id}/reviews`;
     const before = reviewsSnapshot();
     for (const intent of ['edit', 'hide', 'delete']) {
@@ -252,8 +252,7 @@ test.describe('the bars, as raw requests', () => {
     expect(reviewsSnapshot()).toEqual(replied);
     // Another owner's spa: nothing to see or do.
     const stranger = createSignedInUser({ role: 'owner' });
-    const other = await browser.newContext();
-    await signIn(other, stranger);
+    const other = await signedInContext(browser, stranger);
     expect((await other.request.get(path)).status()).toBe(404);
     expect((await post(other.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'Hijack' })).status()).toBe(404);
     expect(reviewsSnapshot()).toEqual(replied);
@@ -264,13 +263,7 @@ test.describe('the bars, as raw requests', () => {
 
 test('a completed booking mails the review link, which opens the form', async ({ browser }) => {
   const owner = createSignedInUser({ role: 'owner' });
-  const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-  const spa = write<{ id: number }>(
-    "insert into spas (name, slug, city_id, owner_id) values ('Mail Spa', ?, ?, ?) returning id",
-    `mail-spa-${Date.now()}`,
-    city,
-    owner.id,
-  )!;
+  const spa = newSpa('Mail Spa', owner.id);
   const email = uniqueEmail('mail');
   const booking = write<{ id: number }>(
     "insert into bookings (spa_id, name, email, status, scheduled_at, manage_token) values (?, 'Mia Stone', ?, 'confirmed', ?, ?) returning id",
@@ -279,8 +272,7 @@ test('a completed booking mails the review link, which opens the form', async ({
     Date.now() - 3_600_000,
     base32(randomBytes(20)),
   )!;
-  const context = await browser.newContext();
-  await signIn(context, owner);
+  const context = await signedInContext(browser, owner);
   const done = await post(context.request, '/owner/dashboard', { intent: 'booking', id: String(booking.id), status: 'completed' });
   expect(done.status()).toBe(303);
   const link = linkIn(await messageInOutbox(email, 'How was your visit to Mail Spa?'), '/reviews/write/');
@@ -294,15 +286,8 @@ test.describe('owner and editor pages', () => {
   test('the owner lists a clinician; a wrong licence format is explained in place', async ({ browser }) => {
     test.setTimeout(90_000);
     const owner = createSignedInUser({ role: 'owner' });
-    const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-    const spa = write<{ id: number }>(
-      "insert into spas (name, slug, city_id, owner_id) values ('Clinician Spa', ?, ?, ?) returning id",
-      `clinician-spa-${Date.now()}`,
-      city,
-      owner.id,
-    )!;
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    await signIn(context, owner);
+    const spa = newSpa('Clinician Spa', owner.id);
+    const context = await signedInContext(browser, owner, { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/owner/spas/${spa.id}/clinicians`);
     const add = page.locator('[data-add-clinician]');
@@ -323,8 +308,7 @@ test.describe('owner and editor pages', () => {
     await screenshot(page, 'owner-clinicians');
     await context.close();
     // axe runs in the page, so in a browser with scripts.
-    const withScripts = await browser.newContext();
-    await signIn(withScripts, owner);
+    const withScripts = await signedInContext(browser, owner);
     const checked = await withScripts.newPage();
     await checked.goto(`/owner/spas/${spa.id}/clinicians`);
     expect((await new AxeBuilder({ page: checked }).analyze()).violations.map((v) => v.id)).toEqual([]);
@@ -336,14 +320,12 @@ test.describe('owner and editor pages', () => {
   });
 
   test('only editors check licences; the check is dated and shown', async ({ browser }) => {
-    const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-    const spa = write<{ id: number }>("insert into spas (name, slug, city_id) values ('Check Spa', ?, ?) returning id", `check-spa-${Date.now()}`, city)!;
+    const spa = newSpa('Check Spa');
     const clinician = write<{ id: number; license_number: string }>(
       "insert into clinicians (spa_id, name, role, license_number) values (?, 'Noa Check', 'RN', '95000123') returning id, license_number",
       spa.id,
     )!;
-    const owner = await browser.newContext();
-    await signIn(owner, createSignedInUser({ role: 'owner' }));
+    const owner = await signedInContext(browser, createSignedInUser({ role: 'owner' }));
     expect((await owner.request.get('/admin/clinicians')).status()).toBe(404);
     expect((await post(owner.request, '/admin/clinicians', { id: String(clinician.id), licence: clinician.license_number, intent: 'check' })).status()).toBe(
       404,
@@ -351,8 +333,7 @@ test.describe('owner and editor pages', () => {
     expect(query<{ at: number | null }>('select license_checked_at as at from clinicians where id = ?', clinician.id)[0]!.at).toBeNull();
     await owner.close();
 
-    const editor = await browser.newContext();
-    await signIn(editor, createSignedInUser({ role: 'admin' }));
+    const editor = await signedInContext(browser, createSignedInUser({ role: 'admin' }));
     const page = await editor.newPage();
     await page.goto('/admin/clinicians');
     await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('link', { name: /Look it up/ })).toHaveAttribute(
@@ -374,13 +355,7 @@ test('the new pages are valid HTML (Nu HTML checker)', async ({ browser }) => {
   test.setTimeout(120_000);
   const owner = createSignedInUser({ role: 'owner' });
   const editor = createSignedInUser({ role: 'admin' });
-  const city = query<{ id: number }>('select id from cities limit 1')[0]!.id;
-  const spa = write<{ id: number }>(
-    "insert into spas (name, slug, city_id, owner_id) values ('Valid Spa', ?, ?, ?) returning id",
-    `valid-spa-${Date.now()}`,
-    city,
-    owner.id,
-  )!;
+  const spa = newSpa('Valid Spa', owner.id);
   write("insert into clinicians (spa_id, name, role, license_number, is_medical_director) values (?, 'Dr. Val', 'MD', 'A777777', 1)", spa.id);
   const { token } = completedVisit();
   const reviewId = query<{ id: number }>("select id from reviews where state = 'published' order by id limit 1")[0]!.id;
@@ -393,23 +368,13 @@ test('the new pages are valid HTML (Nu HTML checker)', async ({ browser }) => {
     ['/admin/clinicians', editor],
     ['/admin/reviews', editor],
   ];
-  const dir = mkdtempSync(join(tmpdir(), 'vnu-trust-'));
-  const files: string[] = [];
+  const documents: { name: string; html: string }[] = [];
   for (const [path, user] of pages) {
-    const context = await browser.newContext();
-    await signIn(context, user);
+    const context = await signedInContext(browser, user);
     const response = await context.request.get(path);
     expect(response.status(), path).toBe(200);
-    const file = join(dir, `${path.replace(/[^a-z0-9]+/gi, '-')}.html`);
-    writeFileSync(file, await response.text());
-    files.push(file);
+    documents.push({ name: path, html: await response.text() });
     await context.close();
   }
-  let messages: { message: string; url: string }[] = [];
-  try {
-    execFileSync('java', ['-jar', 'node_modules/vnu-jar/build/dist/vnu.jar', '--errors-only', '--format', 'json', ...files], { stdio: 'pipe' });
-  } catch (error) {
-    messages = (JSON.parse(String((error as { stderr: Buffer }).stderr)) as { messages: { message: string; url: string }[] }).messages;
-  }
-  expect(messages.map((m) => `${m.url.split('/').pop()}: ${m.message}`)).toEqual([]);
+  expect(htmlErrors(documents)).toEqual([]);
 });

@@ -2,6 +2,7 @@
 // by a test that failed before its fix.
 import { expect, test } from '@playwright/test';
 import { query, write } from '../support/db.ts';
+import { holdRequests, openMobileMenu } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
@@ -53,16 +54,8 @@ test.describe('the mobile sheet of a signed-in visitor', () => {
 
   test('shows the loading placeholder, not Sign In and Book Now, until the lookup returns', async ({ page, context }) => {
     await signIn(context, createSignedInUser({ firstName: 'Lea', lastName: 'Park' }));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/auth/user', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto('/privacy-policy');
-    await expect(page.locator('[data-menu-ready]')).toBeAttached();
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    const sheet = page.getByRole('dialog', { name: 'Menu' });
+    const release = await holdRequests(page, '**/api/auth/user');
+    const sheet = await openMobileMenu(page, '/privacy-policy');
     await expect(sheet.getByRole('img', { name: 'Loading your account' })).toBeVisible();
     await expect(sheet.getByRole('link', { name: 'Sign In' })).toBeHidden();
     await expect(sheet.getByRole('link', { name: 'Book Now' })).toBeHidden();
@@ -74,10 +67,7 @@ test.describe('the mobile sheet of a signed-in visitor', () => {
 
   test('falls back to Sign In when the lookup says signed out', async ({ page, context }) => {
     await context.addCookies([{ name: 'signed_in', value: '1', url: baseURL }]);
-    await page.goto('/privacy-policy');
-    await expect(page.locator('[data-menu-ready]')).toBeAttached();
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    const sheet = page.getByRole('dialog', { name: 'Menu' });
+    const sheet = await openMobileMenu(page, '/privacy-policy');
     await expect(sheet.getByRole('link', { name: 'Sign In' })).toBeVisible();
     await expect(sheet.getByRole('img', { name: 'Loading your account' })).toBeHidden();
   });

@@ -1,0 +1,14 @@
+// The accessibility scan of the end-to-end specs: axe-core with the WCAG 2.1
+// A and AA rules and axe's best practices.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** The ids of the rules the page (or the part `include` selects) breaks; [] when it is clean. */
+export async function axeViolationIds(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+  if (include) builder.include(include);
+  const results = await builder.analyze();
+  return results.violations.map((v) => v.id);
+}
