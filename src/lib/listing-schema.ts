@@ -159,7 +159,10 @@ export type ListingInput = z.output<typeof listingSchema>;
 /** A listing's fields as the form sends them (strings), from its stored row. */
 export type ListingFormValues = Record<string, string>;
 
-/** The form's field names: the hours arrive as hours.mon ... hours.sun. */
+/**
+ * The form's field names, in the order the listing editor shows them (its
+ * first field in error takes the focus): the hours arrive as hours.mon ... hours.sun.
+ */
 export const LISTING_FIELDS = [
   'name',
   'slug',
@@ -168,11 +171,11 @@ export const LISTING_FIELDS = [
   'phone',
   'email',
   'website',
+  ...WEEKDAYS.map(([day]) => `hours.${day}`),
   'bookingLink',
   'socialFeedUrl',
   'socialPlatform',
   'videoUrl',
-  ...WEEKDAYS.map(([day]) => `hours.${day}`),
 ] as const;
 
 /** The flat form values in the nested shape the schema reads. */
