@@ -12,7 +12,7 @@ import { db } from '../db.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
-import { handleDashboardAction } from '../bookings/owner-actions.ts';
+import { DASHBOARD_NOTICES, handleDashboardAction } from '../bookings/owner-actions.ts';
 import { askForRebuild } from './publishing.ts';
 import { recordAudit } from './audit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -29,11 +29,8 @@ export const ADMIN_NOTICES = {
   featured: 'Listing featured.',
   unfeatured: 'Listing no longer featured.',
   rebuild: 'Rebuild asked for. The queue starts it within a second or two.',
-  'booking-confirmed': 'Booking confirmed. The client has the invitation in their inbox.',
-  'booking-rescheduled': 'New time saved. The client’s calendar invitation is updated.',
-  'booking-completed': 'Booking marked completed.',
-  'booking-cancelled': 'Booking cancelled. The client has been told.',
-  'lead-updated': 'Lead updated.',
+  // The bookings and leads lists are the dashboard's, and so are their notices.
+  ...DASHBOARD_NOTICES,
 } as const;
 export type AdminNotice = keyof typeof ADMIN_NOTICES;
 
