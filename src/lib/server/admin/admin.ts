@@ -9,6 +9,7 @@ import { auditLog, cities, spas, users, type AuditAction } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
 import { idSchema, parseId } from '#lib/ids.ts';
 import { db } from '../db.ts';
+import { spaInbox } from '../db-helpers.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
@@ -60,13 +61,8 @@ const refuse = (status: number, message: string, spaId?: number, field?: string)
 
 /** Where a listing's news goes: its owner, else the address on the listing. */
 function listingInbox(spaId: number): { name: string; to: string | null } | null {
-  const row = db
-    .select({ name: spas.name, spaEmail: spas.email, ownerEmail: users.email })
-    .from(spas)
-    .leftJoin(users, eq(spas.ownerId, users.id))
-    .where(eq(spas.id, spaId))
-    .get();
-  return row ? { name: row.name, to: row.ownerEmail ?? row.spaEmail ?? null } : null;
+  const row = db.select({ name: spas.name, to: spaInbox }).from(spas).leftJoin(users, eq(spas.ownerId, users.id)).where(eq(spas.id, spaId)).get();
+  return row ?? null;
 }
 
 export function rejectionMail(to: string, spaName: string, reason: string, origin: string): MailMessage {
