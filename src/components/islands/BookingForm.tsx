@@ -5,7 +5,7 @@ import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 import { pacificDate } from '#lib/dates.ts';
-import { fieldErrors } from './field-errors.tsx';
+import { EMAIL_INPUT, fieldErrors, schemaFormProps } from './field-errors.tsx';
 
 export interface ServiceChoice {
   id: number;
@@ -243,14 +243,9 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
   return (
     <form
       ref={formRef}
-      method="post"
-      action="/booking/request"
-      noValidate
-      onSubmit={onSubmit}
+      {...schemaFormProps('/booking/request', onSubmit, loadSchemas, submitting)}
       onChange={onChange}
-      onFocus={() => void loadSchemas().catch(() => {})}
       className="grid gap-5 sm:grid-cols-2"
-      aria-busy={submitting}
       data-booking-form
     >
       {spa && <input type="hidden" name="spaId" value={spa.id} />}
@@ -275,17 +270,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           Email <span aria-hidden="true">*</span>
         </>,
         (props) => (
-          <input
-            {...props}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            maxLength={254}
-            defaultValue={prefill?.email}
-          />
+          <input {...props} {...EMAIL_INPUT} required maxLength={254} defaultValue={prefill?.email} />
         ),
       )}
       {field(

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
+import { EMAIL_INPUT, schemaFormProps } from './field-errors.tsx';
 
 export type MagicLinkPurpose = 'owner' | 'client';
 
@@ -155,16 +156,7 @@ export default function MagicLinkForm({ purpose, next, intro, initialEmail = '',
 
   const sending = state.sending;
   return (
-    <form
-      method="post"
-      action={MAGIC_LINK_FORM_ACTION}
-      noValidate
-      onSubmit={onSubmit}
-      onFocus={() => void loadSchemas().catch(() => {})}
-      className="flex flex-col gap-5"
-      aria-busy={sending}
-      data-magic-link-form
-    >
+    <form {...schemaFormProps(MAGIC_LINK_FORM_ACTION, onSubmit, loadSchemas, sending)} className="flex flex-col gap-5" data-magic-link-form>
       <input type="hidden" name="for" value={purpose} />
       {next && <input type="hidden" name="next" value={next} />}
       {intro && <p className="text-ink-muted">{intro}</p>}
@@ -176,11 +168,7 @@ export default function MagicLinkForm({ purpose, next, intro, initialEmail = '',
           ref={inputRef}
           id={inputId}
           name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
+          {...EMAIL_INPUT}
           required
           placeholder="you@example.com"
           className="input"

@@ -12,7 +12,7 @@ import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { afterToastShown, toast } from '#lib/client/toasts.ts';
-import { fieldErrors } from './field-errors.tsx';
+import { EMAIL_INPUT, fieldErrors, schemaFormProps, URL_INPUT } from './field-errors.tsx';
 import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
 
 export interface SignupCity {
@@ -152,32 +152,21 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
   const clearError = (field: Field) => {
     if (errors[field]) setErrors(({ [field]: _gone, ...rest }) => rest);
   };
+  /** A control showing what was sent before, whose message goes once it is changed. */
+  const resent = (field: Field) => ({ defaultValue: values[field], onChange: () => clearError(field) });
 
   return (
     <form
       ref={formRef}
-      method="post"
-      action={`/owner/signup?tier=${tier}`}
-      noValidate
-      onSubmit={onSubmit}
-      onFocus={() => void loadSchemas().catch(() => {})}
+      {...schemaFormProps(`/owner/signup?tier=${tier}`, onSubmit, loadSchemas, processing)}
       className="grid gap-5 sm:grid-cols-2"
-      aria-busy={processing}
       data-owner-signup-form
     >
       {field(
         'spaName',
         'Spa name *',
         (props) => (
-          <input
-            {...props}
-            type="text"
-            required
-            maxLength={200}
-            autoComplete="organization"
-            defaultValue={values.spaName}
-            onChange={() => clearError('spaName')}
-          />
+          <input {...props} type="text" required maxLength={200} autoComplete="organization" {...resent('spaName')} />
         ),
         { wide: true },
       )}
@@ -187,13 +176,9 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         (props) => (
           <input
             {...props}
-            type="email"
+            {...EMAIL_INPUT}
             required
             maxLength={254}
-            autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellCheck={false}
             defaultValue={signedInEmail ?? values.ownerEmail}
             readOnly={Boolean(signedInEmail)}
             onChange={() => clearError('ownerEmail')}
@@ -231,7 +216,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         'phone',
         'Spa phone',
         (props) => (
-          <input {...props} type="tel" maxLength={40} autoComplete="tel" inputMode="tel" defaultValue={values.phone} onChange={() => clearError('phone')} />
+          <input {...props} type="tel" maxLength={40} autoComplete="tel" inputMode="tel" {...resent('phone')} />
         ),
         { optional: true },
       )}
@@ -241,14 +226,11 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         (props) => (
           <input
             {...props}
-            type="email"
-            maxLength={254}
+            {...EMAIL_INPUT}
+            // The spa's address for its clients: autofill would offer the owner's own.
             autoComplete="off"
-            inputMode="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            defaultValue={values.email}
-            onChange={() => clearError('email')}
+            maxLength={254}
+            {...resent('email')}
           />
         ),
         { optional: true },
@@ -257,18 +239,7 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
         'website',
         'Website',
         (props) => (
-          <input
-            {...props}
-            type="url"
-            maxLength={500}
-            autoComplete="url"
-            inputMode="url"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder="https://"
-            defaultValue={values.website}
-            onChange={() => clearError('website')}
-          />
+          <input {...props} {...URL_INPUT} maxLength={500} placeholder="https://" {...resent('website')} />
         ),
         { optional: true, wide: true },
       )}

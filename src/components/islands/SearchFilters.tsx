@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type Ref, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { ALL_CITIES, ALL_SERVICES, searchUrl } from '#lib/search-url.ts';
+import { SelectField } from './field-errors.tsx';
 
 interface Option {
   value: string;
@@ -101,41 +102,12 @@ export default function SearchFilters({ treatments, cities, service, city, trust
       role="search"
       aria-label="Filter providers"
     >
-      <FilterSelect ref={serviceRef} name="service" label="Treatment" options={treatments} defaultValue={service ?? ALL_SERVICES} />
-      <FilterSelect ref={cityRef} name="city" label="Location" options={cities} defaultValue={city ?? ALL_CITIES} />
-      <FilterSelect ref={trustRef} name="trust" label="Who treats you" options={TRUST_OPTIONS} defaultValue={trust ?? ''} />
+      <SelectField ref={serviceRef} id="filter-service" name="service" label="Treatment" options={treatments} defaultValue={service ?? ALL_SERVICES} />
+      <SelectField ref={cityRef} id="filter-city" name="city" label="Location" options={cities} defaultValue={city ?? ALL_CITIES} />
+      <SelectField ref={trustRef} id="filter-trust" name="trust" label="Who treats you" options={TRUST_OPTIONS} defaultValue={trust ?? ''} />
       <button type="submit" className="btn-primary btn-lg" disabled={loading}>
         Update Results
       </button>
     </form>
-  );
-}
-
-function FilterSelect({
-  ref,
-  name,
-  label,
-  options,
-  defaultValue,
-}: {
-  ref: Ref<HTMLSelectElement>;
-  name: string;
-  label: string;
-  options: Option[];
-  defaultValue: string;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={`filter-${name}`} className="label">
-        {label}
-      </label>
-      <select ref={ref} id={`filter-${name}`} name={name} className="input" defaultValue={defaultValue}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

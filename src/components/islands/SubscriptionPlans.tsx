@@ -9,6 +9,7 @@ import { useState, type SubmitEvent } from 'react';
 import { postJson } from '#lib/client/post-json.ts';
 import { afterToastShown, toast } from '#lib/client/toasts.ts';
 import PlanPrices from '../PlanPrices.tsx';
+import { SelectField } from './field-errors.tsx';
 
 export interface PlanCard {
   tier: 'PREMIUM' | 'ELITE';
@@ -89,18 +90,14 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
       </fieldset>
 
       {enabled && spas.length > 1 && (
-        <div className="field mt-6 max-w-sm">
-          <label className="label" htmlFor="plan-spa">
-            Spa to upgrade
-          </label>
-          <select id="plan-spa" name="spaId" className="input" defaultValue={selectedSpaId ?? spas[0]!.id}>
-            {spas.map((spa) => (
-              <option key={spa.id} value={spa.id}>
-                {spa.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          className="field mt-6 max-w-sm"
+          id="plan-spa"
+          name="spaId"
+          label="Spa to upgrade"
+          options={spas.map((spa) => ({ value: spa.id, label: spa.name }))}
+          defaultValue={selectedSpaId ?? spas[0]!.id}
+        />
       )}
       {enabled && spas.length === 1 && <input type="hidden" name="spaId" value={spas[0]!.id} />}
 

@@ -1,8 +1,25 @@
 // How the islands' forms show a field and what is wrong with it: the label,
 // the control with aria-invalid, the message under it, and aria-describedby
 // naming the message (and a hint, when the field has one), so a screen reader
-// reads both with the field.
-import type { ReactNode } from 'react';
+// reads both with the field. Also what the islands' form elements, address
+// inputs and plain selects have in common.
+import type { ComponentProps, ReactNode, Ref } from 'react';
+
+/**
+ * The form element of an island that checks its fields with a schema: a real
+ * post, so it works before hydration; no browser bubbles (the schema's
+ * messages show under the fields); the schema module fetched at the first
+ * focus, so the first submit need not wait for it; busy while it is sent.
+ */
+export function schemaFormProps(action: string, onSubmit: ComponentProps<'form'>['onSubmit'], loadSchemas: () => Promise<unknown>, busy: boolean) {
+  return { method: 'post', action, noValidate: true, onSubmit, onFocus: () => void loadSchemas().catch(() => {}), 'aria-busy': busy } as const;
+}
+
+/** An address is typed to the letter: its own keyboard and autofill, and no capitals or spelling fixes. */
+const addressInput = <K extends 'email' | 'url'>(kind: K) =>
+  ({ type: kind, autoComplete: kind, inputMode: kind, autoCapitalize: 'none', spellCheck: false }) as const;
+export const EMAIL_INPUT = addressInput('email');
+export const URL_INPUT = addressInput('url');
 
 /** What every control of a field carries; the caller adds its type, limits and value. */
 export interface ControlProps {
@@ -55,4 +72,43 @@ export function fieldErrors<F extends string>(errors: Partial<Record<F, string>>
     </div>
   );
   return { invalid, describe, errorText, field };
+}
+
+export interface SelectOption {
+  value: string | number;
+  label: string;
+}
+
+/** A labelled select whose choice is sent as it stands (nothing to check, so no message under it). */
+export function SelectField({
+  ref,
+  id,
+  name,
+  label,
+  options,
+  defaultValue,
+  className = 'field',
+}: {
+  ref?: Ref<HTMLSelectElement>;
+  id: string;
+  name: string;
+  label: string;
+  options: SelectOption[];
+  defaultValue: string | number;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <select ref={ref} id={id} name={name} className="input" defaultValue={defaultValue}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }

@@ -21,15 +21,8 @@ export const RATE_LIMIT_KEEP_MS = 24 * 3_600_000;
 /** The life of a newsletter confirmation token (newsletter.ts CONFIRM_TTL_MS; a test keeps them equal). */
 export const NEWSLETTER_CONFIRM_TTL_MS = 7 * 24 * 3_600_000;
 
-export interface PruneCounts {
-  sessions: number;
-  magicTokens: number;
-  newsletterTokens: number;
-  rateLimits: number;
-}
-
 /** Deletes (or, for newsletter tokens, clears) what has expired by `now`; returns how many rows of each. */
-export function pruneExpired(db: Db, now: number = Date.now()): PruneCounts {
+export function pruneExpired(db: Db, now: number = Date.now()) {
   return db.transaction((tx) => ({
     sessions: tx
       .delete(sessions)
@@ -50,6 +43,8 @@ export function pruneExpired(db: Db, now: number = Date.now()): PruneCounts {
       .run().changes,
   }));
 }
+
+export type PruneCounts = ReturnType<typeof pruneExpired>;
 
 const log = logger('housekeeping');
 

@@ -3,6 +3,7 @@
 //   error:   { "error": { "code": "not_found", "message": "...", "fields": { "city": "..." } } }
 
 import { TRUST_PROXY } from 'astro:env/server';
+import { parseId } from '#lib/ids.ts';
 import { parseTrustProxy } from '../proxy.ts';
 
 export interface ApiError {
@@ -146,4 +147,28 @@ export async function readJson(request: Request, limit = 16_384): Promise<{ ok: 
   } catch {
     return { ok: false, response: apiError(400, 'invalid_json', 'The body is not valid JSON.') };
   }
+}
+
+/** What a zod schema's safeParse gives (zod and zod/mini alike). */
+type SafeParse<T> = { success: true; data: T } | { success: false; error: ParseError };
+
+/**
+ * A PATCH of one numbered thing (/api/bookings/{id}, /api/leads/{id}): the id
+ * in the path and the change its JSON body of at most `limit` bytes asks for;
+ * or the answer to send: 404 for a malformed id (as for one that names
+ * nothing), readJson's refusals, 422 naming the fields the schema refuses.
+ */
+export async function readPatch<T>(
+  context: { params: Record<string, string | undefined>; request: Request },
+  what: string,
+  schema: { safeParse(input: unknown): SafeParse<T> },
+  limit: number,
+): Promise<{ ok: true; id: number; change: T } | { ok: false; response: Response }> {
+  const id = parseId(context.params.id);
+  if (id === null) return { ok: false, response: notFound(what) };
+  const body = await readJson(context.request, limit);
+  if (!body.ok) return body;
+  const parsed = schema.safeParse(body.value);
+  if (!parsed.success) return { ok: false, response: invalid(parsed.error, 422) };
+  return { ok: true, id, change: parsed.data };
 }

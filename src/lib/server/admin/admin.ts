@@ -9,10 +9,11 @@ import { auditLog, cities, spas, users, type AuditAction } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
 import { idSchema, parseId } from '#lib/ids.ts';
 import { db } from '../db.ts';
+import { spaInbox } from '../db-helpers.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
-import { handleDashboardAction } from '../bookings/owner-actions.ts';
+import { DASHBOARD_NOTICES, handleDashboardAction } from '../bookings/owner-actions.ts';
 import { askForRebuild } from './publishing.ts';
 import { recordAudit } from './audit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -29,11 +30,8 @@ export const ADMIN_NOTICES = {
   featured: 'Listing featured.',
   unfeatured: 'Listing no longer featured.',
   rebuild: 'Rebuild asked for. The queue starts it within a second or two.',
-  'booking-confirmed': 'Booking confirmed. The client has the invitation in their inbox.',
-  'booking-rescheduled': 'New time saved. The client’s calendar invitation is updated.',
-  'booking-completed': 'Booking marked completed.',
-  'booking-cancelled': 'Booking cancelled. The client has been told.',
-  'lead-updated': 'Lead updated.',
+  // The bookings and leads lists are the dashboard's, and so are their notices.
+  ...DASHBOARD_NOTICES,
 } as const;
 export type AdminNotice = keyof typeof ADMIN_NOTICES;
 
@@ -63,13 +61,8 @@ const refuse = (status: number, message: string, spaId?: number, field?: string)
 
 /** Where a listing's news goes: its owner, else the address on the listing. */
 function listingInbox(spaId: number): { name: string; to: string | null } | null {
-  const row = db
-    .select({ name: spas.name, spaEmail: spas.email, ownerEmail: users.email })
-    .from(spas)
-    .leftJoin(users, eq(spas.ownerId, users.id))
-    .where(eq(spas.id, spaId))
-    .get();
-  return row ? { name: row.name, to: row.ownerEmail ?? row.spaEmail ?? null } : null;
+  const row = db.select({ name: spas.name, to: spaInbox }).from(spas).leftJoin(users, eq(spas.ownerId, users.id)).where(eq(spas.id, spaId)).get();
+  return row ?? null;
 }
 
 export function rejectionMail(to: string, spaName: string, reason: string, origin: string): MailMessage {

@@ -2,7 +2,8 @@
 // needs. Who may do what is decided in ../booking-lifecycle.ts; this module
 // loads, asks and writes. Mail goes out from booking-mail.ts after a write
 // has committed, never inside it.
-import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/sqlite-core';
 import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
 import type { BookingRequest } from '#lib/booking-schema.ts';
 import {
@@ -203,35 +204,29 @@ export function createBooking(request: BookingRequest, options: { userId?: numbe
   const target = resolveTarget(request);
   if (!target.ok) return target;
   const manageToken = randomToken(20);
+  // What the booking and its lead both record: who asked, for what, and of whom.
+  const asked = {
+    name: request.name,
+    email: request.email,
+    phone: request.phone ?? null,
+    message: request.message ?? null,
+    spaId: target.spaId,
+    serviceId: target.serviceId,
+  };
   const id = db.transaction((tx) => {
     const booking = tx
       .insert(bookings)
-      .values({
-        userId: options.userId ?? null,
-        serviceId: target.serviceId,
-        spaId: target.spaId,
-        name: request.name,
-        email: request.email,
-        phone: request.phone ?? null,
-        preferredDate: request.preferredDate ?? null,
-        message: request.message ?? null,
-        manageToken,
-      })
+      .values({ ...asked, userId: options.userId ?? null, preferredDate: request.preferredDate ?? null, manageToken })
       .returning({ id: bookings.id })
       .get();
     tx.insert(leads)
       .values({
-        name: request.name,
-        email: request.email,
-        phone: request.phone ?? null,
-        spaId: target.spaId,
+        ...asked,
         bookingId: booking.id,
         cityId: target.cityId,
-        serviceId: target.serviceId,
         source: request.source ?? null,
         medium: request.medium ?? null,
         campaign: request.campaign ?? null,
-        message: request.message ?? null,
       })
       .run();
     return booking.id;
@@ -359,73 +354,65 @@ export function changeLeadStatus(id: number, to: LeadStatus, user: SessionUser, 
 // Left joins: an admin also sees requests that named no spa (from the home
 // page); for an owner, the filter on the spa's owner leaves those out.
 
-/** Bookings of the owner's spas (all bookings for an admin), newest first. */
-export function listOwnerBookings(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
+type Viewer = Pick<SessionUser, 'id' | 'role'>;
+
+/** The rows of the owner's spas; everything for an admin. */
+const ofOwnersSpas = (user: Viewer) => (user.role === 'admin' ? undefined : eq(spas.ownerId, user.id));
+
+/**
+ * Bookings or leads of the owner's spas, newest first: who asked and when,
+ * the spa's and the service's names, and the table's own `columns`.
+ */
+function listOwnerRows<T extends typeof bookings | typeof leads, C extends SelectedFields>(table: T, columns: C, user: Viewer, limit: number) {
   return db
     .select({
-      id: bookings.id,
-      status: bookings.status,
-      name: bookings.name,
-      email: bookings.email,
-      phone: bookings.phone,
-      preferredDate: bookings.preferredDate,
-      scheduledAt: bookings.scheduledAt,
-      calendarSequence: bookings.calendarSequence,
-      message: bookings.message,
-      createdAt: bookings.createdAt,
+      id: table.id,
+      status: table.status,
+      name: table.name,
+      email: table.email,
+      phone: table.phone,
+      createdAt: table.createdAt,
       spaName: spas.name,
       serviceName: services.name,
+      ...columns,
     })
-    .from(bookings)
-    .leftJoin(spas, eq(bookings.spaId, spas.id))
-    .leftJoin(services, eq(bookings.serviceId, services.id))
-    .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
-    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .from(table)
+    .leftJoin(spas, eq(table.spaId, spas.id))
+    .leftJoin(services, eq(table.serviceId, services.id))
+    .where(ofOwnersSpas(user))
+    .orderBy(desc(table.createdAt), desc(table.id))
     .limit(limit)
     .all();
+}
+
+/** Bookings of the owner's spas (all bookings for an admin), newest first. */
+export function listOwnerBookings(user: Viewer, limit = 50) {
+  const columns = {
+    preferredDate: bookings.preferredDate,
+    scheduledAt: bookings.scheduledAt,
+    calendarSequence: bookings.calendarSequence,
+    message: bookings.message,
+  };
+  return listOwnerRows(bookings, columns, user, limit);
 }
 
 export type OwnerBooking = ReturnType<typeof listOwnerBookings>[number];
 
 /** Leads of the owner's spas, newest first. */
-export function listOwnerLeads(user: Pick<SessionUser, 'id' | 'role'>, limit = 50) {
-  return db
-    .select({
-      id: leads.id,
-      status: leads.status,
-      name: leads.name,
-      email: leads.email,
-      phone: leads.phone,
-      source: leads.source,
-      medium: leads.medium,
-      campaign: leads.campaign,
-      createdAt: leads.createdAt,
-      spaName: spas.name,
-      serviceName: services.name,
-    })
-    .from(leads)
-    .leftJoin(spas, eq(leads.spaId, spas.id))
-    .leftJoin(services, eq(leads.serviceId, services.id))
-    .where(user.role === 'admin' ? undefined : eq(spas.ownerId, user.id))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
-    .limit(limit)
-    .all();
+export function listOwnerLeads(user: Viewer, limit = 50) {
+  return listOwnerRows(leads, { source: leads.source, medium: leads.medium, campaign: leads.campaign }, user, limit);
 }
 
 /** The dashboard's counts: every request and lead, and those still waiting for the spa. */
-export function ownerBookingCounts(user: Pick<SessionUser, 'id' | 'role'>) {
-  const mine = user.role === 'admin' ? undefined : eq(spas.ownerId, user.id);
-  const requests = db
-    .select({ total: sql<number>`count(*)`, pending: sql<number>`coalesce(sum(${bookings.status} = 'pending'), 0)` })
-    .from(bookings)
-    .leftJoin(spas, eq(bookings.spaId, spas.id))
-    .where(mine)
-    .get();
-  const leadCounts = db
-    .select({ total: sql<number>`count(*)`, fresh: sql<number>`coalesce(sum(${leads.status} = 'new'), 0)` })
-    .from(leads)
-    .leftJoin(spas, eq(leads.spaId, spas.id))
-    .where(mine)
-    .get();
-  return { requests: requests?.total ?? 0, pending: requests?.pending ?? 0, leads: leadCounts?.total ?? 0, newLeads: leadCounts?.fresh ?? 0 };
+export function ownerBookingCounts(user: Viewer) {
+  const count = (table: typeof bookings | typeof leads, waiting: SQL) =>
+    db
+      .select({ total: sql<number>`count(*)`, waiting: sql<number>`coalesce(sum(${waiting}), 0)` })
+      .from(table)
+      .leftJoin(spas, eq(table.spaId, spas.id))
+      .where(ofOwnersSpas(user))
+      .get();
+  const requests = count(bookings, eq(bookings.status, 'pending'));
+  const leadCounts = count(leads, eq(leads.status, 'new'));
+  return { requests: requests?.total ?? 0, pending: requests?.waiting ?? 0, leads: leadCounts?.total ?? 0, newLeads: leadCounts?.waiting ?? 0 };
 }

@@ -9,6 +9,7 @@ import { contact } from '#content/site.ts';
 import { formatPacificDateTime } from '#lib/dates.ts';
 import { renderEmail } from '../mail/layout.ts';
 import { storeMail } from '../mail/queue.ts';
+import { spaInbox } from '../db-helpers.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
 export const UNANSWERED_AFTER_MS = 24 * 3_600_000;
@@ -57,8 +58,7 @@ export function remindUnansweredRequests(db: Db, origin: string, now: number = D
       createdAt: bookings.createdAt,
       spaName: spas.name,
       serviceName: services.name,
-      ownerEmail: users.email,
-      spaEmail: spas.email,
+      inbox: spaInbox,
     })
     .from(bookings)
     .innerJoin(spas, eq(bookings.spaId, spas.id))
@@ -83,8 +83,7 @@ export function remindUnansweredRequests(db: Db, origin: string, now: number = D
         .where(and(eq(bookings.id, row.id), isNull(bookings.ownerRemindedAt), eq(bookings.status, 'pending')))
         .run();
       if (marked.changes === 0) return;
-      const inbox = row.ownerEmail ?? row.spaEmail ?? contact.email;
-      storeMail(tx, unansweredRequestMail({ ...row, inbox }, origin), new Date(now));
+      storeMail(tx, unansweredRequestMail({ ...row, inbox: row.inbox ?? contact.email }, origin), new Date(now));
       reminded++;
     });
   }

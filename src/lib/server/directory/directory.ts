@@ -4,6 +4,7 @@ import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'd
 import { cities, clinicians, offerServices, offers, reviews, services, siteMeta, spaPhotos, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
 import { RESULTS_PER_PAGE, type SearchQuery } from '#lib/search.ts';
 import { db } from '../db.ts';
+import { columnsOf } from '../db-helpers.ts';
 
 /** Tier weight, then newest (spec 9: ELITE 3, PREMIUM 2, FREE 1). */
 // The same expression as the spas_rank_idx index, so SQLite reads results in
@@ -269,16 +270,7 @@ export function lowestTreatmentPrices(cityId?: number): Map<string, { cents: num
 }
 
 const offerColumns = {
-  id: offers.id,
-  title: offers.title,
-  slug: offers.slug,
-  description: offers.description,
-  originalPriceCents: offers.originalPriceCents,
-  offerPriceCents: offers.offerPriceCents,
-  savingsCents: offers.savingsCents,
-  validFrom: offers.validFrom,
-  validTo: offers.validTo,
-  imageUrl: offers.imageUrl,
+  ...columnsOf(offers, 'id', 'title', 'slug', 'description', 'originalPriceCents', 'offerPriceCents', 'savingsCents', 'validFrom', 'validTo', 'imageUrl'),
   featured: offerFeatured,
   cityId: offers.cityId,
   spaId: offers.spaId,

@@ -7,6 +7,7 @@ import { services } from '#db/schema.ts';
 import { SERVICE_FIELDS, serviceFromForm, serviceSchema, formFieldOf } from '#lib/listing-schema.ts';
 import { centsToDecimal } from '#lib/money.ts';
 import { db } from '../db.ts';
+import { findOfSpa, ofSpa } from '../db-helpers.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
 export type CatalogResult =
@@ -20,14 +21,7 @@ export function listOwnerServices(spaId: number): ServiceRow[] {
 }
 
 export function findOwnerService(spaId: number, serviceId: number | null): ServiceRow | null {
-  if (serviceId === null) return null;
-  return (
-    db
-      .select()
-      .from(services)
-      .where(and(eq(services.id, serviceId), eq(services.spaId, spaId)))
-      .get() ?? null
-  );
+  return findOfSpa(db, services, spaId, serviceId);
 }
 
 /** A stored service as the form shows it. */
@@ -87,7 +81,7 @@ export function setServiceActive(spaId: number, serviceId: number | null, active
   const result = db
     .update(services)
     .set({ active, updatedAt: new Date() })
-    .where(and(eq(services.id, serviceId), eq(services.spaId, spaId)))
+    .where(ofSpa(services, serviceId, spaId))
     .run();
   return result.changes > 0;
 }

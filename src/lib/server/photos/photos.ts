@@ -2,10 +2,11 @@
 // is the cover (spas.image_url follows it after every change), so "Set as
 // cover" is "move to the front", and a downgraded listing, which shows only
 // its first N photos, always shows its cover.
-import { and, asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { spaPhotos, spas } from '#db/schema.ts';
 import { featuresOf } from '#lib/tiers.ts';
 import { db } from '../db.ts';
+import { findOfSpa } from '../db-helpers.ts';
 import { ImageRejected, processImage } from './image-pipeline.ts';
 import { removePictureIfUnused, storePicture } from './uploads.ts';
 
@@ -82,14 +83,7 @@ export async function addPhoto(spa: { id: number; name: string }, bytes: Uint8Ar
 }
 
 function photoOf(spaId: number, photoId: number | null) {
-  if (photoId === null) return null;
-  return (
-    db
-      .select()
-      .from(spaPhotos)
-      .where(and(eq(spaPhotos.id, photoId), eq(spaPhotos.spaId, spaId)))
-      .get() ?? null
-  );
+  return findOfSpa(db, spaPhotos, spaId, photoId);
 }
 
 /** Moves a photo one place earlier or later (to the front for "cover"). */

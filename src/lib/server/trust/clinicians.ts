@@ -9,6 +9,7 @@ import { clinicians, spas, users } from '#db/schema.ts';
 import type { ClinicianInput } from '#lib/licences.ts';
 import { logger } from '#lib/log.ts';
 import { db } from '../db.ts';
+import { ofSpa } from '../db-helpers.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { recordAudit } from '../admin/audit.ts';
 
@@ -66,7 +67,7 @@ export function updateClinician(spaId: number, clinicianId: number, input: Clini
   const current = db
     .select({ role: clinicians.role, licenseNumber: clinicians.licenseNumber })
     .from(clinicians)
-    .where(and(eq(clinicians.id, clinicianId), eq(clinicians.spaId, spaId)))
+    .where(ofSpa(clinicians, clinicianId, spaId))
     .get();
   if (!current) return NOT_FOUND;
   const licenceChanged = current.role !== input.role || current.licenseNumber !== input.licenseNumber;
@@ -74,7 +75,7 @@ export function updateClinician(spaId: number, clinicianId: number, input: Clini
     const result = db
       .update(clinicians)
       .set({ ...input, updatedAt: now, ...(licenceChanged ? { licenseCheckedAt: null, licenseCheckedBy: null } : {}) })
-      .where(and(eq(clinicians.id, clinicianId), eq(clinicians.spaId, spaId)))
+      .where(ofSpa(clinicians, clinicianId, spaId))
       .run();
     if (result.changes === 0) return NOT_FOUND;
     if (licenceChanged) log.info('licence changed, check cleared', { clinicianId, spaId });
@@ -90,7 +91,7 @@ export function removeClinician(spaId: number, clinicianId: number): boolean {
   return (
     db
       .delete(clinicians)
-      .where(and(eq(clinicians.id, clinicianId), eq(clinicians.spaId, spaId)))
+      .where(ofSpa(clinicians, clinicianId, spaId))
       .run().changes === 1
   );
 }

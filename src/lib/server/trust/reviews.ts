@@ -10,6 +10,7 @@ import { pacificDate } from '#lib/dates.ts';
 import { summarise, type ReviewInput } from '#lib/review-schema.ts';
 import { logger } from '#lib/log.ts';
 import { db } from '../db.ts';
+import { columnsOf, ofSpa } from '../db-helpers.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { hitAll, type RateLimitResult } from '../rate-limit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -146,17 +147,7 @@ export function submitReview(token: string, input: ReviewInput, now = new Date()
 
 // --- reading ------------------------------------------------------------------
 
-const publicColumns = {
-  id: reviews.id,
-  rating: reviews.rating,
-  body: reviews.body,
-  treatment: reviews.treatment,
-  authorName: reviews.authorName,
-  visitMonth: reviews.visitMonth,
-  reply: reviews.reply,
-  repliedAt: reviews.repliedAt,
-  createdAt: reviews.createdAt,
-};
+const publicColumns = columnsOf(reviews, 'id', 'rating', 'body', 'treatment', 'authorName', 'visitMonth', 'reply', 'repliedAt', 'createdAt');
 
 /** A spa's published reviews, newest first. */
 export function listPublishedReviews(spaId: number) {
@@ -199,14 +190,14 @@ export function replyToReview(spaId: number, reviewId: number, reply: string, no
   const review = db
     .select({ reply: reviews.reply })
     .from(reviews)
-    .where(and(eq(reviews.id, reviewId), eq(reviews.spaId, spaId)))
+    .where(ofSpa(reviews, reviewId, spaId))
     .get();
   if (!review) return { ok: false, status: 404, message: 'That review is not on this listing.' };
   if (review.reply !== null) return { ok: false, status: 409, message: 'You have already replied to this review.' };
   const result = db
     .update(reviews)
     .set({ reply, repliedAt: now })
-    .where(and(eq(reviews.id, reviewId), eq(reviews.spaId, spaId), isNull(reviews.reply)))
+    .where(and(ofSpa(reviews, reviewId, spaId), isNull(reviews.reply)))
     .run();
   if (result.changes !== 1) return { ok: false, status: 409, message: 'You have already replied to this review.' };
   return { ok: true };

@@ -7,7 +7,7 @@ import { parseId } from '#lib/ids.ts';
 import { requireApiUser } from '#lib/server/auth/auth.ts';
 import { announceBookingChange } from '#lib/server/bookings/booking-mail.ts';
 import { actorFor, bookingDetails, bookingJson, changeBooking } from '#lib/server/bookings/bookings.ts';
-import { apiError, invalid, json, notFound, publicOrigin, readJson } from '#lib/server/http.ts';
+import { apiError, json, notFound, publicOrigin, readPatch } from '#lib/server/http.ts';
 
 export const prerender = false;
 
@@ -23,15 +23,10 @@ export const GET: APIRoute = (context) => {
 export const PATCH: APIRoute = async (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
-  const id = parseId(context.params.id);
-  if (id === null) return notFound('Booking');
+  const patch = await readPatch(context, 'Booking', bookingChangeSchema, 2_048);
+  if (!patch.ok) return patch.response;
 
-  const body = await readJson(context.request, 2_048);
-  if (!body.ok) return body.response;
-  const parsed = bookingChangeSchema.safeParse(body.value);
-  if (!parsed.success) return invalid(parsed.error, 422);
-
-  const result = changeBooking(id, parsed.data, { user });
+  const result = changeBooking(patch.id, patch.change, { user });
   if (!result.ok) {
     const fields = 'field' in result && result.field ? { [result.field]: result.message } : undefined;
     return apiError(result.status, result.code, result.message, fields);
