@@ -15,8 +15,8 @@ import { baseURL } from '../support/env.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
+import { AXE_TAGS } from '#tests/support/axe.ts';
 
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const axe = async (page: Page) =>
   (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 

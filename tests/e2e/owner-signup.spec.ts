@@ -10,8 +10,8 @@ import { holdRequests, submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
+import { AXE_TAGS } from '#tests/support/axe.ts';
 
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const uniqueEmail = (who = 'signup') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const firstCity = () => query<{ id: number; name: string }>('select id, name from cities where active = 1 order by name limit 1')[0]!;
 const spaNamed = (name: string) =>

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { AXE_TAGS } from '#tests/support/axe.ts';
 
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const HOUR = 3_600_000;
 const ANSWERING_SPA = 'saltwater-skin-atelier';
 

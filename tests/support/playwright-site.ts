@@ -8,7 +8,7 @@ import { defineConfig, devices } from '@playwright/test';
 import type { SettingName } from '#server/env.ts';
 import { siteSettings } from './site.ts';
 
-export const chromiumLaunch = {
+const chromiumLaunch = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };

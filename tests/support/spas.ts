@@ -7,7 +7,7 @@ import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
 export const slugOf = (name: string) => name.toLowerCase().replace(/\s+/g, '-');
 
 /** A new city named `name` (its slug made from the name). */
-export const insertCity = (name: string): number => write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', name, slugOf(name))!.id;
+const insertCity = (name: string): number => write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', name, slugOf(name))!.id;
 
 /** A new spa in `cityId`, owned by `ownerId` when given; its slug is made from the name unless given. */
 export function insertSpa(fields: { name: string; cityId: number; ownerId?: number | null; slug?: string }): { id: number } {

@@ -13,6 +13,7 @@ import { formFieldOf, OFFER_FIELDS, offerFromForm, offerSchema, offerTierViolati
 import { centsToDecimal } from '#lib/money.ts';
 import { slugify, uniqueSlug } from '#lib/slug.ts';
 import { db } from '../db.ts';
+import { findOfSpa } from '../db-helpers.ts';
 import type { CatalogResult } from './services.ts';
 
 export type OfferRow = typeof offers.$inferSelect & { serviceIds: number[] };
@@ -37,12 +38,7 @@ export function listOwnerOffers(spaId: number): OfferRow[] {
 }
 
 export function findOwnerOffer(spaId: number, offerId: number | null): OfferRow | null {
-  if (offerId === null) return null;
-  const row = db
-    .select()
-    .from(offers)
-    .where(and(eq(offers.id, offerId), eq(offers.spaId, spaId)))
-    .get();
+  const row = findOfSpa(db, offers, spaId, offerId);
   return row ? { ...row, serviceIds: serviceIdsOf([row.id]).get(row.id) ?? [] } : null;
 }
 
