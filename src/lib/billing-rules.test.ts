@@ -55,14 +55,14 @@ describe('decideCharge', () => {
   const facial = { name: 'HydraFacial', priceCents: 25_000 };
 
   it('charges the stored price whatever the browser sends', () => {
-    expect(decideCharge(facial, 250)).toEqual({ ok: true, amountCents: 25_000 });
-    expect(decideCharge(facial, '250.00')).toEqual({ ok: true, amountCents: 25_000 });
-    expect(decideCharge(facial, undefined)).toEqual({ ok: true, amountCents: 25_000 });
+    expect(decideCharge(facial, 250)).toEqual({ ok: true, value: 25_000 });
+    expect(decideCharge(facial, '250.00')).toEqual({ ok: true, value: 25_000 });
+    expect(decideCharge(facial, undefined)).toEqual({ ok: true, value: 25_000 });
   });
 
   it('refuses a tampered amount with a clear message', () => {
     const decision = decideCharge(facial, 1);
-    expect(decision).toMatchObject({ ok: false, status: 422, code: 'amount_mismatch' });
+    expect(decision).toMatchObject({ ok: false, reason: 'invalid', code: 'amount_mismatch' });
     if (!decision.ok) expect(decision.message).toContain('$250.00');
     expect(decideCharge(facial, 250.01)).toMatchObject({ ok: false, code: 'amount_mismatch' });
     expect(decideCharge(facial, -250)).toMatchObject({ ok: false, code: 'invalid_amount' });

@@ -6,6 +6,7 @@
 import { plans } from '#content/site.ts';
 import type { BillingPeriod, PaymentStatus, SubscriptionStatus, Tier } from '#db/schema.ts';
 import { formatWholeDollars } from './money.ts';
+import { invalid, ok, type Result } from './result.ts';
 import { ELITE_PER_CITY } from './tiers.ts';
 
 export type PaidTier = Exclude<Tier, 'FREE'>;
@@ -67,6 +68,9 @@ export function parseBilling(value: unknown): BillingPeriod | null {
   return null;
 }
 
+/** The id of a Stripe field that is an id or, expanded, the object itself. */
+export const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === 'string' ? value : (value?.id ?? null));
+
 export function parsePaidTier(value: unknown): PaidTier | null {
   const upper = typeof value === 'string' ? value.toUpperCase() : '';
   return upper === 'PREMIUM' || upper === 'ELITE' ? upper : null;
@@ -74,8 +78,8 @@ export function parsePaidTier(value: unknown): PaidTier | null {
 
 // ---- Paying for a service ---------------------------------------------------
 
-export type ChargeDecision =
-  { ok: true; amountCents: number } | { ok: false; status: 422; code: 'complimentary' | 'amount_mismatch' | 'invalid_amount'; message: string };
+/** The cents to charge, or `invalid` coded complimentary, amount_mismatch or invalid_amount. */
+export type ChargeDecision = Result<number, 'invalid'>;
 
 /**
  * What to charge for a service: always its stored price. The browser's
@@ -85,28 +89,20 @@ export type ChargeDecision =
  */
 export function decideCharge(service: { name: string; priceCents: number }, amount: unknown): ChargeDecision {
   if (service.priceCents <= 0 || service.name.toLowerCase().includes('consultation')) {
-    return {
-      ok: false,
-      status: 422,
-      code: 'complimentary',
-      message: 'This service is complimentary: request it from the booking form, there is nothing to pay.',
-    };
+    return invalid({}, 'This service is complimentary: request it from the booking form, there is nothing to pay.', { code: 'complimentary' });
   }
   if (amount !== undefined && amount !== null) {
     const dollars = typeof amount === 'string' && /^\d{1,9}(?:\.\d{1,2})?$/.test(amount.trim()) ? Number(amount) : amount;
     if (typeof dollars !== 'number' || !Number.isFinite(dollars) || dollars < 0) {
-      return { ok: false, status: 422, code: 'invalid_amount', message: 'The amount must be a number of dollars.' };
+      return invalid({}, 'The amount must be a number of dollars.', { code: 'invalid_amount' });
     }
     if (Math.round(dollars * 100) !== service.priceCents) {
-      return {
-        ok: false,
-        status: 422,
+      return invalid({}, `The price of this service is $${(service.priceCents / 100).toFixed(2)}; reload the page to see the current price.`, {
         code: 'amount_mismatch',
-        message: `The price of this service is $${(service.priceCents / 100).toFixed(2)}; reload the page to see the current price.`,
-      };
+      });
     }
   }
-  return { ok: true, amountCents: service.priceCents };
+  return ok(service.priceCents);
 }
 
 /**

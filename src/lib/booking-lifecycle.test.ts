@@ -48,14 +48,16 @@ describe('appointmentStart', () => {
 describe('confirming', () => {
   it.each(STAFF)('lets the %s confirm a pending booking for a future time', (actor) => {
     const at = later(24);
-    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: at }, actor, NOW)).toEqual({ ok: true, status: 'confirmed', scheduledAt: at });
+    expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: at }, actor, NOW)).toEqual({
+      ok: true,
+      value: { status: 'confirmed', scheduledAt: at },
+    });
   });
 
   it('forbids the client to confirm (403)', () => {
     expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: later(24) }, 'client', NOW)).toMatchObject({
       ok: false,
-      status: 403,
-      code: 'forbidden',
+      reason: 'forbidden',
     });
   });
 
@@ -63,7 +65,7 @@ describe('confirming', () => {
     for (const actor of STAFF) {
       expect(decideBookingChange(inStatus(status), { status: 'confirmed', scheduledAt: later(24) }, actor, NOW)).toMatchObject({
         ok: false,
-        status: 409,
+        reason: 'conflict',
         code: 'invalid_transition',
       });
     }
@@ -72,7 +74,7 @@ describe('confirming', () => {
   it('refuses a time in the past or right now (422 on scheduledAt)', () => {
     for (const at of [later(-1), new Date(NOW.getTime() - 1), NOW]) {
       const decision = decideBookingChange(pending(), { status: 'confirmed', scheduledAt: at }, 'owner', NOW);
-      expect(decision, at.toISOString()).toMatchObject({ ok: false, status: 422, code: 'invalid_request', field: 'scheduledAt' });
+      expect(decision, at.toISOString()).toMatchObject({ ok: false, reason: 'invalid', fields: { scheduledAt: expect.any(String) } });
     }
     expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(NOW.getTime() + 1) }, 'owner', NOW).ok).toBe(true);
   });
@@ -80,7 +82,7 @@ describe('confirming', () => {
   it('uses the current time when none is given', () => {
     expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() - 60_000) }, 'owner')).toMatchObject({
       ok: false,
-      status: 422,
+      reason: 'invalid',
     });
     expect(decideBookingChange(pending(), { status: 'confirmed', scheduledAt: new Date(Date.now() + HOUR) }, 'owner').ok).toBe(true);
   });
@@ -89,30 +91,34 @@ describe('confirming', () => {
 describe('rescheduling', () => {
   it.each(STAFF)('lets the %s move a confirmed booking to a new future time', (actor) => {
     const at = later(72);
-    expect(decideBookingChange(confirmed(), { reschedule: at }, actor, NOW)).toEqual({ ok: true, status: 'confirmed', scheduledAt: at });
+    expect(decideBookingChange(confirmed(), { reschedule: at }, actor, NOW)).toEqual({ ok: true, value: { status: 'confirmed', scheduledAt: at } });
   });
 
   it('forbids the client to reschedule (403)', () => {
-    expect(decideBookingChange(confirmed(), { reschedule: later(72) }, 'client', NOW)).toMatchObject({ ok: false, status: 403 });
+    expect(decideBookingChange(confirmed(), { reschedule: later(72) }, 'client', NOW)).toMatchObject({ ok: false, reason: 'forbidden' });
   });
 
   it.each(['pending', 'completed', 'cancelled'] as const)('refuses to reschedule a %s booking (409)', (status) => {
     expect(decideBookingChange(inStatus(status), { reschedule: later(72) }, 'owner', NOW)).toMatchObject({
       ok: false,
-      status: 409,
+      reason: 'conflict',
       code: 'invalid_transition',
     });
   });
 
   it('refuses a new time in the past (422 on scheduledAt)', () => {
-    expect(decideBookingChange(confirmed(), { reschedule: later(-2) }, 'admin', NOW)).toMatchObject({ ok: false, status: 422, field: 'scheduledAt' });
+    expect(decideBookingChange(confirmed(), { reschedule: later(-2) }, 'admin', NOW)).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      fields: { scheduledAt: expect.any(String) },
+    });
   });
 });
 
 describe('completing', () => {
   it.each(STAFF)('lets the %s complete a confirmed booking once its time has come', (actor) => {
     const at = later(-2);
-    expect(decideBookingChange(confirmed(at), { status: 'completed' }, actor, NOW)).toEqual({ ok: true, status: 'completed', scheduledAt: at });
+    expect(decideBookingChange(confirmed(at), { status: 'completed' }, actor, NOW)).toEqual({ ok: true, value: { status: 'completed', scheduledAt: at } });
     // At the very minute of the appointment too.
     expect(decideBookingChange(confirmed(NOW), { status: 'completed' }, actor, NOW).ok).toBe(true);
   });
@@ -120,34 +126,41 @@ describe('completing', () => {
   it('refuses to complete before the appointment time (409)', () => {
     expect(decideBookingChange(confirmed(later(1)), { status: 'completed' }, 'owner', NOW)).toMatchObject({
       ok: false,
-      status: 409,
+      reason: 'conflict',
       code: 'invalid_transition',
     });
   });
 
   it('forbids the client to complete (403)', () => {
-    expect(decideBookingChange(confirmed(later(-2)), { status: 'completed' }, 'client', NOW)).toMatchObject({ ok: false, status: 403, code: 'forbidden' });
+    expect(decideBookingChange(confirmed(later(-2)), { status: 'completed' }, 'client', NOW)).toMatchObject({ ok: false, reason: 'forbidden' });
   });
 
   it.each(['pending', 'completed', 'cancelled'] as const)('refuses to complete a %s booking (409)', (status) => {
     for (const actor of STAFF) {
-      expect(decideBookingChange(inStatus(status), { status: 'completed' }, actor, NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+      expect(decideBookingChange(inStatus(status), { status: 'completed' }, actor, NOW)).toMatchObject({
+        ok: false,
+        reason: 'conflict',
+        code: 'invalid_transition',
+      });
     }
   });
 });
 
 describe('cancelling', () => {
   it.each(STAFF)('lets the %s cancel a pending or confirmed booking, even on the day', (actor) => {
-    expect(decideBookingChange(pending(), { status: 'cancelled' }, actor, NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: null });
+    expect(decideBookingChange(pending(), { status: 'cancelled' }, actor, NOW)).toEqual({ ok: true, value: { status: 'cancelled', scheduledAt: null } });
     const at = later(24);
-    expect(decideBookingChange(confirmed(at), { status: 'cancelled' }, actor, NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: at });
+    expect(decideBookingChange(confirmed(at), { status: 'cancelled' }, actor, NOW)).toEqual({ ok: true, value: { status: 'cancelled', scheduledAt: at } });
     expect(decideBookingChange(pending('2026-11-22'), { status: 'cancelled' }, actor, NOW).ok).toBe(true);
     expect(decideBookingChange(confirmed(later(-1)), { status: 'cancelled' }, actor, NOW).ok).toBe(true);
   });
 
   it('lets the client cancel before the appointment starts (a spa without a cancellation window)', () => {
     // Tomorrow (Nov 23) starts at 08:00 UTC, after NOW.
-    expect(decideBookingChange(pending('2026-11-23'), { status: 'cancelled' }, 'client', NOW)).toEqual({ ok: true, status: 'cancelled', scheduledAt: null });
+    expect(decideBookingChange(pending('2026-11-23'), { status: 'cancelled' }, 'client', NOW)).toEqual({
+      ok: true,
+      value: { status: 'cancelled', scheduledAt: null },
+    });
     expect(decideBookingChange(pending(null), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
     expect(decideBookingChange(confirmed(later(1), 0), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
     expect(decideBookingChange(confirmed(new Date(NOW.getTime() + 1), 0), { status: 'cancelled' }, 'client', NOW).ok).toBe(true);
@@ -155,17 +168,29 @@ describe('cancelling', () => {
 
   it('refuses the client once the preferred day has begun in California (409 too_late)', () => {
     // Nov 22 began at 08:00 UTC on the 22nd; it is 22:30 on the 22nd in California.
-    expect(decideBookingChange(pending('2026-11-22'), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
-    expect(decideBookingChange(pending('2026-11-01'), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+    expect(decideBookingChange(pending('2026-11-22'), { status: 'cancelled' }, 'client', NOW)).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      code: 'too_late',
+    });
+    expect(decideBookingChange(pending('2026-11-01'), { status: 'cancelled' }, 'client', NOW)).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      code: 'too_late',
+    });
   });
 
   it('refuses the client at or after the confirmed time (409 too_late), whatever the preferred date', () => {
-    expect(decideBookingChange(confirmed(NOW), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
-    expect(decideBookingChange(confirmed(later(-3)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+    expect(decideBookingChange(confirmed(NOW), { status: 'cancelled' }, 'client', NOW)).toMatchObject({ ok: false, reason: 'conflict', code: 'too_late' });
+    expect(decideBookingChange(confirmed(later(-3)), { status: 'cancelled' }, 'client', NOW)).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      code: 'too_late',
+    });
     // The confirmed time decides, not the (later) preferred date.
     expect(
       decideBookingChange({ status: 'confirmed', preferredDate: '2026-12-24', scheduledAt: later(-3) }, { status: 'cancelled' }, 'client', NOW),
-    ).toMatchObject({ ok: false, status: 409 });
+    ).toMatchObject({ ok: false, reason: 'conflict' });
     // And a confirmed time later than a past preferred date lets the client cancel.
     expect(
       decideBookingChange(
@@ -183,7 +208,7 @@ describe('cancelling', () => {
       const refused = decideBookingChange(confirmed(later(24), 24), { status: 'cancelled' }, 'client', NOW);
       expect(refused).toEqual({
         ok: false,
-        status: 409,
+        reason: 'conflict',
         code: 'inside_cancellation_window',
         message: 'Your appointment is less than 24 hours away, so it can no longer be cancelled online. Call the spa to cancel or change it.',
       });
@@ -224,7 +249,11 @@ describe('cancelling', () => {
 
   it.each(['completed', 'cancelled'] as const)('refuses to cancel a %s booking for anyone (409)', (status) => {
     for (const actor of EVERYONE) {
-      expect(decideBookingChange(inStatus(status), { status: 'cancelled' }, actor, NOW)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+      expect(decideBookingChange(inStatus(status), { status: 'cancelled' }, actor, NOW)).toMatchObject({
+        ok: false,
+        reason: 'conflict',
+        code: 'invalid_transition',
+      });
     }
   });
 });

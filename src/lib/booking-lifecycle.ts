@@ -7,6 +7,7 @@
 //   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
 import type { BookingStatus } from '#db/schema.ts';
 import { startOfPacificDay } from './dates.ts';
+import { conflict, forbidden, invalid, ok, type Result } from './result.ts';
 
 export type BookingActor = 'client' | 'owner' | 'admin';
 export type LeadStatus = 'new' | 'contacted' | 'converted' | 'lost';
@@ -43,16 +44,8 @@ export function cancellationPolicyLine(hours: number): string {
 
 export type BookingChange = { status: 'confirmed'; scheduledAt: Date } | { status: 'completed' } | { status: 'cancelled' } | { reschedule: Date };
 
-export type Refusal = { ok: false; status: 403 | 409 | 422; code: string; message: string; field?: string };
-export type Decision = { ok: true; status: BookingStatus; scheduledAt: Date | null } | Refusal;
-
-const refuse = (status: Refusal['status'], code: string, message: string, field?: string): Refusal => ({
-  ok: false,
-  status,
-  code,
-  message,
-  ...(field ? { field } : {}),
-});
+/** The booking's next status and time; refused as forbidden (not theirs to do), conflict (coded invalid_transition, too_late, inside_cancellation_window) or invalid. */
+export type Decision = Result<{ status: BookingStatus; scheduledAt: Date | null }, 'forbidden' | 'conflict' | 'invalid'>;
 
 /** When the appointment is: the confirmed time, else the start of the preferred day, else unknown. */
 export function appointmentStart(booking: BookingState): Date | null {
@@ -60,57 +53,57 @@ export function appointmentStart(booking: BookingState): Date | null {
   return booking.preferredDate ? startOfPacificDay(booking.preferredDate) : null;
 }
 
+const FUTURE_TIME = 'The appointment time must be in the future.';
+
 export function decideBookingChange(booking: BookingState, change: BookingChange, actor: BookingActor, now = new Date()): Decision {
   const staff = actor === 'owner' || actor === 'admin';
   const { status } = booking;
 
   if ('reschedule' in change || change.status === 'confirmed') {
     const at = 'reschedule' in change ? change.reschedule : change.scheduledAt;
-    if (!staff) return refuse(403, 'forbidden', 'Only the spa can set the appointment time.');
+    if (!staff) return forbidden('Only the spa can set the appointment time.');
     const from: BookingStatus = 'reschedule' in change ? 'confirmed' : 'pending';
     if (status !== from) {
-      return refuse(
-        409,
-        'invalid_transition',
+      return conflict(
         'reschedule' in change
           ? `Only a confirmed booking can be rescheduled; this one is ${status}.`
           : `Only a pending booking can be confirmed; this one is ${status}.`,
+        { code: 'invalid_transition' },
       );
     }
-    if (at.getTime() <= now.getTime()) return refuse(422, 'invalid_request', 'The appointment time must be in the future.', 'scheduledAt');
-    return { ok: true, status: 'confirmed', scheduledAt: at };
+    if (at.getTime() <= now.getTime()) return invalid({ scheduledAt: FUTURE_TIME }, FUTURE_TIME);
+    return ok({ status: 'confirmed', scheduledAt: at });
   }
 
   if (change.status === 'completed') {
-    if (!staff) return refuse(403, 'forbidden', 'Only the spa can mark a booking completed.');
-    if (status !== 'confirmed') return refuse(409, 'invalid_transition', `Only a confirmed booking can be completed; this one is ${status}.`);
+    if (!staff) return forbidden('Only the spa can mark a booking completed.');
+    if (status !== 'confirmed') return conflict(`Only a confirmed booking can be completed; this one is ${status}.`, { code: 'invalid_transition' });
     if (booking.scheduledAt && booking.scheduledAt.getTime() > now.getTime()) {
-      return refuse(409, 'invalid_transition', 'The appointment has not taken place yet.');
+      return conflict('The appointment has not taken place yet.', { code: 'invalid_transition' });
     }
-    return { ok: true, status: 'completed', scheduledAt: booking.scheduledAt };
+    return ok({ status: 'completed', scheduledAt: booking.scheduledAt });
   }
 
   if (change.status === 'cancelled') {
-    if (status !== 'pending' && status !== 'confirmed') return refuse(409, 'invalid_transition', `A ${status} booking cannot be cancelled.`);
+    if (status !== 'pending' && status !== 'confirmed') return conflict(`A ${status} booking cannot be cancelled.`, { code: 'invalid_transition' });
     if (actor === 'client') {
       const start = appointmentStart(booking);
       if (start && start.getTime() <= now.getTime()) {
-        return refuse(409, 'too_late', 'The appointment date has arrived; call the spa to cancel.');
+        return conflict('The appointment date has arrived; call the spa to cancel.', { code: 'too_late' });
       }
       const deadline = selfCancelDeadline(booking);
       if (deadline && deadline.getTime() <= now.getTime()) {
         const hours = booking.cancellationWindowHours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
-        return refuse(
-          409,
-          'inside_cancellation_window',
+        return conflict(
           `Your appointment is less than ${hours} ${hours === 1 ? 'hour' : 'hours'} away, so it can no longer be cancelled online. Call the spa to cancel or change it.`,
+          { code: 'inside_cancellation_window' },
         );
       }
     }
-    return { ok: true, status: 'cancelled', scheduledAt: booking.scheduledAt };
+    return ok({ status: 'cancelled', scheduledAt: booking.scheduledAt });
   }
 
-  return refuse(422, 'invalid_request', 'Unknown change.');
+  return invalid({}, 'Unknown change.');
 }
 
 const LEAD_MOVES: Record<LeadStatus, readonly LeadStatus[]> = {

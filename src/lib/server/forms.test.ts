@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { handleForm, noticeOf, parseForm, pick, refuse, seeOther, FORM_UNREADABLE } from './forms.ts';
+import {
+  conflict,
+  forbidden,
+  gone,
+  invalid,
+  malformed,
+  notFound,
+  rateLimited,
+  REASONS,
+  tooLarge,
+  unauthorized,
+  unavailable,
+  unsupported,
+  upstreamFailed,
+} from '#lib/result.ts';
+import { formRefusal, handleForm, noticeOf, parseForm, pick, refuse, seeOther, FORM_UNREADABLE } from './forms.ts';
+import { statusOf } from './http.ts';
 
 const post = (body: string, type = 'application/x-www-form-urlencoded') =>
   new Request('http://localhost/page', { method: 'POST', headers: { 'content-type': type }, body });
@@ -89,5 +105,48 @@ describe('form pages', () => {
     expect(noticeOf(new Request(url, { method: 'POST' }), url, notices)).toBeNull();
     const other = new URL('http://localhost/page?done=toString');
     expect(noticeOf(new Request(other), other, notices)).toBeNull();
+  });
+});
+
+describe('a domain refusal on a form page', () => {
+  it('answers with the reason’s status, in place, for every reason', async () => {
+    const refusals = [
+      invalid({ name: 'Name is required' }),
+      malformed('Unknown action.'),
+      unauthorized(),
+      forbidden('Not yours.'),
+      notFound('That photo is no longer there.'),
+      conflict('Taken.'),
+      gone('This review link has expired.'),
+      tooLarge('This photo is larger than 10 MB.'),
+      unsupported('Upload a JPEG, PNG, WebP or AVIF picture.'),
+      rateLimited(120, 'Too many.'),
+      unavailable('Billing is not configured on this site.'),
+      upstreamFailed('Failed to send magic link. Please try again.'),
+    ];
+    expect(refusals.map((refusal) => refusal.reason)).toEqual([...REASONS]);
+    const statuses = [];
+    for (const refusal of refusals) {
+      const context = page(post('name=Ana'));
+      const answer = await handleForm(context, () => formRefusal(refusal, { name: 'Ana' }));
+      expect(answer).toMatchObject({ status: statusOf(refusal), values: { name: 'Ana' } });
+      statuses.push(context.response.status);
+    }
+    expect(statuses).toEqual([422, 400, 401, 403, 404, 409, 410, 413, 415, 429, 503, 502]);
+  });
+
+  it('shows the fields beside the form, else the message above it, unless the page says otherwise', () => {
+    expect(formRefusal(invalid({ name: 'Name is required' })).errors).toEqual({ name: 'Name is required' });
+    expect(formRefusal(conflict('Taken.', { fields: { slug: 'Taken.' } })).errors).toEqual({ slug: 'Taken.' });
+    expect(formRefusal(notFound('That review is not on this listing.')).errors).toEqual({ _: 'That review is not on this listing.' });
+    expect(formRefusal(invalid({}, 'Choose a photo to upload.')).errors).toEqual({ _: 'Choose a photo to upload.' });
+    expect(formRefusal(rateLimited(60, 'Too many.'), undefined, { email: 'Please call us instead.' }).errors).toEqual({ email: 'Please call us instead.' });
+  });
+
+  it('sets Retry-After on the page when the refusal says to wait', async () => {
+    const context = page(post('name=Ana'));
+    await handleForm(context, () => formRefusal(rateLimited(120, 'Too many.')));
+    expect(context.response.headers.get('retry-after')).toBe('120');
+    expect(formRefusal(conflict('Taken.')).headers).toBeUndefined();
   });
 });

@@ -5,8 +5,10 @@
 //     to show in `?done=`, so a reload does not post again;
 //   - refused: the page renders again with the reasons beside the fields and
 //     what was typed (422, or the status the rule gives: 403, 404, 409, 429),
-//     having changed nothing.
-import { fieldErrors, readForm } from './http.ts';
+//     having changed nothing. A domain refusal (#lib/result.ts) becomes one
+//     through formRefusal, with the status http.ts gives its reason.
+import { parseWith, type Refusal, type Schema } from '#lib/result.ts';
+import { readForm, refusalHeaders, statusOf } from './http.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -28,6 +30,17 @@ export const FORM_UNREADABLE = 'The form could not be read. Please try again.';
 
 export function refuse<V>(status: number, errors: FormErrors, values?: V, headers?: Record<string, string>): FormRefusal<V> {
   return { status, errors, ...(values === undefined ? {} : { values }), ...(headers ? { headers } : {}) };
+}
+
+/**
+ * A domain refusal as the page's answer: the reason's status (and Retry-After),
+ * the errors the page shows (by default the refusal's fields, else its message
+ * for the form as a whole) and what was typed.
+ */
+export function formRefusal<V>(refusal: Refusal, values?: V, errors?: FormErrors): FormRefusal<V> {
+  const fields = refusal.fields && Object.keys(refusal.fields).length > 0 ? refusal.fields : { _: refusal.message };
+  const headers = refusalHeaders(refusal);
+  return refuse(statusOf(refusal), errors ?? fields, values, Object.keys(headers).length > 0 ? headers : undefined);
 }
 
 export function accepted<V>(status = 200, values?: V): FormRefusal<V> {
@@ -63,22 +76,14 @@ export function pick<K extends string>(form: URLSearchParams, keys: readonly K[]
   return Object.fromEntries(keys.map((key) => [key, form.get(key) ?? ''])) as Record<K, string>;
 }
 
-/** What a zod schema's safeParse gives (zod and zod/mini alike). */
-type SafeParse<T> = { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-
 /**
  * Parses the picked values with the payload's schema (`input` when the schema
  * wants other types than the form's strings): the data, or a 422 refusal with
  * the first message per field and the values as typed.
  */
-export function parseForm<T, V>(
-  schema: { safeParse(input: unknown): SafeParse<T> },
-  values: V,
-  input: unknown = values,
-): { ok: true; data: T } | ({ ok: false } & FormRefusal<V>) {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, status: 422, errors: fieldErrors(parsed.error), values };
+export function parseForm<T, V>(schema: Schema<T>, values: V, input: unknown = values): { ok: true; data: T } | ({ ok: false } & FormRefusal<V>) {
+  const parsed = parseWith(schema, input);
+  return parsed.ok ? { ok: true, data: parsed.value } : { ok: false, ...formRefusal(parsed, values) };
 }
 
 interface PageContext {

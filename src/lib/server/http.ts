@@ -1,13 +1,16 @@
 // The one shape of a JSON answer and of a JSON error, for every endpoint:
 //   success: the data itself
 //   error:   { "error": { "code": "not_found", "message": "...", "fields": { "city": "..." } } }
+// and the one mapping from a domain refusal (#lib/result.ts) to that error:
+// its reason decides the status, its code (else the reason's) the `code`.
 
 import { TRUST_PROXY } from 'astro:env/server';
 import { parseId } from '#lib/ids.ts';
+import { forbidden, malformed, notFound, ok, parseWith, tooLarge, unsupported, type Reason, type Refusal, type Result, type Schema } from '#lib/result.ts';
 import { parseTrustProxy } from '../proxy.ts';
 
 export interface ApiError {
-  error: { code: string; message: string; fields?: Record<string, string> };
+  error: { code: string; message: string; fields?: Record<string, string>; details?: unknown };
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' };
@@ -21,22 +24,52 @@ export function apiError(status: number, code: string, message: string, fields?:
   return json(body, status, headers);
 }
 
-/** What a failed parse reports (zod and zod/mini alike). */
-interface ParseError {
-  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+/** Each reason's HTTP status, and the JSON `code` of a refusal that names none of its own. */
+export const HTTP_OF_REASON: Readonly<Record<Reason, { status: number; code: string }>> = {
+  invalid: { status: 422, code: 'invalid_request' },
+  malformed: { status: 400, code: 'bad_request' },
+  unauthorized: { status: 401, code: 'unauthorized' },
+  forbidden: { status: 403, code: 'forbidden' },
+  not_found: { status: 404, code: 'not_found' },
+  conflict: { status: 409, code: 'conflict' },
+  gone: { status: 410, code: 'gone' },
+  too_large: { status: 413, code: 'payload_too_large' },
+  unsupported: { status: 415, code: 'unsupported_media_type' },
+  rate_limited: { status: 429, code: 'rate_limited' },
+  upstream_failed: { status: 502, code: 'upstream_failed' },
+  unavailable: { status: 503, code: 'unavailable' },
+};
+
+/** The HTTP status of a refusal (or of its reason). */
+export const statusOf = (refusal: Reason | Pick<Refusal, 'reason'>): number => HTTP_OF_REASON[typeof refusal === 'string' ? refusal : refusal.reason].status;
+
+/** The headers a refusal's answer carries: how long to wait, for `rate_limited`. */
+export function refusalHeaders(refusal: Refusal): Record<string, string> {
+  return refusal.reason === 'rate_limited' ? { 'Retry-After': String(refusal.retryAfterSeconds) } : {};
 }
 
-/** The first message for each field of a failed zod parse. */
-export function fieldErrors(error: ParseError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
+/** The JSON error of a refusal; fields when it names any, details (public) when it has them. */
+export function errorBody(refusal: Refusal): ApiError {
+  const fields = refusal.fields && Object.keys(refusal.fields).length > 0 ? refusal.fields : undefined;
+  return {
+    error: {
+      code: refusal.code ?? HTTP_OF_REASON[refusal.reason].code,
+      message: refusal.message,
+      ...(fields ? { fields } : {}),
+      ...(refusal.details === undefined ? {} : { details: refusal.details }),
+    },
+  };
 }
 
-export const invalid = (error: ParseError, status = 400) => apiError(status, 'invalid_request', 'Some fields are not valid.', fieldErrors(error));
+/** The answer to a refused request: its status, the JSON error, Retry-After when it says to wait. */
+export function refusalResponse(refusal: Refusal, headers: Record<string, string> = {}): Response {
+  return json(errorBody(refusal), statusOf(refusal), { ...refusalHeaders(refusal), ...headers });
+}
+
+/** An endpoint's answer to a result: the value as JSON (with `status`), or the refusal's error. */
+export function resultResponse(result: Result<unknown>, status = 200, headers: Record<string, string> = {}): Response {
+  return result.ok ? json(result.value, status, headers) : refusalResponse(result);
+}
 
 /**
  * The site's public URL: the running server's SITE_URL (server/serve.ts has
@@ -46,8 +79,6 @@ export const invalid = (error: ParseError, status = 400) => apiError(status, 'in
  */
 export const publicUrl = process.env.SITE_URL || import.meta.env.SITE || 'http://localhost';
 export const publicOrigin = new URL(publicUrl).origin;
-
-export const notFound = (what: string) => apiError(404, 'not_found', `${what} not found.`);
 
 /**
  * The one cross-origin guard (src/middleware.ts runs it for every request). A
@@ -63,12 +94,12 @@ export function isSameOrigin(request: Request, url: URL, trustedProxies = parseT
   return fetchSite === null || fetchSite === 'same-origin' || fetchSite === 'none';
 }
 
-export const crossOrigin = () => apiError(403, 'cross_origin', 'Cross-origin requests are not allowed.');
+export const crossOrigin = () => refusalResponse(forbidden('Cross-origin requests are not allowed.', { code: 'cross_origin' }));
 
 /** Forms and JSON bodies may be this large; server/serve.ts refuses larger ones before any page runs. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export const payloadTooLarge = (limit: number) => apiError(413, 'payload_too_large', `The body may be at most ${limit} bytes.`);
+export const bodyTooLarge = (limit: number) => tooLarge(`The body may be at most ${limit} bytes.`);
 
 /**
  * The body's bytes, reading no more than `limit` of them whether the length was
@@ -109,6 +140,19 @@ function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
+/** A multipart body's parts (files kept), or null when the bytes are not the multipart `type` says. */
+export function parseMultipart(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<FormData | null> {
+  return new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
+}
+
+/** A body of at most `limit` bytes as text: too_large beyond it, malformed when it is not UTF-8. */
+export async function readText(request: Request, limit = MAX_BODY_BYTES): Promise<Result<string, 'too_large' | 'malformed'>> {
+  const bytes = await readBodyBytes(request, limit).catch(() => null);
+  if (!bytes) return bodyTooLarge(limit);
+  const text = decodeUtf8(bytes);
+  return text === null ? malformed('The body is not valid UTF-8.', { code: 'invalid_encoding' }) : ok(text);
+}
+
 /**
  * Reads an HTML form post (url-encoded or multipart, text fields only) of at
  * most `limit` bytes. Null when the body is too large, not a form or not
@@ -123,7 +167,7 @@ export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promis
     return text === null ? null : new URLSearchParams(text);
   }
   if (/^multipart\/form-data\b/i.test(type)) {
-    const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
+    const form = await parseMultipart(bytes, type);
     if (!form) return null;
     const fields = new URLSearchParams();
     for (const [key, value] of form) if (typeof value === 'string') fields.append(key, value);
@@ -133,42 +177,38 @@ export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promis
 }
 
 /** Reads a JSON body of at most `limit` bytes, declared or chunked. */
-export async function readJson(request: Request, limit = 16_384): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+export async function readJson(request: Request, limit = 16_384): Promise<Result<unknown, 'unsupported' | 'too_large' | 'malformed'>> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
-    return { ok: false, response: apiError(415, 'unsupported_media_type', 'Send the body as application/json.') };
-  }
-  const bytes = await readBodyBytes(request, limit).catch(() => null);
-  if (!bytes) return { ok: false, response: payloadTooLarge(limit) };
-  const text = decodeUtf8(bytes);
-  if (text === null) return { ok: false, response: apiError(400, 'invalid_encoding', 'The body is not valid UTF-8.') };
+  if (!/^application\/json\b/i.test(type)) return unsupported('Send the body as application/json.');
+  const text = await readText(request, limit);
+  if (!text.ok) return text;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return ok(JSON.parse(text.value) as unknown);
   } catch {
-    return { ok: false, response: apiError(400, 'invalid_json', 'The body is not valid JSON.') };
+    return malformed('The body is not valid JSON.', { code: 'invalid_json' });
   }
 }
 
-/** What a zod schema's safeParse gives (zod and zod/mini alike). */
-type SafeParse<T> = { success: true; data: T } | { success: false; error: ParseError };
+/** A JSON body of at most `limit` bytes, as the payload's schema reads it: readJson's refusals, or `invalid` naming the fields. */
+export async function readBody<T>(request: Request, schema: Schema<T>, limit: number): Promise<Result<T>> {
+  const body = await readJson(request, limit);
+  return body.ok ? parseWith(schema, body.value) : body;
+}
 
 /**
  * A PATCH of one numbered thing (/api/bookings/{id}, /api/leads/{id}): the id
  * in the path and the change its JSON body of at most `limit` bytes asks for;
- * or the answer to send: 404 for a malformed id (as for one that names
- * nothing), readJson's refusals, 422 naming the fields the schema refuses.
+ * or the refusal: not_found for a malformed id (as for one that names
+ * nothing), readBody's refusals.
  */
 export async function readPatch<T>(
   context: { params: Record<string, string | undefined>; request: Request },
   what: string,
-  schema: { safeParse(input: unknown): SafeParse<T> },
+  schema: Schema<T>,
   limit: number,
-): Promise<{ ok: true; id: number; change: T } | { ok: false; response: Response }> {
+): Promise<Result<{ id: number; change: T }>> {
   const id = parseId(context.params.id);
-  if (id === null) return { ok: false, response: notFound(what) };
-  const body = await readJson(context.request, limit);
-  if (!body.ok) return body;
-  const parsed = schema.safeParse(body.value);
-  if (!parsed.success) return { ok: false, response: invalid(parsed.error, 422) };
-  return { ok: true, id, change: parsed.data };
+  if (id === null) return notFound(`${what} not found.`);
+  const change = await readBody(context.request, schema, limit);
+  return change.ok ? ok({ id, change: change.value }) : change;
 }

@@ -90,7 +90,8 @@ export interface SafeFetchOptions extends FetchPolicy {
   accept?: string;
 }
 
-export interface SafeResponse {
+/** What another server answered: its status, type and body (read whole, within the limits), and the address that gave it. */
+export interface Fetched {
   status: number;
   contentType: string;
   body: Buffer;
@@ -147,7 +148,7 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
 }
 
 /** GET `raw` under the policy; throws FetchRefused (or a network error) rather than reaching anything it should not. */
-export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<SafeResponse> {
+export async function safeFetch(raw: string, options: SafeFetchOptions): Promise<Fetched> {
   const deadline = Date.now() + (options.timeoutMs ?? 5_000);
   let url = parseHttpUrl(raw);
   for (let hops = 0; ; hops++) {

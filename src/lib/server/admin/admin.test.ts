@@ -62,7 +62,7 @@ describe('who may use the desk', () => {
   it('refuses an action from anyone but an editor, changing nothing', () => {
     const spa = makeSpa('not-admin');
     const result = handleAdminAction(new URLSearchParams({ intent: 'approve', id: String(spa.id) }), { ...admin, role: 'owner' }, ORIGIN);
-    expect(result).toMatchObject({ ok: false, status: 404 });
+    expect(result).toMatchObject({ ok: false, reason: 'not_found' });
     expect(spaRow(spa.id)).toMatchObject({ reviewStatus: 'pending', active: false });
     expect(auditFor(spa.id)).toEqual([]);
   });
@@ -80,29 +80,33 @@ describe('reviewing a listing', () => {
   it('approve makes it public, tells the owner and logs who did it', () => {
     const spa = makeSpa('approve');
     const before = spaRow(spa.id).updatedAt;
-    expect(post({ intent: 'approve', id: spa.id })).toEqual({ ok: true, notice: 'approved', spaId: spa.id });
+    expect(post({ intent: 'approve', id: spa.id })).toEqual({ ok: true, value: { notice: 'approved', spaId: spa.id } });
     const after = spaRow(spa.id);
     expect(after).toMatchObject({ reviewStatus: 'approved', active: true, reviewNote: null });
     expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.getTime());
     expect(sent).toMatchObject([{ to: owner.email, subject: `Your listing “${spa.name}” is approved` }]);
     expect(auditFor(spa.id)).toMatchObject([{ action: 'approve', actorId: admin.id, actorEmail: admin.email }]);
-    expect(post({ intent: 'approve', id: spa.id })).toMatchObject({ ok: false, status: 409 });
+    expect(post({ intent: 'approve', id: spa.id })).toMatchObject({ ok: false, reason: 'conflict' });
   });
 
   it('reject needs a reason; with one, hides the listing and mails the reason to the owner', () => {
     const spa = makeSpa('reject');
     expect(post({ intent: 'reject', id: spa.id, reason: '   ' })).toMatchObject({
       ok: false,
-      status: 422,
-      field: 'reason',
+      reason: 'invalid',
+      fields: { reason: 'Give the owner a reason' },
       message: 'Give the owner a reason',
     });
-    expect(post({ intent: 'reject', id: spa.id, reason: 'x'.repeat(1001) })).toMatchObject({ ok: false, status: 422, field: 'reason' });
+    expect(post({ intent: 'reject', id: spa.id, reason: 'x'.repeat(1001) })).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      fields: { reason: expect.any(String) },
+    });
     expect(spaRow(spa.id).reviewStatus).toBe('pending');
     expect(sent).toEqual([]);
 
     const reason = 'The address is a P.O. box; a spa needs a street address clients can visit.';
-    expect(post({ intent: 'reject', id: spa.id, reason })).toMatchObject({ ok: true, notice: 'rejected' });
+    expect(post({ intent: 'reject', id: spa.id, reason })).toMatchObject({ ok: true, value: { notice: 'rejected' } });
     expect(spaRow(spa.id)).toMatchObject({ reviewStatus: 'rejected', active: false, reviewNote: reason });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.to).toBe(owner.email);
@@ -118,9 +122,9 @@ describe('reviewing a listing', () => {
   });
 
   it('answers 404 for an id that names nothing or is not an id', () => {
-    expect(post({ intent: 'approve', id: 999_999_999 })).toMatchObject({ ok: false, status: 404 });
-    expect(post({ intent: 'approve', id: 'abc' })).toMatchObject({ ok: false, status: 404 });
-    expect(post({ intent: 'explode', id: 1 })).toMatchObject({ ok: false, status: 400 });
+    expect(post({ intent: 'approve', id: 999_999_999 })).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(post({ intent: 'approve', id: 'abc' })).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(post({ intent: 'explode', id: 1 })).toMatchObject({ ok: false, reason: 'malformed' });
   });
 });
 
@@ -143,7 +147,7 @@ describe('activate, verify, feature', () => {
 
   it('will not activate a listing nobody approved', () => {
     const spa = makeSpa('unapproved');
-    expect(post({ intent: 'activate', id: spa.id })).toMatchObject({ ok: false, status: 409, message: 'Approve the listing before activating it.' });
+    expect(post({ intent: 'activate', id: spa.id })).toMatchObject({ ok: false, reason: 'conflict', message: 'Approve the listing before activating it.' });
     expect(spaRow(spa.id).active).toBe(false);
     expect(auditFor(spa.id)).toEqual([]);
   });
@@ -157,7 +161,7 @@ describe('activate, verify, feature', () => {
     try {
       for (let i = 0; i < 3; i++) makeSpa(`elite-${i}`, { cityId: city.id, tier: 'ELITE', reviewStatus: 'approved', active: true });
       const fourth = makeSpa('elite-4', { cityId: city.id, tier: 'ELITE' });
-      expect(post({ intent: 'approve', id: fourth.id })).toMatchObject({ ok: false, status: 409, message: expect.stringContaining('3 active Elite') });
+      expect(post({ intent: 'approve', id: fourth.id })).toMatchObject({ ok: false, reason: 'conflict', message: expect.stringContaining('3 active Elite') });
       expect(spaRow(fourth.id)).toMatchObject({ reviewStatus: 'pending', active: false });
       expect(auditFor(fourth.id)).toEqual([]);
       expect(sent).toEqual([]);
@@ -170,7 +174,7 @@ describe('activate, verify, feature', () => {
 
 describe('rebuild now and the lists', () => {
   it('asks the queue for a rebuild and logs it', () => {
-    expect(post({ intent: 'rebuild' })).toEqual({ ok: true, notice: 'rebuild' });
+    expect(post({ intent: 'rebuild' })).toEqual({ ok: true, value: { notice: 'rebuild' } });
     expect(rebuilds).toHaveLength(1);
     expect(db.select().from(auditLog).where(eq(auditLog.actorId, admin.id)).all().at(-1)).toMatchObject({ action: 'rebuild', target: 'site' });
   });

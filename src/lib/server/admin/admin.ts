@@ -7,7 +7,8 @@ import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { auditLog, cities, spas, users, type AuditAction } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
-import { idSchema, parseId } from '#lib/ids.ts';
+import { idSchema } from '#lib/ids.ts';
+import { conflict, invalid, malformed, notFound, ok, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { spaInbox } from '../db-helpers.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
@@ -54,10 +55,10 @@ export const adminActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('rebuild') }),
 ]);
 
-export type AdminActionResult =
-  { ok: true; notice: AdminNotice; spaId?: number } | { ok: false; status: number; message: string; field?: string; spaId?: number };
+/** The notice to show and the listing it concerns; refused as not_found, conflict, invalid (the reason) or malformed (an unknown action). */
+export type AdminActionResult = Result<{ notice: AdminNotice; spaId?: number }>;
 
-const refuse = (status: number, message: string, spaId?: number, field?: string): AdminActionResult => ({ ok: false, status, message, spaId, field });
+const LISTING_GONE = 'That listing no longer exists.';
 
 /** Where a listing's news goes: its owner, else the address on the listing. */
 function listingInbox(spaId: number): { name: string; to: string | null } | null {
@@ -107,9 +108,9 @@ const CHANGES: Record<'activate' | 'deactivate' | 'verify' | 'unverify' | 'featu
 };
 
 /** The database's own refusals (the Elite cap per city) in words an editor can act on. */
-function databaseRefusal(error: unknown, spaId: number): AdminActionResult {
+function databaseRefusal(error: unknown): AdminActionResult {
   const message = error instanceof Error ? error.message : String(error);
-  if (message.includes('Elite tier is at capacity')) return refuse(409, 'This city already has 3 active Elite listings: deactivate one first.', spaId);
+  if (message.includes('Elite tier is at capacity')) return conflict('This city already has 3 active Elite listings: deactivate one first.');
   throw error;
 }
 
@@ -128,9 +129,9 @@ function changeListing(user: SessionUser, spaId: number, spec: ListingActionSpec
   try {
     return db.transaction(() => {
       const spa = db.select().from(spas).where(eq(spas.id, spaId)).get();
-      if (!spa) return refuse(404, 'That listing no longer exists.');
+      if (!spa) return notFound(LISTING_GONE);
       const problem = spec.precondition?.(spa);
-      if (problem) return refuse(409, problem, spaId);
+      if (problem) return conflict(problem);
       // updated_at tells the owner dashboard the change is not live until the next build.
       db.update(spas)
         .set({ ...spec.change, updatedAt: new Date() })
@@ -139,35 +140,36 @@ function changeListing(user: SessionUser, spaId: number, spec: ListingActionSpec
       recordAudit(user, spec.action, `spa:${spaId}`, spec.detail ?? spa.name);
       const inbox = spec.mail ? listingInbox(spaId) : null;
       if (spec.mail && inbox?.to) sendMailInBackground(spec.mail(inbox.to, inbox.name));
-      return { ok: true, notice: spec.notice, spaId } as const;
+      return ok({ notice: spec.notice, spaId });
     });
   } catch (error) {
-    return databaseRefusal(error, spaId);
+    return databaseRefusal(error);
   }
 }
 
 /** Handles one post of the /admin page. The caller has checked the role. */
 export function handleAdminAction(form: URLSearchParams, user: SessionUser, origin: string): AdminActionResult {
-  if (user.role !== 'admin') return refuse(404, 'Not found.');
+  if (user.role !== 'admin') return notFound('Not found.');
   const intent = form.get('intent');
   // The bookings and leads lists are the dashboard's components; their forms post here.
   if (intent === 'booking' || intent === 'lead') {
     const result = handleDashboardAction(form, user, origin);
-    return result.ok ? { ok: true, notice: result.notice } : refuse(result.status, result.message);
+    return result.ok ? ok({ notice: result.value }) : result;
   }
   const parsed = adminActionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0] === undefined ? undefined : String(issue.path[0]);
-    if (field === 'id') return refuse(404, 'That listing no longer exists.');
-    return refuse(field === 'reason' ? 422 : 400, issue?.message ?? 'Unknown action.', parseId(form.get('id')) ?? undefined, field);
+    if (field === 'id') return notFound(LISTING_GONE);
+    const message = issue?.message ?? 'Unknown action.';
+    return field === 'reason' ? invalid({ reason: message }, message) : malformed(message);
   }
   const action = parsed.data;
   switch (action.intent) {
     case 'rebuild':
       db.transaction(() => recordAudit(user, 'rebuild', 'site'));
       askForRebuild();
-      return { ok: true, notice: 'rebuild' };
+      return ok({ notice: 'rebuild' });
     case 'approve':
       return changeListing(user, action.id, {
         action: 'approve',

@@ -6,7 +6,7 @@
 import type { AstroGlobal } from 'astro';
 import type { SessionUser } from '../auth/sessions.ts';
 import { getUser } from '../auth/auth.ts';
-import { handleForm, noticeOf, refuse, type FormRefusal } from '../forms.ts';
+import { formRefusal, handleForm, noticeOf, type FormRefusal } from '../forms.ts';
 import { publicOrigin } from '../http.ts';
 import { ADMIN_NOTICES, adminAccess, handleAdminAction, type AdminActionResult } from './admin.ts';
 
@@ -57,12 +57,12 @@ export async function deskPage<V = Record<string, string>>(
  * handleAdminAction: listings, publishing, bookings and leads), which differ
  * only in where a success goes back to.
  */
-export function adminActionsPage(back: (done: Extract<AdminActionResult, { ok: true }>) => Response): DeskPageOptions<Record<string, string>> {
+export function adminActionsPage(back: (done: Extract<AdminActionResult, { ok: true }>['value']) => Response): DeskPageOptions<Record<string, string>> {
   return {
     notices: ADMIN_NOTICES,
     act: (form, editor) => {
       const result = handleAdminAction(form, editor, publicOrigin);
-      return result.ok ? back(result) : refuse(result.status, { _: result.message });
+      return result.ok ? back(result.value) : formRefusal<Record<string, string>>(result, undefined, { _: result.message });
     },
   };
 }

@@ -1,14 +1,15 @@
 // Who is asking, and may they. The middleware resolves the session into
 // Astro.locals; pages and endpoints ask these helpers:
 //   getUser          -> the user or null (pages answer 401 with a sign-in link)
-//   requireApiUser   -> the user, or 401 (JSON endpoints)
-//   requireOwnerOf   -> the user, or 401/403
+//   requireApiUser   -> the user, or the 401 answer (JSON endpoints)
+//   ownerOf          -> the user, or unauthorized/forbidden (a result; the payment endpoints' handlers ask it)
 //   findEditableSpa  -> the spa the user may manage, or null (404)
 import type { AstroCookies, AstroGlobal } from 'astro';
 import { and, eq } from 'drizzle-orm';
 import { spas } from '#db/schema.ts';
 import { db } from '../db.ts';
-import { apiError, publicUrl } from '../http.ts';
+import { forbidden, ok, unauthorized, type Result } from '#lib/result.ts';
+import { publicUrl, refusalResponse } from '../http.ts';
 import { parseId } from '#lib/ids.ts';
 import { sessionCookieName } from '#lib/session-cookie.ts';
 import { createSession, invalidateSession, invalidateUserSessions, sessionCookieAttributes, type SessionUser } from './sessions.ts';
@@ -64,20 +65,19 @@ export const getUser = (context: { locals: App.Locals }): SessionUser | null => 
 
 /** For JSON endpoints: the user, or 401. */
 export function requireApiUser(context: { locals: App.Locals }): SessionUser | Response {
-  return getUser(context) ?? apiError(401, 'unauthorized', 'Sign in to continue.');
+  return getUser(context) ?? refusalResponse(unauthorized());
 }
 
-/** The owner of the spa (or an admin); everyone else gets 403, signed-out visitors 401. */
-export function requireOwnerOf(context: { locals: App.Locals }, spaId: number): SessionUser | Response {
-  const user = getUser(context);
-  if (!user) return apiError(401, 'unauthorized', 'Sign in to continue.');
-  if (user.role === 'admin') return user;
+/** The owner of the spa (or an editor); signed-out visitors are unauthorized, everyone else forbidden. */
+export function ownerOf(user: SessionUser | null, spaId: number): Result<SessionUser, 'unauthorized' | 'forbidden'> {
+  if (!user) return unauthorized();
+  if (user.role === 'admin') return ok(user);
   const owned = db
     .select({ id: spas.id })
     .from(spas)
     .where(and(eq(spas.id, spaId), eq(spas.ownerId, user.id)))
     .get();
-  return owned ? user : apiError(403, 'forbidden', 'This listing belongs to another owner.');
+  return owned ? ok(user) : forbidden('This listing belongs to another owner.');
 }
 
 export interface EditableSpa {

@@ -8,6 +8,7 @@ import { magicTokens, users } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
 import { logger } from '#lib/log.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
+import { ok, rateLimited, upstreamFailed, type Result } from '#lib/result.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { db } from '../db.ts';
 import { publicOrigin } from '../http.ts';
@@ -45,7 +46,13 @@ export interface MagicLinkRequest {
   intro?: string;
 }
 
-export type MagicLinkResult = { ok: true } | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+/** Sent; or refused by a limit (per inbox, per client), or the mail could not be handed over. */
+export type MagicLinkResult = Result<void, 'rate_limited' | 'upstream_failed'>;
+
+function tooManyLinks(retryAfterSeconds: number) {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return rateLimited(retryAfterSeconds, `Too many sign-in links requested. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+}
 
 /**
  * Only a path on this site may be a destination after sign-in. The value is
@@ -72,7 +79,9 @@ export const landingPath = (purpose: MagicLinkPurpose, next?: string) => next ??
 
 /**
  * Sends a sign-in link. The answer is the same whether or not the address
- * belongs to anyone: users are created only when a link is confirmed.
+ * belongs to anyone: users are created only when a link is confirmed. A mail
+ * server that refuses is logged and answered upstream_failed (the token is
+ * stored, but nobody has it).
  */
 export async function requestMagicLink(request: MagicLinkRequest, now = Date.now()): Promise<MagicLinkResult> {
   const email = request.email.trim().toLowerCase();
@@ -81,7 +90,7 @@ export async function requestMagicLink(request: MagicLinkRequest, now = Date.now
   const limits = [hit(`magic:email:${rateLimitKeyForEmail(email)}`, LIMIT_PER_EMAIL, WINDOW_MS, now)];
   if (request.clientAddress) limits.push(hit(`magic:client:${hashClientAddress(request.clientAddress)}`, LIMIT_PER_CLIENT, WINDOW_MS, now));
   const refused = limits.find((limit) => !limit.allowed);
-  if (refused) return { ok: false, reason: 'rate_limited', retryAfterSeconds: refused.retryAfterSeconds };
+  if (refused) return tooManyLinks(refused.retryAfterSeconds);
 
   const token = randomToken(TOKEN_BYTES);
   db.insert(magicTokens)
@@ -104,10 +113,15 @@ export async function requestMagicLink(request: MagicLinkRequest, now = Date.now
     ],
     action: { label: 'Sign in', url: url.href },
   });
-  await sendMail({ to: email, subject: `Your sign-in link for ${brand.shortName}`, ...content });
+  try {
+    await sendMail({ to: email, subject: `Your sign-in link for ${brand.shortName}`, ...content });
+  } catch (error) {
+    log.error('could not send a sign-in link', error);
+    return upstreamFailed('Failed to send magic link. Please try again.', { code: 'mail_failed' });
+  }
   // Without SMTP the message sits in the outbox; the link in the log saves opening it.
   if (!SMTP_URL) log.info(`sign-in link for ${email}: ${url.href}`);
-  return { ok: true };
+  return ok();
 }
 
 /** The address a link signs in, when it is still usable; spends nothing. */

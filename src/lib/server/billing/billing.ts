@@ -1,15 +1,12 @@
 // The Stripe client, built once from the environment (astro:env, server-only
 // secrets). Without STRIPE_SECRET_KEY payments are simply "not configured":
-// getStripe() is null, pages say so and the endpoints answer 503; nothing
-// throws. The payment logic (payments.ts, checkout.ts, webhooks.ts beside
+// getStripe() is null, pages say so and the endpoints answer 503
+// (paymentsNotConfigured); nothing throws. The payment logic (payments.ts, checkout.ts, webhooks.ts beside
 // this file) takes the client as an argument, so tests hand it one
 // pointed at the local stand-in (tests/support/stripe-stand-in.ts).
 import { STRIPE_API_HOST, STRIPE_API_PORT, STRIPE_API_PROTOCOL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from 'astro:env/server';
 import Stripe from 'stripe';
-import type { APIRoute } from 'astro';
-import { requireApiUser } from '../auth/auth.ts';
-import { apiError, readJson } from '../http.ts';
-import type { SessionUser } from '../auth/sessions.ts';
+import { unavailable, upstreamFailed } from '#lib/result.ts';
 
 export interface StripeSettings {
   secretKey?: string | undefined;
@@ -58,26 +55,10 @@ export const webhookSecret = (): string | null => STRIPE_WEBHOOK_SECRET?.trim() 
 
 export const PAYMENTS_NOT_CONFIGURED_MESSAGE = 'Payments are not configured on this site.';
 
-export const paymentsNotConfigured = () => apiError(503, 'payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE);
-
-/**
- * The shape of every payment endpoint: a signed-in user (401), Stripe
- * configured (503), a JSON body of at most `limit` bytes, then `handle`.
- */
-export function paymentEndpoint(limit: number, handle: (user: SessionUser, body: unknown, stripe: Stripe) => Promise<Response>): APIRoute {
-  return async (context) => {
-    const user = requireApiUser(context);
-    if (user instanceof Response) return user;
-    const stripe = getStripe();
-    if (!stripe) return paymentsNotConfigured();
-    const body = await readJson(context.request, limit);
-    if (!body.ok) return body.response;
-    return handle(user, body.value, stripe);
-  };
-}
+export const paymentsNotConfigured = () => unavailable(PAYMENTS_NOT_CONFIGURED_MESSAGE, { code: 'payments_not_configured' });
 
 /** Stripe failed or could not be reached: say so plainly, keep the details in the log. */
-export function stripeUnavailable(error: unknown, what: string): Response {
+export function stripeUnavailable(error: unknown, what: string) {
   console.error(`billing: ${what} failed:`, error instanceof Error ? error.message : error);
-  return apiError(502, 'payment_provider_error', 'The payment provider could not be reached. Please try again.');
+  return upstreamFailed('The payment provider could not be reached. Please try again.', { code: 'payment_provider_error' });
 }

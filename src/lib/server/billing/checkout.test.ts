@@ -9,6 +9,7 @@ import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-st
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
 import { checkoutHolds, cities, siteMeta, spas, subscriptions, users } from '#db/schema.ts';
 import { forgetPrices, openBillingPortal, startSubscriptionCheckout } from './checkout.ts';
+import { outcomeOf, type Result } from '#lib/result.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
@@ -38,7 +39,8 @@ function makeSpa(key: string, owner: SessionUser | null, values: { tier?: 'FREE'
     .returning({ id: spas.id })
     .get().id;
 }
-const bodyOf = async (response: Response) => (await response.json()) as { url?: string; error?: { code: string; message: string } };
+/** The value, or the refusal as `error`, to read what an endpoint would answer. */
+const bodyOf = (result: Result<{ url: string }>) => (result.ok ? { url: result.value.url, error: undefined } : { url: undefined, error: result });
 const webhook = (type: string, object: Record<string, unknown>, created?: number) => {
   const { payload, header } = signEvent(makeEvent(type, object, created), SECRET);
   return handleStripeWebhook(payload, header, { secret: SECRET, stripe });
@@ -99,9 +101,9 @@ describe('startSubscriptionCheckout', () => {
   it('opens a subscription checkout for the owner’s spa at the plan’s price', async () => {
     const owner = makeUser('premium-owner');
     const spaId = makeSpa('premium', owner);
-    const response = await startSubscriptionCheckout(owner, { tier: 'PREMIUM', billing: 'yearly', spaId }, stripe, { origin: ORIGIN });
-    expect(response.status).toBe(200);
-    const { url } = await bodyOf(response);
+    const result = await startSubscriptionCheckout(owner, { tier: 'PREMIUM', billing: 'yearly', spaId }, stripe, { origin: ORIGIN });
+    expect(result.ok).toBe(true);
+    const { url } = bodyOf(result);
     expect(url).toMatch(/\/pay\/cs_test_/);
     const session = [...standIn.checkoutSessions.values()].at(-1)!;
     expect(session).toMatchObject({ mode: 'subscription', metadata: { spa_id: String(spaId), tier: 'PREMIUM', billing: 'annual' } });
@@ -117,12 +119,12 @@ describe('startSubscriptionCheckout', () => {
     const before = JSON.stringify([db.select().from(spas).where(eq(spas.id, spaId)).get(), openHolds(cityId), db.select().from(subscriptions).all()]);
     const sessions = standIn.checkoutSessions.size;
     for (const tier of ['PREMIUM', 'ELITE']) {
-      const response = await startSubscriptionCheckout(intruder, { tier, billing: 'monthly', spaId }, stripe, { origin: ORIGIN });
-      expect(response.status).toBe(403);
+      const result = await startSubscriptionCheckout(intruder, { tier, billing: 'monthly', spaId }, stripe, { origin: ORIGIN });
+      expect(outcomeOf(result)).toBe('forbidden');
     }
     const client = makeUser('client', 'client');
-    expect((await startSubscriptionCheckout(client, { tier: 'ELITE', billing: 'monthly', spaId }, stripe, { origin: ORIGIN })).status).toBe(403);
-    expect((await openBillingPortal(intruder, { spaId }, stripe, { origin: ORIGIN })).status).toBe(403);
+    expect(outcomeOf(await startSubscriptionCheckout(client, { tier: 'ELITE', billing: 'monthly', spaId }, stripe, { origin: ORIGIN }))).toBe('forbidden');
+    expect(outcomeOf(await openBillingPortal(intruder, { spaId }, stripe, { origin: ORIGIN }))).toBe('forbidden');
     expect(JSON.stringify([db.select().from(spas).where(eq(spas.id, spaId)).get(), openHolds(cityId), db.select().from(subscriptions).all()])).toBe(before);
     expect(standIn.checkoutSessions.size).toBe(sessions);
   });
@@ -136,7 +138,7 @@ describe('startSubscriptionCheckout', () => {
       { tier: 'ELITE', billing: 'weekly', spaId },
       null,
     ]) {
-      expect((await startSubscriptionCheckout(owner, body, stripe, { origin: ORIGIN })).status).toBe(422);
+      expect(outcomeOf(await startSubscriptionCheckout(owner, body, stripe, { origin: ORIGIN }))).toBe('invalid');
     }
   });
 
@@ -147,12 +149,12 @@ describe('startSubscriptionCheckout', () => {
     const answers = await Promise.all(
       owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })),
     );
-    const bodies = await Promise.all(answers.map(bodyOf));
-    const winners = answers.map((a, i) => (a.status === 200 ? i : -1)).filter((i) => i >= 0);
+    const bodies = answers.map(bodyOf);
+    const winners = answers.map((a, i) => (a.ok ? i : -1)).filter((i) => i >= 0);
     expect(winners).toHaveLength(2);
     for (const [i, answer] of answers.entries()) {
       if (winners.includes(i)) continue;
-      expect(answer.status).toBe(409);
+      expect(outcomeOf(answer)).toBe('conflict');
       expect(bodies[i]!.error).toMatchObject({ code: 'elite_capacity' });
       expect(bodies[i]!.error!.message).toContain('Elite tier is at capacity');
     }
@@ -165,7 +167,7 @@ describe('startSubscriptionCheckout', () => {
     );
     const subscription = standIn.completeCheckout(String(first!.id));
     const completed = await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(first!.id))!);
-    expect(completed.status).toBe(200);
+    expect(completed.ok).toBe(true);
     const paidSpa = db
       .select()
       .from(spas)
@@ -176,28 +178,27 @@ describe('startSubscriptionCheckout', () => {
     expect(openHolds(cityId)).toHaveLength(1);
     const loser = winners.length ? owners.findIndex((_, i) => !winners.includes(i)) : 0;
     const refused = await startSubscriptionCheckout(owners[loser]!, { tier: 'ELITE', billing: 'annual', spaId: spaIds[loser] }, stripe, { origin: ORIGIN });
-    expect(refused.status).toBe(409);
+    expect(outcomeOf(refused)).toBe('conflict');
 
     // The second checkout expires unpaid: its slot is free again.
     await stripe.checkout.sessions.expire(String(second!.id));
-    expect((await webhook('checkout.session.expired', standIn.checkoutSessions.get(String(second!.id))!)).status).toBe(200);
+    expect((await webhook('checkout.session.expired', standIn.checkoutSessions.get(String(second!.id))!)).ok).toBe(true);
     expect(openHolds(cityId)).toHaveLength(0);
     const retried = await startSubscriptionCheckout(owners[loser]!, { tier: 'ELITE', billing: 'annual', spaId: spaIds[loser] }, stripe, { origin: ORIGIN });
-    expect(retried.status).toBe(200);
+    expect(retried.ok).toBe(true);
 
     // Premium is never capped, and a spa already on a plan is sent to billing management.
     const bystander = owners.findIndex((_, i) => !winners.includes(i) && i !== loser);
     expect(
-      (await startSubscriptionCheckout(owners[bystander]!, { tier: 'PREMIUM', billing: 'monthly', spaId: spaIds[bystander] }, stripe, { origin: ORIGIN }))
-        .status,
-    ).toBe(200);
+      (await startSubscriptionCheckout(owners[bystander]!, { tier: 'PREMIUM', billing: 'monthly', spaId: spaIds[bystander] }, stripe, { origin: ORIGIN })).ok,
+    ).toBe(true);
     const paidOwner = owners[spaIds.indexOf(paidSpa.id)]!;
-    expect((await startSubscriptionCheckout(paidOwner, { tier: 'PREMIUM', billing: 'monthly', spaId: paidSpa.id }, stripe, { origin: ORIGIN })).status).toBe(
-      409,
+    expect(outcomeOf(await startSubscriptionCheckout(paidOwner, { tier: 'PREMIUM', billing: 'monthly', spaId: paidSpa.id }, stripe, { origin: ORIGIN }))).toBe(
+      'conflict',
     );
     const portal = await openBillingPortal(paidOwner, { spaId: paidSpa.id }, stripe, { origin: ORIGIN });
-    expect(portal.status).toBe(200);
-    expect((await bodyOf(portal)).url).toMatch(/\/portal\/bps_/);
+    expect(portal.ok).toBe(true);
+    expect(bodyOf(portal).url).toMatch(/\/portal\/bps_/);
   });
 
   it('20 Elite checkouts at once for 2 free slots, both winners pay, every webhook twice in any order: 3 active Elite in the city', async () => {
@@ -207,9 +208,9 @@ describe('startSubscriptionCheckout', () => {
     const answers = await Promise.all(
       owners.map((owner, i) => startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[i] }, stripe, { origin: ORIGIN })),
     );
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(18);
+    const statuses = answers.map(outcomeOf);
+    expect(statuses.filter((s) => s === 'ok')).toHaveLength(2);
+    expect(statuses.filter((s) => s === 'conflict')).toHaveLength(18);
 
     const raceSpas = new Set(spaIds.map(String));
     const sessions = [...standIn.checkoutSessions.values()].filter((s) => raceSpas.has((s.metadata as Record<string, string>).spa_id ?? ''));
@@ -217,7 +218,7 @@ describe('startSubscriptionCheckout', () => {
     for (const session of sessions) standIn.completeCheckout(String(session.id));
     // Each completion delivered twice, the four deliveries in reverse order of payment.
     const deliveries = sessions.flatMap((session) => [session, session]).reverse();
-    for (const session of deliveries) expect((await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!)).status).toBe(200);
+    for (const session of deliveries) expect((await webhook('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!)).ok).toBe(true);
 
     const elite = db
       .select({ id: spas.id })
@@ -227,10 +228,10 @@ describe('startSubscriptionCheckout', () => {
     expect(elite).toHaveLength(3);
     expect(openHolds(raceCityId)).toHaveLength(0);
     // A fourth is still refused with the capacity message.
-    const loser = statuses.findIndex((s) => s === 409);
+    const loser = statuses.findIndex((s) => s === 'conflict');
     const fourth = await startSubscriptionCheckout(owners[loser]!, { tier: 'ELITE', billing: 'monthly', spaId: spaIds[loser] }, stripe, { origin: ORIGIN });
-    expect(fourth.status).toBe(409);
-    expect((await bodyOf(fourth)).error).toMatchObject({ code: 'elite_capacity' });
+    expect(outcomeOf(fourth)).toBe('conflict');
+    expect(bodyOf(fourth).error).toMatchObject({ code: 'elite_capacity' });
   });
 
   it('an expired hold frees its slot without any webhook', async () => {
@@ -240,10 +241,12 @@ describe('startSubscriptionCheckout', () => {
     const spaA = makeSpa('late-a', a, { city: otherCityId });
     const spaB = makeSpa('late-b', b, { city: otherCityId });
     const t0 = new Date();
-    expect((await startSubscriptionCheckout(a, { tier: 'ELITE', billing: 'monthly', spaId: spaA }, stripe, { origin: ORIGIN, now: t0 })).status).toBe(200);
-    expect((await startSubscriptionCheckout(b, { tier: 'ELITE', billing: 'monthly', spaId: spaB }, stripe, { origin: ORIGIN, now: t0 })).status).toBe(409);
+    expect((await startSubscriptionCheckout(a, { tier: 'ELITE', billing: 'monthly', spaId: spaA }, stripe, { origin: ORIGIN, now: t0 })).ok).toBe(true);
+    expect(outcomeOf(await startSubscriptionCheckout(b, { tier: 'ELITE', billing: 'monthly', spaId: spaB }, stripe, { origin: ORIGIN, now: t0 }))).toBe(
+      'conflict',
+    );
     const later = new Date(t0.getTime() + 36 * 60_000);
-    expect((await startSubscriptionCheckout(b, { tier: 'ELITE', billing: 'monthly', spaId: spaB }, stripe, { origin: ORIGIN, now: later })).status).toBe(200);
+    expect((await startSubscriptionCheckout(b, { tier: 'ELITE', billing: 'monthly', spaId: spaB }, stripe, { origin: ORIGIN, now: later })).ok).toBe(true);
   });
 
   it('releases the hold when Stripe fails', async () => {
@@ -251,11 +254,11 @@ describe('startSubscriptionCheckout', () => {
     const spaId = makeSpa('stripe-down', owner, { city: otherCityId });
     const held = openHolds(otherCityId).length;
     standIn.failNext(5);
-    const response = await startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId }, standIn.client(), {
+    const result = await startSubscriptionCheckout(owner, { tier: 'ELITE', billing: 'monthly', spaId }, standIn.client(), {
       origin: ORIGIN,
       now: new Date(Date.now() + 3 * 3_600_000),
     });
-    expect(response.status).toBe(502);
+    expect(outcomeOf(result)).toBe('upstream_failed');
     expect(openHolds(otherCityId)).toHaveLength(held);
   });
 });

@@ -22,10 +22,10 @@ import {
   type Plan,
 } from '#lib/billing-rules.ts';
 import { listingDataSchema } from '#lib/owner-signup-schema.ts';
-import { requireOwnerOf } from '../auth/auth.ts';
+import { conflict, invalid, notFound, ok, parseWith, rateLimited, unavailable, type Result } from '#lib/result.ts';
+import { ownerOf } from '../auth/auth.ts';
 import { stripeUnavailable } from './billing.ts';
 import { db } from '../db.ts';
-import { apiError, invalid, json } from '../http.ts';
 import { allowSignup, createPendingListing } from '../listings/pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
@@ -58,46 +58,24 @@ export async function priceFor(stripe: Stripe, plan: Plan): Promise<string | nul
 /** Forgets cached price ids (tests run several stand-ins). */
 export const forgetPrices = () => priceIds.clear();
 
-function spaForCheckout(user: SessionUser, request: CheckoutRequest): { ok: true; spaId: number; created?: boolean } | { ok: false; response: Response } {
-  const locals = { user, session: null } as unknown as App.Locals;
+/** The spa a checkout is for: the one named (the asker's own), a new listing from spaData, or the asker's only one. */
+function spaForCheckout(user: SessionUser, request: CheckoutRequest): Result<{ spaId: number; created?: boolean }> {
   if (request.spaId) {
-    const allowed = requireOwnerOf({ locals }, request.spaId);
-    if (allowed instanceof Response) return { ok: false, response: allowed };
-    return { ok: true, spaId: request.spaId };
+    const owner = ownerOf(user, request.spaId);
+    return owner.ok ? ok({ spaId: request.spaId }) : owner;
   }
   if (request.spaData) {
     const limit = allowSignup({ userId: user.id });
-    if (!limit.allowed) {
-      return {
-        ok: false,
-        response: apiError(429, 'rate_limited', 'Too many listings created. Please try again later.', undefined, {
-          'Retry-After': String(limit.retryAfterSeconds),
-        }),
-      };
-    }
+    if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, 'Too many listings created. Please try again later.');
     const created = createPendingListing(request.spaData, { user });
-    if (!created.ok)
-      return {
-        ok: false,
-        response: apiError(
-          422,
-          'invalid_request',
-          'Some fields are not valid.',
-          Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [`spaData.${k}`, v])),
-        ),
-      };
-    return { ok: true, spaId: created.spaId, created: true };
+    if (!created.ok) return invalid(Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [`spaData.${k}`, v])));
+    return ok({ spaId: created.value.spaId, created: true });
   }
   const owned = db.select({ id: spas.id }).from(spas).where(eq(spas.ownerId, user.id)).limit(2).all();
-  if (owned.length === 1) return { ok: true, spaId: owned[0]!.id };
-  return {
-    ok: false,
-    response: apiError(
-      422,
-      'spa_required',
-      owned.length === 0 ? 'List your spa first: a paid plan upgrades an existing listing.' : 'Choose which of your spas to upgrade.',
-    ),
-  };
+  if (owned.length === 1) return ok({ spaId: owned[0]!.id });
+  return invalid({}, owned.length === 0 ? 'List your spa first: a paid plan upgrades an existing listing.' : 'Choose which of your spas to upgrade.', {
+    code: 'spa_required',
+  });
 }
 
 /**
@@ -157,10 +135,15 @@ async function customerFor(stripe: Stripe, user: SessionUser, spa: { stripeCusto
 }
 
 /** POST /api/stripe/checkout's logic: { tier, billing, spaId?, cityId?, spaData? } -> { url }. */
-export async function startSubscriptionCheckout(user: SessionUser, body: unknown, stripe: Stripe, options: { origin: string; now?: Date }): Promise<Response> {
-  const parsed = checkoutRequestSchema.safeParse(body);
-  if (!parsed.success) return invalid(parsed.error, 422);
-  const request = parsed.data;
+export async function startSubscriptionCheckout(
+  user: SessionUser,
+  body: unknown,
+  stripe: Stripe,
+  options: { origin: string; now?: Date },
+): Promise<Result<{ url: string }>> {
+  const parsed = parseWith(checkoutRequestSchema, body);
+  if (!parsed.ok) return parsed;
+  const request = parsed.value;
   const tier: PaidTier = request.tier;
   const plan = findPlan(tier, request.billing);
 
@@ -172,25 +155,26 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
   }
   if (!priceId) {
     console.error(`billing: no Stripe price with lookup key ${plan.lookupKey}; run npm run stripe:setup`);
-    return apiError(503, 'plans_not_set_up', 'This plan is not available yet. Please try again later.');
+    return unavailable('This plan is not available yet. Please try again later.', { code: 'plans_not_set_up' });
   }
 
   const target = spaForCheckout(user, request);
-  if (!target.ok) return target.response;
-  const spa = db.select().from(spas).where(eq(spas.id, target.spaId)).get();
-  if (!spa) return apiError(404, 'not_found', 'Spa not found.');
+  if (!target.ok) return target;
+  const spa = db.select().from(spas).where(eq(spas.id, target.value.spaId)).get();
+  if (!spa) return notFound('Spa not found.');
   // A new listing awaiting review may be paid for: its plan puts it live (subscriptions.ts).
-  if (!spa.active && spa.reviewStatus !== 'pending') return apiError(409, 'spa_inactive', 'This listing is not active. Contact us to reactivate it first.');
+  if (!spa.active && spa.reviewStatus !== 'pending')
+    return conflict('This listing is not active. Contact us to reactivate it first.', { code: 'spa_inactive' });
   const current = db
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .where(and(eq(subscriptions.spaId, spa.id), sql`${subscriptions.status} in ('active', 'past_due')`))
     .get();
-  if (current) return apiError(409, 'already_subscribed', 'This spa already has a plan. Change or cancel it from Manage billing.');
+  if (current) return conflict('This spa already has a plan. Change or cancel it from Manage billing.', { code: 'already_subscribed' });
 
   // A listing made for this checkout goes again when no checkout could open for it: a failed signup leaves nothing behind.
   const forget = () => {
-    if (target.created) db.delete(spas).where(eq(spas.id, spa.id)).run();
+    if (target.value.created) db.delete(spas).where(eq(spas.id, spa.id)).run();
   };
   const now = options.now ?? new Date();
   let holdId: number | null = null;
@@ -198,7 +182,7 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
     holdId = holdEliteSlot(spa, user.id, now);
     if (holdId === null) {
       forget();
-      return apiError(409, 'elite_capacity', ELITE_CAPACITY_MESSAGE);
+      return conflict(ELITE_CAPACITY_MESSAGE, { code: 'elite_capacity' });
     }
   }
 
@@ -225,7 +209,7 @@ export async function startSubscriptionCheckout(user: SessionUser, body: unknown
     if (holdId) db.update(checkoutHolds).set({ checkoutSessionId: session.id }).where(eq(checkoutHolds.id, holdId)).run();
     if (!session.url) throw new Error('Checkout session without a url');
     if (holdId) await expireOtherHolds(stripe, spa.id, holdId);
-    return json({ url: session.url });
+    return ok({ url: session.url });
   } catch (error) {
     if (holdId) releaseHoldById(holdId);
     if (!opened) forget();
@@ -252,16 +236,16 @@ async function expireOtherHolds(stripe: Stripe, spaId: number, keep: number): Pr
 }
 
 /** POST /api/stripe/portal's logic: the owner's Stripe customer portal. */
-export async function openBillingPortal(user: SessionUser, body: unknown, stripe: Stripe, options: { origin: string }): Promise<Response> {
-  const parsed = z.object({ spaId: idSchema }).safeParse(body);
-  if (!parsed.success) return invalid(parsed.error, 422);
-  const allowed = requireOwnerOf({ locals: { user, session: null } as unknown as App.Locals }, parsed.data.spaId);
-  if (allowed instanceof Response) return allowed;
-  const spa = db.select({ customer: spas.stripeCustomerId }).from(spas).where(eq(spas.id, parsed.data.spaId)).get();
-  if (!spa?.customer) return apiError(409, 'no_billing', 'This spa has no paid plan yet.');
+export async function openBillingPortal(user: SessionUser, body: unknown, stripe: Stripe, options: { origin: string }): Promise<Result<{ url: string }>> {
+  const parsed = parseWith(z.object({ spaId: idSchema }), body);
+  if (!parsed.ok) return parsed;
+  const owner = ownerOf(user, parsed.value.spaId);
+  if (!owner.ok) return owner;
+  const spa = db.select({ customer: spas.stripeCustomerId }).from(spas).where(eq(spas.id, parsed.value.spaId)).get();
+  if (!spa?.customer) return conflict('This spa has no paid plan yet.', { code: 'no_billing' });
   try {
     const session = await stripe.billingPortal.sessions.create({ customer: spa.customer, return_url: `${options.origin}/owner/dashboard` });
-    return json({ url: session.url });
+    return ok({ url: session.url });
   } catch (error) {
     return stripeUnavailable(error, 'billing portal');
   }

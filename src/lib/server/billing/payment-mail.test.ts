@@ -46,7 +46,7 @@ const deliver = (event: TestEvent) => {
 /** A client's booking with a payment intent, as /checkout leaves it. */
 async function bookingWithIntent() {
   const client = makeClient();
-  expect((await createPaymentIntentFor(client, { serviceId }, stripe)).status).toBe(200);
+  expect((await createPaymentIntentFor(client, { serviceId }, stripe)).ok).toBe(true);
   const booking = db.select().from(bookings).where(eq(bookings.userId, client.id)).get()!;
   const intent = standIn.paymentIntents.get(booking.stripePaymentIntentId!)!;
   return { client, booking, intent };
@@ -92,15 +92,15 @@ describe('payment_intent.succeeded', () => {
   it('queues one mail to the spa’s owner with the amount, however often Stripe delivers', async () => {
     const { client, booking, intent } = await bookingWithIntent();
     const event = succeeded(intent);
-    expect((await deliver(event)).body).toMatchObject({ result: 'applied' });
+    expect(await deliver(event)).toMatchObject({ ok: true, value: { result: 'applied' } });
     expect(statusOf(booking.id)).toBe('paid');
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({ to: OWNER, subject: 'Paid online: Signature Facial for Dana' });
     expect(queued[0]!.text).toContain('$185.00');
     expect(queued[0]!.text).toContain(client.email);
 
-    expect((await deliver(event)).body).toMatchObject({ duplicate: true });
-    expect((await deliver(succeeded(intent))).body).toMatchObject({ result: 'ignored' });
+    expect(await deliver(event)).toMatchObject({ ok: true, value: { duplicate: true } });
+    expect(await deliver(succeeded(intent))).toMatchObject({ ok: true, value: { result: 'ignored' } });
     expect(queued).toHaveLength(1);
   });
 
@@ -119,12 +119,12 @@ describe('charge.refunded', () => {
     queued.length = 0;
 
     // A partial refund leaves the booking paid and says nothing.
-    expect((await deliver(refunded(intent, 5_000))).body).toMatchObject({ result: 'ignored' });
+    expect(await deliver(refunded(intent, 5_000))).toMatchObject({ ok: true, value: { result: 'ignored' } });
     expect(statusOf(booking.id)).toBe('paid');
     expect(queued).toHaveLength(0);
 
     const full = refunded(intent, Number(intent.amount));
-    expect((await deliver(full)).body).toMatchObject({ result: 'applied' });
+    expect(await deliver(full)).toMatchObject({ ok: true, value: { result: 'applied' } });
     expect(statusOf(booking.id)).toBe('refunded');
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({ to: client.email, subject: 'Refunded: Signature Facial at Mail Spa ' + TAG });
@@ -139,7 +139,7 @@ describe('charge.refunded', () => {
     const t = Math.floor(Date.now() / 1000);
     await deliver(refunded(intent, Number(intent.amount), t + 5));
     expect(statusOf(booking.id)).toBe('refunded');
-    expect((await deliver(succeeded(intent, t))).body).toMatchObject({ result: 'ignored' });
+    expect(await deliver(succeeded(intent, t))).toMatchObject({ ok: true, value: { result: 'ignored' } });
     expect(statusOf(booking.id)).toBe('refunded');
     // The spa is not told of a payment that is already refunded.
     expect(queued.filter((m) => m.to === OWNER)).toHaveLength(0);
@@ -147,12 +147,10 @@ describe('charge.refunded', () => {
 
   it('ignores a refund of a charge that is no booking’s', async () => {
     expect(
-      (
-        await deliver(
-          makeEvent('charge.refunded', { id: 'ch_x', object: 'charge', amount: 100, amount_refunded: 100, refunded: true, payment_intent: 'pi_unknown' }),
-        )
-      ).body,
-    ).toMatchObject({ result: 'unknown' });
+      await deliver(
+        makeEvent('charge.refunded', { id: 'ch_x', object: 'charge', amount: 100, amount_refunded: 100, refunded: true, payment_intent: 'pi_unknown' }),
+      ),
+    ).toMatchObject({ ok: true, value: { result: 'unknown' } });
     expect(queued).toHaveLength(0);
   });
 });

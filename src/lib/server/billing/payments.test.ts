@@ -8,6 +8,7 @@ import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-st
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
 import { bookings, cities, services, spas, users } from '#db/schema.ts';
 import { createPaymentIntentFor } from './payments.ts';
+import { outcomeOf, type Result } from '#lib/result.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
@@ -53,7 +54,8 @@ afterAll(async () => {
   removeTagged(TAG);
 });
 
-const bodyOf = async (response: Response) => (await response.json()) as Record<string, unknown> & { error?: { code: string; message: string } };
+/** The value, or the refusal as `error`, to read what an endpoint would answer. */
+const bodyOf = (result: Result<{ clientSecret: string }>) => (result.ok ? { ...result.value, error: undefined } : { clientSecret: undefined, error: result });
 const bookingsOf = (user: SessionUser) => db.select().from(bookings).where(eq(bookings.userId, user.id)).all();
 const snapshot = () =>
   JSON.stringify(
@@ -66,9 +68,9 @@ const snapshot = () =>
 
 describe('createPaymentIntentFor', () => {
   it('charges the stored price and ties the intent to the visitor’s booking', async () => {
-    const response = await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount: 250 }, stripe);
-    expect(response.status).toBe(200);
-    const { clientSecret } = await bodyOf(response);
+    const result = await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount: 250 }, stripe);
+    expect(result.ok).toBe(true);
+    const { clientSecret } = bodyOf(result);
     expect(clientSecret).toMatch(/^pi_.+_secret_/);
     const [booking] = bookingsOf(people.alice);
     expect(booking).toMatchObject({ serviceId: fixture.paid, paymentStatus: 'unpaid', paymentAmountCents: 25_000, status: 'pending' });
@@ -81,9 +83,9 @@ describe('createPaymentIntentFor', () => {
     const before = snapshot();
     const calls = standIn.requests.length;
     for (const amount of [1, 0.5, 249.99, '1', -250, 'NaN']) {
-      const response = await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount }, stripe);
-      expect(response.status).toBe(422);
-      const { error } = await bodyOf(response);
+      const result = await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount }, stripe);
+      expect(outcomeOf(result)).toBe('invalid');
+      const { error } = bodyOf(result);
       expect(['amount_mismatch', 'invalid_amount']).toContain(error!.code);
     }
     const mismatch = await bodyOf(await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount: 1 }, stripe));
@@ -94,12 +96,12 @@ describe('createPaymentIntentFor', () => {
 
   it('refuses complimentary services (422), unknown and inactive ones (404), bad bodies (422)', async () => {
     const before = snapshot();
-    expect((await createPaymentIntentFor(people.bob, { serviceId: fixture.free, amount: 0 }, stripe)).status).toBe(422);
-    expect((await createPaymentIntentFor(people.bob, { serviceId: fixture.consultation, amount: 50 }, stripe)).status).toBe(422);
-    expect((await createPaymentIntentFor(people.bob, { serviceId: 999_999_999, amount: 1 }, stripe)).status).toBe(404);
-    expect((await createPaymentIntentFor(people.bob, { serviceId: fixture.inactive, amount: 90 }, stripe)).status).toBe(404);
-    expect((await createPaymentIntentFor(people.bob, { serviceId: 'x' }, stripe)).status).toBe(422);
-    expect((await createPaymentIntentFor(people.bob, null, stripe)).status).toBe(422);
+    expect(outcomeOf(await createPaymentIntentFor(people.bob, { serviceId: fixture.free, amount: 0 }, stripe))).toBe('invalid');
+    expect(outcomeOf(await createPaymentIntentFor(people.bob, { serviceId: fixture.consultation, amount: 50 }, stripe))).toBe('invalid');
+    expect(outcomeOf(await createPaymentIntentFor(people.bob, { serviceId: 999_999_999, amount: 1 }, stripe))).toBe('not_found');
+    expect(outcomeOf(await createPaymentIntentFor(people.bob, { serviceId: fixture.inactive, amount: 90 }, stripe))).toBe('not_found');
+    expect(outcomeOf(await createPaymentIntentFor(people.bob, { serviceId: 'x' }, stripe))).toBe('invalid');
+    expect(outcomeOf(await createPaymentIntentFor(people.bob, null, stripe))).toBe('invalid');
     expect(snapshot()).toBe(before);
   });
 
@@ -134,7 +136,7 @@ describe('createPaymentIntentFor', () => {
     const intent = standIn.setPaymentIntent(booking.stripePaymentIntentId!, { status: 'succeeded', amount_received: 25_000 });
     const { payload, header } = signEvent(makeEvent('payment_intent.succeeded', intent), SECRET);
     const answer = await handleStripeWebhook(payload, header, { secret: SECRET, stripe });
-    expect(answer.status).toBe(200);
+    expect(answer.ok).toBe(true);
     const after = db.select().from(bookings).where(eq(bookings.id, booking.id)).get()!;
     expect(after.paymentStatus).toBe('paid');
     expect(after.paidAt).not.toBeNull();
@@ -147,15 +149,15 @@ describe('createPaymentIntentFor', () => {
     expect(db.select().from(bookings).where(eq(bookings.id, booking.id)).get()!.paymentStatus).toBe('paid');
     // Paying again for the same service starts a new booking; the paid one stays as it is.
     const next = await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount: 250 }, stripe);
-    expect(next.status).toBe(200);
+    expect(next.ok).toBe(true);
     expect(bookingsOf(people.alice)).toHaveLength(2);
   });
 
   it('answers 502 when Stripe fails, with the booking left unpaid', async () => {
     const carol = makeUser('carol');
     standIn.failNext(1);
-    const response = await createPaymentIntentFor(carol, { serviceId: fixture.paid, amount: 250 }, standIn.client());
-    expect([502]).toContain(response.status);
+    const result = await createPaymentIntentFor(carol, { serviceId: fixture.paid, amount: 250 }, standIn.client());
+    expect(['upstream_failed']).toContain(outcomeOf(result));
     expect(bookingsOf(carol)[0]?.stripePaymentIntentId ?? null).toBeNull();
   });
 });

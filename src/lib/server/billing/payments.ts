@@ -7,10 +7,10 @@ import type Stripe from 'stripe';
 import * as z from 'zod';
 import { idSchema, parseId } from '#lib/ids.ts';
 import { bookings, services, spas } from '#db/schema.ts';
-import { decideCharge, isFullRefund, isReusableIntent, paymentStatusFromIntent, shouldApplyPaymentEvent } from '#lib/billing-rules.ts';
+import { decideCharge, idOf, isFullRefund, isReusableIntent, paymentStatusFromIntent, shouldApplyPaymentEvent } from '#lib/billing-rules.ts';
 import { stripeUnavailable } from './billing.ts';
 import { db } from '../db.ts';
-import { apiError, invalid, json, notFound } from '../http.ts';
+import { conflict, notFound, ok, parseWith, type Result } from '#lib/result.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { randomToken } from '../auth/tokens.ts';
 
@@ -63,30 +63,30 @@ function bookingForPayment(user: SessionUser, service: { id: number; spaId: numb
  * A double click makes one intent: both requests find the same booking and
  * ask Stripe with the same idempotency key.
  */
-export async function createPaymentIntentFor(user: SessionUser, body: unknown, stripe: Stripe): Promise<Response> {
-  const parsed = paymentIntentRequestSchema.safeParse(body);
-  if (!parsed.success) return invalid(parsed.error, 422);
+export async function createPaymentIntentFor(user: SessionUser, body: unknown, stripe: Stripe): Promise<Result<{ clientSecret: string }>> {
+  const parsed = parseWith(paymentIntentRequestSchema, body);
+  if (!parsed.ok) return parsed;
 
   const service = db
     .select({ id: services.id, name: services.name, priceCents: services.priceCents, spaId: services.spaId, spaName: spas.name })
     .from(services)
     .innerJoin(spas, eq(services.spaId, spas.id))
-    .where(and(eq(services.id, parsed.data.serviceId), eq(services.active, true), eq(spas.active, true)))
+    .where(and(eq(services.id, parsed.value.serviceId), eq(services.active, true), eq(spas.active, true)))
     .get();
-  if (!service) return notFound('Service');
+  if (!service) return notFound('Service not found.');
 
-  const charge = decideCharge(service, parsed.data.amount);
-  if (!charge.ok) return apiError(charge.status, charge.code, charge.message);
-  const amountCents = charge.amountCents;
+  const charge = decideCharge(service, parsed.value.amount);
+  if (!charge.ok) return charge;
+  const amountCents = charge.value;
 
   const booking = bookingForPayment(user, service, amountCents);
   let previous: Stripe.PaymentIntent | null = null;
   try {
     if (booking.stripePaymentIntentId) {
       previous = await stripe.paymentIntents.retrieve(booking.stripePaymentIntentId);
-      if (previous.status === 'succeeded') return apiError(409, 'already_paid', 'This booking is already paid.');
+      if (previous.status === 'succeeded') return conflict('This booking is already paid.', { code: 'already_paid' });
       if (isReusableIntent(previous.status) && previous.amount === amountCents && previous.client_secret) {
-        return json({ clientSecret: previous.client_secret });
+        return ok({ clientSecret: previous.client_secret });
       }
     }
     const intent = await stripe.paymentIntents.create(
@@ -111,7 +111,7 @@ export async function createPaymentIntentFor(user: SessionUser, body: unknown, s
       .where(and(eq(bookings.id, booking.id), or(isNull(bookings.paymentStatus), ne(bookings.paymentStatus, 'paid'))))
       .run();
     if (!intent.client_secret) return stripeUnavailable(new Error('no client_secret'), 'payment intent');
-    return json({ clientSecret: intent.client_secret });
+    return ok({ clientSecret: intent.client_secret });
   } catch (error) {
     return stripeUnavailable(error, 'payment intent');
   }
@@ -157,7 +157,7 @@ export function applyPaymentIntentEvent(intent: Stripe.PaymentIntent, created: n
  * A partial refund changes nothing.
  */
 export function applyChargeRefunded(charge: Stripe.Charge, created: number): { result: 'applied' | 'ignored' | 'unknown'; bookingId?: number } {
-  const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+  const intentId = idOf(charge.payment_intent);
   if (!intentId) return { result: 'unknown' };
   const booking = db
     .select({ id: bookings.id, paymentStatus: bookings.paymentStatus })

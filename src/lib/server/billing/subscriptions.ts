@@ -8,6 +8,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { checkoutHolds, spas, subscriptions, type SubscriptionStatus, type Tier } from '#db/schema.ts';
 import {
+  idOf,
   parseBilling,
   parsePaidTier,
   planByLookupKey,
@@ -20,7 +21,6 @@ import { tierWeight } from '#lib/tiers.ts';
 import { db } from '../db.ts';
 
 const ms = (seconds: number | null | undefined) => (typeof seconds === 'number' ? new Date(seconds * 1000) : null);
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
 /** What the subscription is for: its metadata (set at checkout), else its price's lookup key. */
 function planOf(sub: Stripe.Subscription, hint?: { spaId?: number; tier?: PaidTier }) {

@@ -12,6 +12,7 @@ import { bookings, cities, services, spas, stripeEvents, subscriptions, users } 
 import { createPaymentIntentFor } from './payments.ts';
 import { forgetPrices, startSubscriptionCheckout } from './checkout.ts';
 import { handleStripeWebhook } from './webhooks.ts';
+import { outcomeOf } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -81,7 +82,7 @@ async function buildWorld(name: string) {
       .get().id;
     spaIds.push(spaId);
     const answer = await startSubscriptionCheckout(owner, { tier, billing: i % 2 ? 'annual' : 'monthly', spaId }, stripe, { origin: 'http://localhost:4321' });
-    expect(answer.status).toBe(200);
+    expect(answer.ok).toBe(true);
     const session = [...standIn.checkoutSessions.values()].find((s) => (s.metadata as Record<string, string>).spa_id === String(spaId))!;
     const sub = standIn.completeCheckout(String(session.id));
     const snap = (patch: Record<string, unknown>) => Object.assign(structuredClone(sub), patch);
@@ -118,7 +119,7 @@ async function buildWorld(name: string) {
   for (let i = 0; i < 3; i++) {
     const client = makeUser(`${name}-client-${i}`);
     const answer = await createPaymentIntentFor(client, { serviceId, amount: 120 }, stripe);
-    expect(answer.status).toBe(200);
+    expect(answer.ok).toBe(true);
     const booking = db.select().from(bookings).where(eq(bookings.userId, client.id)).get()!;
     bookingIds.push(booking.id);
     const intent = standIn.paymentIntents.get(booking.stripePaymentIntentId!)!;
@@ -178,14 +179,14 @@ describe('handleStripeWebhook', () => {
     const { payload, header } = signEvent(event, SECRET);
     const count = () => db.select().from(stripeEvents).all().length;
     const before = count();
-    expect((await handleStripeWebhook(payload, null, { secret: SECRET, stripe })).status).toBe(400);
-    expect((await handleStripeWebhook(payload, header, { secret: 'whsec_other', stripe })).status).toBe(400);
-    expect((await handleStripeWebhook(payload.replace('succeeded', 'failed'), header, { secret: SECRET, stripe })).status).toBe(400);
-    expect((await handleStripeWebhook(payload, 't=1,v1=deadbeef', { secret: SECRET, stripe })).status).toBe(400);
-    expect((await handleStripeWebhook(payload, header, { secret: null, stripe })).status).toBe(400);
+    expect(outcomeOf(await handleStripeWebhook(payload, null, { secret: SECRET, stripe }))).toBe('malformed');
+    expect(outcomeOf(await handleStripeWebhook(payload, header, { secret: 'whsec_other', stripe }))).toBe('malformed');
+    expect(outcomeOf(await handleStripeWebhook(payload.replace('succeeded', 'failed'), header, { secret: SECRET, stripe }))).toBe('malformed');
+    expect(outcomeOf(await handleStripeWebhook(payload, 't=1,v1=deadbeef', { secret: SECRET, stripe }))).toBe('malformed');
+    expect(outcomeOf(await handleStripeWebhook(payload, header, { secret: null, stripe }))).toBe('malformed');
     // An old signature (replay beyond Stripe's 5-minute tolerance).
     const old = signEvent(event, SECRET, Math.floor(Date.now() / 1000) - 3_600);
-    expect((await handleStripeWebhook(old.payload, old.header, { secret: SECRET, stripe })).status).toBe(400);
+    expect(outcomeOf(await handleStripeWebhook(old.payload, old.header, { secret: SECRET, stripe }))).toBe('malformed');
     expect(count()).toBe(before);
   });
 
@@ -197,13 +198,13 @@ describe('handleStripeWebhook', () => {
       metadata: {},
       items: { data: [] },
     });
-    expect((await deliver(event)).body).toMatchObject({ received: true, result: 'unknown' });
-    expect((await deliver(event)).body).toMatchObject({ received: true, duplicate: true });
+    expect(await deliver(event)).toMatchObject({ ok: true, value: { result: 'unknown' } });
+    expect(await deliver(event)).toMatchObject({ ok: true, value: { duplicate: true } });
   });
 
   it('200 shuffled, duplicated deliveries with 20 bad signatures end where a clean in-order run does', async () => {
     const clean = await buildWorld('clean');
-    for (const event of clean.events) expect((await deliver(event)).status).toBe(200);
+    for (const event of clean.events) expect((await deliver(event)).ok).toBe(true);
     const expected = clean.state();
     // The clean run is what the rulings say.
     expect(expected.spas.map((s) => s.tier)).toEqual(['ELITE', 'FREE', 'PREMIUM', 'PREMIUM', 'FREE', 'ELITE']);
@@ -221,9 +222,9 @@ describe('handleStripeWebhook', () => {
     expect(order).toHaveLength(200);
 
     // Bad deliveries are sent alone, with the state compared around them; good ones in bursts of up to 8 at once.
-    let burst: Promise<{ status: number }>[] = [];
+    let burst: Promise<{ ok: boolean }>[] = [];
     const flush = async () => {
-      for (const answer of await Promise.all(burst)) expect(answer.status).toBe(200);
+      for (const answer of await Promise.all(burst)) expect(answer.ok).toBe(true);
       burst = [];
     };
     for (const delivery of order) {
@@ -237,7 +238,7 @@ describe('handleStripeWebhook', () => {
           () => handleStripeWebhook(JSON.stringify(tampered), header, { secret: SECRET, stripe }),
           () => handleStripeWebhook(payload, null, { secret: SECRET, stripe }),
         ];
-        expect((await variants[Math.floor(rand() * variants.length)]!()).status).toBe(400);
+        expect(outcomeOf(await variants[Math.floor(rand() * variants.length)]!())).toBe('malformed');
         expect(JSON.stringify([messy.state(), db.select().from(stripeEvents).all().length])).toBe(before);
       } else {
         burst.push(deliver(delivery.event));

@@ -1,5 +1,6 @@
 // POST /api/stripe/webhook's logic. The signature is checked on the raw body
-// (a bad or missing one: 400, nothing changes). Each event id is stored in
+// (a bad or missing one is refused as malformed, coded invalid_signature, and
+// nothing changes). Each event id is stored in
 // the same transaction as its effect, so a redelivery takes effect once; a
 // failure rolls both back and Stripe delivers again. Stripe sends in no
 // particular order: state comes from the objects themselves and older events
@@ -7,10 +8,11 @@
 import { parseId } from '#lib/ids.ts';
 import type Stripe from 'stripe';
 import { stripeEvents } from '#db/schema.ts';
-import { parsePaidTier } from '#lib/billing-rules.ts';
+import { idOf, parsePaidTier } from '#lib/billing-rules.ts';
 import { applyChargeRefunded, applyPaymentIntentEvent } from './payments.ts';
 import { bookingPaidMail, bookingRefundedMail } from '../bookings/booking-mail.ts';
 import { bookingDetails } from '../bookings/bookings.ts';
+import { malformed, ok, type Result } from '#lib/result.ts';
 import { publicOrigin } from '../http.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
 import { applySubscriptionState, markPastDue, releaseHold, type ApplyResult } from './subscriptions.ts';
@@ -18,12 +20,8 @@ import { db } from '../db.ts';
 import { bookings } from '#db/schema.ts';
 import { eq } from 'drizzle-orm';
 
-export interface WebhookAnswer {
-  status: number;
-  body: { received: boolean; duplicate?: boolean; result?: string; error?: { code: string; message: string } };
-}
-
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+/** What became of a delivery whose signature held: seen before, or what applying it did. */
+export type WebhookReceipt = { duplicate: true } | { result: ApplyResult | 'skipped' };
 
 /** The subscription an invoice belongs to (newer API versions put it under parent). */
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
@@ -35,8 +33,8 @@ export async function handleStripeWebhook(
   payload: string,
   signature: string | null,
   options: { secret: string | null; stripe: Stripe; origin?: string },
-): Promise<WebhookAnswer> {
-  const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, error: { code: 'invalid_signature', message } } });
+): Promise<Result<WebhookReceipt, 'malformed'>> {
+  const refuse = (message: string) => malformed(message, { code: 'invalid_signature' });
   if (!options.secret) return refuse('Webhooks are not configured (STRIPE_WEBHOOK_SECRET).');
   if (!signature) return refuse('Missing Stripe-Signature header.');
   let event: Stripe.Event;
@@ -47,7 +45,7 @@ export async function handleStripeWebhook(
   }
 
   if (db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get()) {
-    return { status: 200, body: { received: true, duplicate: true } };
+    return ok({ duplicate: true });
   }
 
   // Anything that needs Stripe is fetched before the transaction (which must stay synchronous).
@@ -66,9 +64,9 @@ export async function handleStripeWebhook(
     if (!inserted) return 'duplicate' as const;
     return apply(event, fetched);
   });
-  if (outcome === 'duplicate') return { status: 200, body: { received: true, duplicate: true } };
+  if (outcome === 'duplicate') return ok({ duplicate: true });
   if (outcome === 'applied') announce(event, options.origin ?? publicOrigin);
-  return { status: 200, body: { received: true, result: outcome } };
+  return ok({ result: outcome });
 }
 
 /**
@@ -86,8 +84,7 @@ function announce(event: Stripe.Event, origin: string): void {
     const details = booking?.status === 'paid' ? bookingDetails(booking.id) : null;
     if (details) sendMailInBackground(bookingPaidMail(details, origin));
   } else if (event.type === 'charge.refunded') {
-    const intent = event.data.object.payment_intent;
-    const intentId = typeof intent === 'string' ? intent : (intent?.id ?? null);
+    const intentId = idOf(event.data.object.payment_intent);
     const booking = intentId
       ? db.select({ id: bookings.id, status: bookings.paymentStatus }).from(bookings).where(eq(bookings.stripePaymentIntentId, intentId)).get()
       : null;

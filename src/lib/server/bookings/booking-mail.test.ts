@@ -48,7 +48,7 @@ function details(
   } = {},
 ): BookingDetails {
   const created = new Date('2026-11-20T18:00:00Z');
-  return {
+  const details: Omit<BookingDetails, 'inbox'> = {
     booking: {
       id: 4242,
       userId: null,
@@ -88,8 +88,10 @@ function details(
           }
         : overrides.spa,
     cityName: overrides.cityName === undefined ? 'Irvine' : overrides.cityName,
-    ownerEmail: overrides.ownerEmail === undefined ? 'owner@glow.example' : overrides.ownerEmail,
   };
+  // As bookingDetails selects it (db-helpers.ts's spaInbox): the owner's address, else the listing's.
+  const ownerEmail = overrides.ownerEmail === undefined ? 'owner@glow.example' : overrides.ownerEmail;
+  return { ...details, inbox: ownerEmail ?? details.spa?.email ?? null };
 }
 
 const MANAGE_PATH = '/bookings/manage/abcdefghijklmnopqrstuvwxyz234567';
@@ -331,13 +333,13 @@ afterAll(() => {
 function newBooking() {
   const created = createBooking({ name: 'Bea Cruz', email: email('client'), serviceId, preferredDate: '2030-06-01' });
   if (!created.ok) throw new Error('booking refused');
-  return created;
+  return created.value;
 }
 
 function change(id: number, ...args: Parameters<typeof changeBooking> extends [number, ...infer Rest] ? Rest : never) {
   const result = changeBooking(id, ...args);
   if (!result.ok) throw new Error(`change refused: ${result.message}`);
-  return result;
+  return result.value;
 }
 
 describe('the mails of one booking, from the database', () => {

@@ -15,10 +15,8 @@ import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { issueReviewInvitation } from '../trust/reviews.ts';
 
-/** Where a new request for this spa is announced: its owner, else its listed address, else the directory. */
-function spaInbox(details: BookingDetails): string {
-  return details.ownerEmail ?? details.spa?.email ?? contact.email;
-}
+/** Where a new request for this spa is announced: the spa's inbox (its owner, else its listed address), else the directory. */
+const spaTo = (details: BookingDetails): string => details.inbox ?? contact.email;
 
 const providerName = (details: BookingDetails) => details.spa?.name ?? brand.name;
 const what = (details: BookingDetails) => details.service?.name ?? 'a consultation';
@@ -92,7 +90,7 @@ export function requestReceivedMail(details: BookingDetails, origin: string): Ma
 export function newRequestMail(details: BookingDetails, origin: string): MailMessage {
   const { booking } = details;
   return {
-    to: spaInbox(details),
+    to: spaTo(details),
     replyTo: booking.email,
     subject: `New booking request from ${booking.name}`,
     ...renderEmail({
@@ -175,7 +173,7 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
 export function clientCancelledMail(details: BookingDetails, origin: string): MailMessage {
   const { booking } = details;
   return {
-    to: spaInbox(details),
+    to: spaTo(details),
     replyTo: booking.email,
     subject: `Cancelled by the client: ${booking.name}`,
     ...renderEmail({
@@ -193,7 +191,7 @@ export function bookingPaidMail(details: BookingDetails, origin: string): MailMe
   const { booking } = details;
   const amount = paidAmount(details);
   return {
-    to: spaInbox(details),
+    to: spaTo(details),
     replyTo: booking.email,
     subject: `Paid online: ${what(details)} for ${booking.name}`,
     ...renderEmail({

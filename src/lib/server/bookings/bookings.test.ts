@@ -117,7 +117,7 @@ const request = (overrides: Partial<BookingRequest> = {}): BookingRequest => ({ 
 function book(overrides: Partial<BookingRequest> = {}, userId: number | null = null) {
   const created = createBooking(request(overrides), { userId });
   if (!created.ok) throw new Error(`booking refused: ${JSON.stringify(created.fields)}`);
-  return created;
+  return created.value;
 }
 
 const bookingRow = (id: number) => db.select().from(bookings).where(eq(bookings.id, id)).get()!;
@@ -215,7 +215,7 @@ describe('createBooking', () => {
   ] as const)('refuses %s with a 422 on the field, and stores nothing', (label, target, field, message) => {
     const address = email(`refused-${field}-${label.replace(/\W+/g, '-')}`);
     const result = createBooking(request({ ...target(), email: address }));
-    expect(result).toEqual({ ok: false, status: 422, fields: { [field]: expect.stringMatching(message) } });
+    expect(result).toEqual({ ok: false, reason: 'invalid', message: 'Some fields are not valid.', fields: { [field]: expect.stringMatching(message) } });
     expect(countByEmail(address)).toEqual({ bookings: 0, leads: 0 });
   });
 });
@@ -273,14 +273,16 @@ describe('allowBookingRequest: limits per address, client and spa', () => {
 });
 
 describe('bookingDetails', () => {
-  it('joins the service, the spa, its city and its owner’s address', () => {
+  it('joins the service, the spa, its city and the spa’s inbox', () => {
     const created = book({ serviceId: fixture.service });
     const details = bookingDetails(created.id)!;
     expect(details.booking.id).toBe(created.id);
     expect(details.service).toMatchObject({ id: fixture.service, name: 'Test HydraFacial', duration: 60, priceCents: 15_000, priceUnit: 'per session' });
     expect(details.spa).toMatchObject({ id: fixture.spaA, ownerId: people.owner.id, email: email('spa-a-inbox') });
     expect(details.cityName).toBe(fixture.cityA.name);
-    expect(details.ownerEmail).toBe(people.owner.email);
+    expect(details.inbox).toBe(people.owner.email);
+    // A spa without an owner or an address of its own has no inbox: booking-mail.ts falls back to the directory's.
+    expect(bookingDetails(book({ spaId: fixture.spaNoOwner }).id)!.inbox).toBeNull();
     expect(bookingDetails(987_654_321)).toBeNull();
   });
 });
@@ -329,8 +331,8 @@ describe('changeBooking: who may act', () => {
     const result = changeBooking(id, { status: 'confirmed', scheduledAt: at }, { user: people.owner }, now);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.before.booking).toMatchObject({ status: 'pending', scheduledAt: null, calendarSequence: 0 });
-    expect(result.after.booking).toMatchObject({ status: 'confirmed', scheduledAt: at, calendarSequence: 1, updatedAt: now });
+    expect(result.value.before.booking).toMatchObject({ status: 'pending', scheduledAt: null, calendarSequence: 0 });
+    expect(result.value.after.booking).toMatchObject({ status: 'confirmed', scheduledAt: at, calendarSequence: 1, updatedAt: now });
     expect(bookingRow(id)).toMatchObject({ status: 'confirmed', scheduledAt: at, calendarSequence: 1 });
   });
 
@@ -346,7 +348,7 @@ describe('changeBooking: who may act', () => {
     const byAccount = book({ serviceId: fixture.service }, people.client.id);
     expect(changeBooking(byAccount.id, { status: 'cancelled' }, { user: people.client })).toMatchObject({
       ok: true,
-      after: { booking: { status: 'cancelled' } },
+      value: { after: { booking: { status: 'cancelled' } } },
     });
 
     const byAddress = book({ serviceId: fixture.service });
@@ -360,7 +362,7 @@ describe('changeBooking: who may act', () => {
   it('answers 404 to strangers, other spas’ owners, wrong links and no one, and changes nothing', () => {
     const { id, manageToken } = book({ serviceId: fixture.service });
     const other = book({ email: email('other-client') });
-    const notFound = { ok: false, status: 404, code: 'not_found' };
+    const notFound = { ok: false, reason: 'not_found', message: 'Booking not found.' };
     const change = { status: 'cancelled' } as const;
     expect(changeBooking(id, change, { user: people.stranger })).toMatchObject(notFound);
     expect(changeBooking(id, change, { user: people.otherOwner })).toMatchObject(notFound);
@@ -377,18 +379,18 @@ describe('changeBooking: who may act', () => {
 
   it('does not treat the same address as the client when the booking belongs to another account', () => {
     const { id } = book({ email: people.client.email }, people.stranger.id);
-    expect(changeBooking(id, { status: 'cancelled' }, { user: people.client })).toMatchObject({ ok: false, status: 404 });
+    expect(changeBooking(id, { status: 'cancelled' }, { user: people.client })).toMatchObject({ ok: false, reason: 'not_found' });
     expect(changeBooking(id, { status: 'cancelled' }, { user: people.stranger }).ok).toBe(true);
   });
 
   it('passes the lifecycle’s refusals on and writes nothing', () => {
     const { id, manageToken } = book({ serviceId: fixture.service });
-    expect(changeBooking(id, { status: 'confirmed', scheduledAt: soon() }, { manageToken })).toMatchObject({ ok: false, status: 403, code: 'forbidden' });
-    expect(changeBooking(id, { status: 'completed' }, { user: people.owner })).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    expect(changeBooking(id, { status: 'confirmed', scheduledAt: soon() }, { manageToken })).toMatchObject({ ok: false, reason: 'forbidden' });
+    expect(changeBooking(id, { status: 'completed' }, { user: people.owner })).toMatchObject({ ok: false, reason: 'conflict', code: 'invalid_transition' });
     expect(changeBooking(id, { status: 'confirmed', scheduledAt: new Date(Date.now() - DAY) }, { user: people.owner })).toMatchObject({
       ok: false,
-      status: 422,
-      field: 'scheduledAt',
+      reason: 'invalid',
+      fields: { scheduledAt: expect.any(String) },
     });
     expect(bookingRow(id)).toMatchObject({ status: 'pending', scheduledAt: null, calendarSequence: 0 });
   });
@@ -397,7 +399,7 @@ describe('changeBooking: who may act', () => {
     const { id, manageToken } = book({ serviceId: fixture.service, preferredDate: '2030-05-01' });
     // 09:00 in California on May 1, 2030.
     const onTheDay = new Date('2030-05-01T16:00:00Z');
-    expect(changeBooking(id, { status: 'cancelled' }, { manageToken }, onTheDay)).toMatchObject({ ok: false, status: 409, code: 'too_late' });
+    expect(changeBooking(id, { status: 'cancelled' }, { manageToken }, onTheDay)).toMatchObject({ ok: false, reason: 'conflict', code: 'too_late' });
     expect(changeBooking(id, { status: 'cancelled' }, { user: people.owner }, onTheDay).ok).toBe(true);
   });
 });
@@ -431,7 +433,7 @@ describe('changeBooking: the calendar sequence', () => {
     const afterwards = new Date(at.getTime() + 2 * 3_600_000);
     expect(changeBooking(done.id, { status: 'completed' }, { user: people.owner }, afterwards)).toMatchObject({
       ok: true,
-      after: { booking: { status: 'completed', scheduledAt: at } },
+      value: { after: { booking: { status: 'completed', scheduledAt: at } } },
     });
     expect(bookingRow(done.id)).toMatchObject({ status: 'completed', calendarSequence: 1, updatedAt: afterwards });
   });
@@ -445,7 +447,11 @@ describe('changeBooking: a form loaded before someone else changed the booking',
     expect(changeBooking(id, { status: 'confirmed', scheduledAt: first }, { user: people.owner }, new Date(), 0).ok).toBe(true);
     // The admin moves it; the owner's page still shows sequence 1.
     expect(changeBooking(id, { reschedule: second }, { user: people.admin }).ok).toBe(true);
-    expect(changeBooking(id, { reschedule: first }, { user: people.owner }, new Date(), 1)).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+    expect(changeBooking(id, { reschedule: first }, { user: people.owner }, new Date(), 1)).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      message: expect.stringContaining('changed while you were looking'),
+    });
     expect(bookingRow(id).scheduledAt).toEqual(second);
     expect(changeBooking(id, { reschedule: first }, { user: people.owner }, new Date(), 2).ok).toBe(true);
     expect(bookingRow(id).scheduledAt).toEqual(first);
@@ -461,10 +467,10 @@ describe('changeBooking: two people at once', () => {
       db.update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, id)).run();
     };
     const result = changeBooking(id, { status: 'confirmed', scheduledAt: new Date(Date.now() + DAY) }, { user: people.owner });
-    expect(result).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+    expect(result).toMatchObject({ ok: false, reason: 'conflict', message: expect.stringContaining('changed while you were looking') });
     expect(bookingRow(id)).toMatchObject({ status: 'cancelled', scheduledAt: null, calendarSequence: 0 });
     // Without interference the same client change now meets the cancelled booking.
-    expect(changeBooking(id, { status: 'cancelled' }, { manageToken })).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
+    expect(changeBooking(id, { status: 'cancelled' }, { manageToken })).toMatchObject({ ok: false, reason: 'conflict', code: 'invalid_transition' });
   });
 
   it('lets only one of two confirmations through', () => {
@@ -478,8 +484,8 @@ describe('changeBooking: two people at once', () => {
     };
     expect(changeBooking(id, { status: 'confirmed', scheduledAt: ownersTime }, { user: people.owner })).toMatchObject({
       ok: false,
-      status: 409,
-      code: 'conflict',
+      reason: 'conflict',
+      message: expect.stringContaining('changed while you were looking'),
     });
     expect(bookingRow(id)).toMatchObject({ status: 'confirmed', scheduledAt: adminsTime, calendarSequence: 1 });
   });
@@ -498,7 +504,11 @@ describe('changeBooking: a change meeting a new time', () => {
       hooks.beforeDecide = null;
       expect(changeBooking(id, { reschedule: second }, { user: people.owner }).ok).toBe(true);
     };
-    expect(changeBooking(id, { status: 'cancelled' }, { manageToken })).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+    expect(changeBooking(id, { status: 'cancelled' }, { manageToken })).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      message: expect.stringContaining('changed while you were looking'),
+    });
     expect(bookingRow(id)).toMatchObject({ status: 'confirmed', scheduledAt: second });
     // Retried against the new time, it goes through and keeps that time.
     expect(changeBooking(id, { status: 'cancelled' }, { manageToken }).ok).toBe(true);
@@ -513,42 +523,42 @@ describe('changeLeadStatus', () => {
   it('lets the spa’s owner move a lead along: new -> contacted -> converted', () => {
     const id = leadFor({ serviceId: fixture.service });
     const now = new Date();
-    expect(changeLeadStatus(id, 'contacted', people.owner, now)).toEqual({ ok: true, id, status: 'contacted' });
+    expect(changeLeadStatus(id, 'contacted', people.owner, now)).toEqual({ ok: true, value: { id, status: 'contacted' } });
     expect(db.select().from(leads).where(eq(leads.id, id)).get()).toMatchObject({ status: 'contacted', updatedAt: now });
-    expect(changeLeadStatus(id, 'converted', people.owner)).toEqual({ ok: true, id, status: 'converted' });
+    expect(changeLeadStatus(id, 'converted', people.owner)).toEqual({ ok: true, value: { id, status: 'converted' } });
     expect(leadStatus(id)).toBe('converted');
   });
 
   it('refuses moves the lifecycle does not allow (409)', () => {
     const id = leadFor({ spaId: fixture.spaA });
-    expect(changeLeadStatus(id, 'converted', people.owner)).toMatchObject({ ok: false, status: 409, code: 'invalid_transition' });
-    expect(changeLeadStatus(id, 'new', people.owner)).toMatchObject({ ok: false, status: 409 });
+    expect(changeLeadStatus(id, 'converted', people.owner)).toMatchObject({ ok: false, reason: 'conflict', code: 'invalid_transition' });
+    expect(changeLeadStatus(id, 'new', people.owner)).toMatchObject({ ok: false, reason: 'conflict' });
     expect(changeLeadStatus(id, 'contacted', people.owner).ok).toBe(true);
     expect(changeLeadStatus(id, 'lost', people.owner).ok).toBe(true);
-    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({ ok: false, status: 409 });
+    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({ ok: false, reason: 'conflict' });
     expect(leadStatus(id)).toBe('lost');
   });
 
   it('lets the owner give up a new lead straight away: new -> lost', () => {
     const id = leadFor({ serviceId: fixture.service });
-    expect(changeLeadStatus(id, 'lost', people.owner)).toEqual({ ok: true, id, status: 'lost' });
+    expect(changeLeadStatus(id, 'lost', people.owner)).toEqual({ ok: true, value: { id, status: 'lost' } });
     expect(leadStatus(id)).toBe('lost');
-    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({ ok: false, status: 409 });
+    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({ ok: false, reason: 'conflict' });
   });
 
   it('answers 404 to strangers and other owners, and to a lead without a spa for anyone but an admin', () => {
     const id = leadFor({ serviceId: fixture.service });
     for (const user of [people.stranger, people.otherOwner, people.client]) {
-      expect(changeLeadStatus(id, 'contacted', user)).toMatchObject({ ok: false, status: 404, code: 'not_found' });
+      expect(changeLeadStatus(id, 'contacted', user)).toMatchObject({ ok: false, reason: 'not_found' });
     }
     expect(leadStatus(id)).toBe('new');
-    expect(changeLeadStatus(987_654_321, 'contacted', people.admin)).toMatchObject({ ok: false, status: 404 });
+    expect(changeLeadStatus(987_654_321, 'contacted', people.admin)).toMatchObject({ ok: false, reason: 'not_found' });
 
     const general = leadFor();
-    expect(changeLeadStatus(general, 'contacted', people.owner)).toMatchObject({ ok: false, status: 404 });
+    expect(changeLeadStatus(general, 'contacted', people.owner)).toMatchObject({ ok: false, reason: 'not_found' });
     const unowned = leadFor({ spaId: fixture.spaNoOwner });
-    expect(changeLeadStatus(unowned, 'contacted', people.owner)).toMatchObject({ ok: false, status: 404 });
-    expect(changeLeadStatus(general, 'contacted', people.admin)).toEqual({ ok: true, id: general, status: 'contacted' });
+    expect(changeLeadStatus(unowned, 'contacted', people.owner)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(changeLeadStatus(general, 'contacted', people.admin)).toEqual({ ok: true, value: { id: general, status: 'contacted' } });
     expect(changeLeadStatus(unowned, 'contacted', people.admin).ok).toBe(true);
   });
 
@@ -565,7 +575,11 @@ describe('changeLeadStatus', () => {
       hooks.beforeDecide = null;
       db.update(leads).set({ status: 'contacted' }).where(eq(leads.id, id)).run();
     };
-    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+    expect(changeLeadStatus(id, 'contacted', people.owner)).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      message: expect.stringContaining('changed meanwhile'),
+    });
     expect(leadStatus(id)).toBe('contacted');
   });
 });

@@ -13,11 +13,13 @@ import {
   type BookingActor,
   type BookingChange,
   type BookingState,
+  type Decision,
   type LeadStatus,
-  type Refusal,
 } from '#lib/booking-lifecycle.ts';
+import { conflict, invalid, notFound, ok, type Result } from '#lib/result.ts';
 import { centsToDecimal } from '#lib/money.ts';
 import { db } from '../db.ts';
+import { spaInbox } from '../db-helpers.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { hitAll, type Limit, type RateLimitResult } from '../rate-limit.ts';
@@ -26,8 +28,6 @@ import { hashToken, randomToken, tokenMatchesHash } from '../auth/tokens.ts';
 
 /** 32 base32 characters: the manage link's secret. */
 export const MANAGE_TOKEN_PATTERN = /^[a-z2-7]{32}$/;
-
-type FieldRefusal = { ok: false; status: 422; fields: Record<string, string> };
 
 // --- reads ------------------------------------------------------------------
 
@@ -39,7 +39,8 @@ export function bookingDetails(id: number) {
       service: { id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents, priceUnit: services.priceUnit },
       spa: { id: spas.id, name: spas.name, slug: spas.slug, address: spas.address, phone: spas.phone, email: spas.email, ownerId: spas.ownerId },
       cityName: cities.name,
-      ownerEmail: users.email,
+      /** Where the spa's mail goes (db-helpers.ts); null for a request that names no spa, or a spa without an address. */
+      inbox: spaInbox,
     })
     .from(bookings)
     .leftJoin(services, eq(bookings.serviceId, services.id))
@@ -130,7 +131,7 @@ export function bookingJson(details: BookingDetails) {
 // --- requests ---------------------------------------------------------------
 
 /** The spa a request is for: the service's spa, or the one named; both must be listed and active. */
-function resolveTarget(request: BookingRequest): { ok: true; spaId: number | null; cityId: number | null; serviceId: number | null } | FieldRefusal {
+function resolveTarget(request: BookingRequest): Result<{ spaId: number | null; cityId: number | null; serviceId: number | null }, 'invalid'> {
   if (request.serviceId != null) {
     const service = db
       .select({ id: services.id, spaId: services.spaId, cityId: spas.cityId })
@@ -138,11 +139,11 @@ function resolveTarget(request: BookingRequest): { ok: true; spaId: number | nul
       .innerJoin(spas, eq(services.spaId, spas.id))
       .where(and(eq(services.id, request.serviceId), eq(services.active, true), eq(spas.active, true)))
       .get();
-    if (!service) return { ok: false, status: 422, fields: { serviceId: 'This service is not offered any more; choose another.' } };
+    if (!service) return invalid({ serviceId: 'This service is not offered any more; choose another.' });
     if (request.spaId != null && request.spaId !== service.spaId) {
-      return { ok: false, status: 422, fields: { serviceId: 'This service is offered by another provider.' } };
+      return invalid({ serviceId: 'This service is offered by another provider.' });
     }
-    return { ok: true, spaId: service.spaId, cityId: service.cityId, serviceId: service.id };
+    return ok({ spaId: service.spaId, cityId: service.cityId, serviceId: service.id });
   }
   if (request.spaId != null) {
     const spa = db
@@ -150,11 +151,11 @@ function resolveTarget(request: BookingRequest): { ok: true; spaId: number | nul
       .from(spas)
       .where(and(eq(spas.id, request.spaId), eq(spas.active, true)))
       .get();
-    if (!spa) return { ok: false, status: 422, fields: { spaId: 'This provider is not listed any more; choose another.' } };
-    return { ok: true, spaId: spa.id, cityId: spa.cityId, serviceId: null };
+    if (!spa) return invalid({ spaId: 'This provider is not listed any more; choose another.' });
+    return ok({ spaId: spa.id, cityId: spa.cityId, serviceId: null });
   }
   // A general consultation request from the home page: the directory answers it.
-  return { ok: true, spaId: null, cityId: null, serviceId: null };
+  return ok({ spaId: null, cityId: null, serviceId: null });
 }
 
 /**
@@ -197,12 +198,13 @@ export function allowBookingRequest(
   return hitAll(limits, now);
 }
 
-export type CreatedBooking = { ok: true; id: number; manageToken: string } | FieldRefusal;
+export type CreatedBooking = Result<{ id: number; manageToken: string }, 'invalid'>;
 
 /** Stores a request and its lead in one transaction: both or neither. */
 export function createBooking(request: BookingRequest, options: { userId?: number | null } = {}): CreatedBooking {
-  const target = resolveTarget(request);
-  if (!target.ok) return target;
+  const resolved = resolveTarget(request);
+  if (!resolved.ok) return resolved;
+  const target = resolved.value;
   const manageToken = randomToken(20);
   // What the booking and its lead both record: who asked, for what, and of whom.
   const asked = {
@@ -231,7 +233,7 @@ export function createBooking(request: BookingRequest, options: { userId?: numbe
       .run();
     return booking.id;
   });
-  return { ok: true, id, manageToken };
+  return ok({ id, manageToken });
 }
 
 // --- the lifecycle ----------------------------------------------------------
@@ -255,10 +257,10 @@ export function actorFor(details: BookingDetails, who: { user?: SessionUser | nu
   return null;
 }
 
-const STALE = { ok: false, status: 409, code: 'conflict', message: 'The booking changed while you were looking at it. Reload and try again.' } as const;
+const stale = () => conflict('The booking changed while you were looking at it. Reload and try again.');
 
-export type ChangeResult =
-  { ok: true; before: BookingDetails; after: BookingDetails } | Refusal | { ok: false; status: 404; code: 'not_found'; message: string };
+/** The booking before and after the change; refused as not_found (also for someone with no part in it), conflict (changed meanwhile, or the lifecycle says no), forbidden or invalid. */
+export type ChangeResult = Result<{ before: BookingDetails; after: BookingDetails }, 'not_found' | Exclude<Decision, { ok: true }>['reason']>;
 
 /**
  * Applies a change if the lifecycle allows it. The write is conditional on the
@@ -276,11 +278,12 @@ export function changeBooking(
   const before = bookingDetails(id);
   const actor = before && actorFor(before, who);
   // Someone with no part in a booking learns nothing about it, not even that it exists.
-  if (!before || !actor) return { ok: false, status: 404, code: 'not_found', message: 'Booking not found.' };
-  if (seenSequence !== undefined && seenSequence !== before.booking.calendarSequence) return STALE;
+  if (!before || !actor) return notFound('Booking not found.');
+  if (seenSequence !== undefined && seenSequence !== before.booking.calendarSequence) return stale();
 
-  const decision = decideBookingChange(withCancellationWindow(before.booking), change, actor, now);
-  if (!decision.ok) return decision;
+  const decided = decideBookingChange(withCancellationWindow(before.booking), change, actor, now);
+  if (!decided.ok) return decided;
+  const decision = decided.value;
 
   // The client's calendar must apply confirmations, new times and cancellations of a confirmed booking.
   const calendarChanges = decision.status === 'confirmed' || (decision.status === 'cancelled' && before.booking.status === 'confirmed');
@@ -299,8 +302,8 @@ export function changeBooking(
     // refuses a change made against a time that was replaced meanwhile.
     .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status), eq(bookings.calendarSequence, before.booking.calendarSequence)))
     .run();
-  if (result.changes === 0) return STALE;
-  return { ok: true, before, after: bookingDetails(id)! };
+  if (result.changes === 0) return stale();
+  return ok({ before, after: bookingDetails(id)! });
 }
 
 /** The spa's cancellation window in hours (the default for a request that names no spa). */
@@ -325,7 +328,7 @@ function firstAnswer(actor: BookingActor, now: Date) {
 
 // --- leads ------------------------------------------------------------------
 
-export type LeadChangeResult = { ok: true; id: number; status: LeadStatus } | { ok: false; status: 403 | 404 | 409; code: string; message: string };
+export type LeadChangeResult = Result<{ id: number; status: LeadStatus }, 'not_found' | 'conflict'>;
 
 /** Lead status, changed by the spa's owner (or an admin): new -> contacted -> converted or lost. */
 export function changeLeadStatus(id: number, to: LeadStatus, user: SessionUser, now = new Date()): LeadChangeResult {
@@ -336,17 +339,17 @@ export function changeLeadStatus(id: number, to: LeadStatus, user: SessionUser, 
     .where(eq(leads.id, id))
     .get();
   const mayAct = lead && (user.role === 'admin' || (lead.ownerId !== null && lead.ownerId === user.id));
-  if (!lead || !mayAct) return { ok: false, status: 404, code: 'not_found', message: 'Lead not found.' };
+  if (!lead || !mayAct) return notFound('Lead not found.');
   if (!canMoveLead(lead.status, to)) {
-    return { ok: false, status: 409, code: 'invalid_transition', message: `A ${lead.status} lead cannot become ${to}.` };
+    return conflict(`A ${lead.status} lead cannot become ${to}.`, { code: 'invalid_transition' });
   }
   const result = db
     .update(leads)
     .set({ status: to, updatedAt: now })
     .where(and(eq(leads.id, id), eq(leads.status, lead.status)))
     .run();
-  if (result.changes === 0) return { ok: false, status: 409, code: 'conflict', message: 'The lead changed meanwhile. Reload and try again.' };
-  return { ok: true, id, status: to };
+  if (result.changes === 0) return conflict('The lead changed meanwhile. Reload and try again.');
+  return ok({ id, status: to });
 }
 
 // --- the owner's side ---------------------------------------------------------

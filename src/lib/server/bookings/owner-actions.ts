@@ -3,6 +3,7 @@
 // The same schemas and lifecycle as PATCH /api/bookings/{id} and /api/leads/{id}.
 import { bookingChangeSchema, leadChangeSchema } from '#lib/booking-schema.ts';
 import { parseId } from '#lib/ids.ts';
+import { fieldErrors, invalid, malformed, ok, type Result } from '#lib/result.ts';
 import { announceBookingChange } from './booking-mail.ts';
 import { changeBooking, changeLeadStatus } from './bookings.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -17,33 +18,34 @@ export const DASHBOARD_NOTICES = {
 } as const;
 
 export type DashboardNotice = keyof typeof DASHBOARD_NOTICES;
-export type DashboardActionResult = { ok: true; notice: DashboardNotice } | { ok: false; status: number; message: string };
+export type DashboardActionResult = Result<DashboardNotice>;
 
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function handleDashboardAction(form: Pick<URLSearchParams, 'get'>, user: SessionUser, origin: string): DashboardActionResult {
   const intent = form.get('intent');
   const targetId = parseId(form.get('id'));
-  if (targetId === null) return { ok: false, status: 400, message: 'That item could not be found. Reload the page and try again.' };
+  if (targetId === null) return malformed('That item could not be found. Reload the page and try again.');
 
   if (intent === 'booking') {
     const parsed = bookingChangeSchema.safeParse({ status: text(form.get('status')), scheduledAt: text(form.get('scheduledAt')) });
-    if (!parsed.success) return { ok: false, status: 422, message: parsed.error.issues[0]?.message ?? 'Choose a date and time for the appointment' };
+    if (!parsed.success) return invalid(fieldErrors(parsed.error), parsed.error.issues[0]?.message ?? 'Choose a date and time for the appointment');
     const seen = form.get('sequence');
     const seenSequence = typeof seen === 'string' && /^\d{1,9}$/.test(seen) ? Number(seen) : undefined;
     const result = changeBooking(targetId, parsed.data, { user }, new Date(), seenSequence);
-    if (!result.ok) return { ok: false, status: result.status, message: result.message };
-    announceBookingChange(result.before, result.after, false, origin);
+    if (!result.ok) return result;
+    const { before, after } = result.value;
+    announceBookingChange(before, after, false, origin);
     const rescheduled = 'reschedule' in parsed.data;
-    return { ok: true, notice: rescheduled ? 'booking-rescheduled' : (`booking-${result.after.booking.status}` as DashboardNotice) };
+    return ok(rescheduled ? 'booking-rescheduled' : (`booking-${after.booking.status}` as DashboardNotice));
   }
 
   if (intent === 'lead') {
     const parsed = leadChangeSchema.safeParse({ status: text(form.get('status')) });
-    if (!parsed.success) return { ok: false, status: 422, message: parsed.error.issues[0]?.message ?? 'Choose a status' };
+    if (!parsed.success) return invalid(fieldErrors(parsed.error), parsed.error.issues[0]?.message ?? 'Choose a status');
     const result = changeLeadStatus(targetId, parsed.data.status, user);
-    return result.ok ? { ok: true, notice: 'lead-updated' } : { ok: false, status: result.status, message: result.message };
+    return result.ok ? ok('lead-updated') : result;
   }
 
-  return { ok: false, status: 400, message: 'Unknown action.' };
+  return malformed('Unknown action.');
 }

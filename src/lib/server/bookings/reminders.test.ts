@@ -156,7 +156,7 @@ function apply(event: Event): boolean {
       break;
   }
   if (!result.ok) throw new Error(`event ${JSON.stringify(event)} refused: ${result.message}`);
-  announceBookingChange(result.before, result.after, event.what === 'client-cancel', ORIGIN);
+  announceBookingChange(result.value.before, result.value.after, event.what === 'client-cancel', ORIGIN);
   return true;
 }
 
@@ -205,8 +205,8 @@ describe('reminders over a walked clock', () => {
       const email = `client-${i}@walk.example`;
       const created = createBooking({ name: `Client ${i}`, email, serviceId: service.id } as Parameters<typeof createBooking>[0]);
       if (!created.ok) throw new Error('booking refused');
-      ids.push({ id: created.id, token: created.manageToken });
-      bookingsByEmail.set(email, { index: i, id: created.id, token: created.manageToken });
+      ids.push({ id: created.value.id, token: created.value.manageToken });
+      bookingsByEmail.set(email, { index: i, id: created.value.id, token: created.value.manageToken });
     }
 
     startQueue();

@@ -37,22 +37,27 @@ afterAll(() => {
 describe('requestBooking: one flow for the API and the no-JS form', () => {
   it('stores the request and its lead, announces it, and answers 201', () => {
     const result = requestBooking({ name: ' Ana ', email: email('ok').toUpperCase(), spaId }, context);
-    expect(result).toMatchObject({ ok: true, status: 201 });
+    expect(result).toMatchObject({ ok: true, value: { id: expect.any(Number) } });
     if (!result.ok) return;
-    expect(result.details.booking).toMatchObject({ name: 'Ana', email: email('ok'), spaId });
-    expect(db.select().from(leads).where(eq(leads.bookingId, result.id)).get()).toMatchObject({ spaId });
-    expect(announced).toEqual([result.id]);
+    expect(result.value.details.booking).toMatchObject({ name: 'Ana', email: email('ok'), spaId });
+    expect(db.select().from(leads).where(eq(leads.bookingId, result.value.id)).get()).toMatchObject({ spaId });
+    expect(announced).toEqual([result.value.id]);
   });
 
   it('refuses invalid fields with 422 and the schema’s messages, storing nothing', () => {
     const result = requestBooking({ name: '', email: 'nope' }, context);
-    expect(result).toEqual({ ok: false, status: 422, fields: { name: BOOKING_MESSAGES.name, email: BOOKING_MESSAGES.email } });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'invalid',
+      message: 'Some fields are not valid.',
+      fields: { name: BOOKING_MESSAGES.name, email: BOOKING_MESSAGES.email },
+    });
     expect(announced).toEqual([]);
   });
 
   it('refuses a spa that is not listed with 422 on spaId', () => {
     const result = requestBooking({ name: 'Ana', email: email('gone'), spaId: 2 ** 31 - 2 }, context);
-    expect(result).toMatchObject({ ok: false, status: 422, fields: { spaId: expect.any(String) } });
+    expect(result).toMatchObject({ ok: false, reason: 'invalid', fields: { spaId: expect.any(String) } });
     expect(
       db
         .select()
@@ -65,21 +70,22 @@ describe('requestBooking: one flow for the API and the no-JS form', () => {
   it('takes the form’s schema: consent is required, then dropped', () => {
     expect(requestBooking({ name: 'Ana', email: email('form') }, { ...context, schema: bookingFormSchema })).toEqual({
       ok: false,
-      status: 422,
+      reason: 'invalid',
+      message: 'Some fields are not valid.',
       fields: { consent: BOOKING_MESSAGES.consent },
     });
     expect(requestBooking({ name: 'Ana', email: email('form'), consent: true }, { ...context, schema: bookingFormSchema })).toMatchObject({
       ok: true,
-      status: 201,
+      value: { id: expect.any(Number) },
     });
   });
 
   it('answers 429 with the wait once an address is over its limit, storing and mailing nothing', () => {
-    for (let n = 0; n < BOOKING_LIMITS.perEmail; n++) expect(requestBooking({ name: 'Ana', email: email('flood'), spaId }, context).status).toBe(201);
+    for (let n = 0; n < BOOKING_LIMITS.perEmail; n++) expect(requestBooking({ name: 'Ana', email: email('flood'), spaId }, context).ok).toBe(true);
     announced.length = 0;
     const refused = requestBooking({ name: 'Ana', email: email('flood'), spaId }, context);
-    expect(refused).toMatchObject({ ok: false, status: 429 });
-    expect(refused.status === 429 && refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
+    expect(!refused.ok && refused.reason === 'rate_limited' && refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(
       db
         .select()

@@ -1,19 +1,16 @@
 // A booking request, as POST /api/bookings (JSON) and the no-JS page
 // /booking/request (a form) both take it: parse, limit, store, mail. The
-// result says its status, so neither caller guesses it from a message.
+// result's reason says what went wrong, so neither caller guesses it from a message.
 import { bookingRequestSchema, type BookingRequest } from '#lib/booking-schema.ts';
-import { fieldErrors } from '../http.ts';
+import { ok, parseWith, rateLimited, type Result, type Schema } from '#lib/result.ts';
 import { announceNewBooking } from './booking-mail.ts';
 import { allowBookingRequest, bookingDetails, createBooking, type BookingDetails } from './bookings.ts';
 
-export type BookingRequestResult =
-  | { ok: true; status: 201; id: number; details: BookingDetails }
-  /** A field is not valid, or names a service or spa that is not bookable. */
-  | { ok: false; status: 422; fields: Record<string, string> }
-  /** Over a limit of BOOKING_LIMITS (per client, address or spa). */
-  | { ok: false; status: 429; retryAfterSeconds: number };
-
-type Schema = { safeParse(input: unknown): { success: true; data: BookingRequest } | { success: false; error: Parameters<typeof fieldErrors>[0] } };
+/**
+ * The stored request; refused as invalid (a field, or a service or spa that
+ * is not bookable) or rate_limited (over a limit of BOOKING_LIMITS).
+ */
+export type BookingRequestResult = Result<{ id: number; details: BookingDetails }, 'invalid' | 'rate_limited'>;
 
 export interface RequestContext {
   /** The client's address (clientAddressOf), for its limit; null skips that limit. */
@@ -23,20 +20,20 @@ export interface RequestContext {
   /** The site's origin, for the links in the two mails. */
   origin: string;
   /** The payload's schema: the request's own, or the form's (which adds the consent box, dropped here). */
-  schema?: Schema;
+  schema?: Schema<BookingRequest>;
 }
 
 export function requestBooking(input: unknown, context: RequestContext): BookingRequestResult {
-  const parsed = (context.schema ?? bookingRequestSchema).safeParse(input);
-  if (!parsed.success) return { ok: false, status: 422, fields: fieldErrors(parsed.error) };
-  const { consent: _consent, ...request } = parsed.data as BookingRequest & { consent?: true };
+  const parsed = parseWith(context.schema ?? bookingRequestSchema, input);
+  if (!parsed.ok) return parsed;
+  const { consent: _consent, ...request } = parsed.value as BookingRequest & { consent?: true };
 
   const limit = allowBookingRequest(request, context.clientAddress);
-  if (!limit.allowed) return { ok: false, status: 429, retryAfterSeconds: limit.retryAfterSeconds };
+  if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, 'Too many booking requests. Try again later or call us.');
 
   const created = createBooking(request, { userId: context.userId });
-  if (!created.ok) return { ok: false, status: 422, fields: created.fields };
-  const details = bookingDetails(created.id)!;
+  if (!created.ok) return created;
+  const details = bookingDetails(created.value.id)!;
   announceNewBooking(details, context.origin);
-  return { ok: true, status: 201, id: created.id, details };
+  return ok({ id: created.value.id, details });
 }

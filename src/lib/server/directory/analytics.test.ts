@@ -50,17 +50,18 @@ describe('recordEvent', () => {
 });
 
 describe('acceptEvent', () => {
+  const fate = (outcome: ReturnType<typeof acceptEvent>) => (!outcome.ok ? outcome.reason : 'duplicate' in outcome.value ? 'duplicate' : 'stored');
   const click = parseAnalyticsEvent({ eventType: 'click', entityType: 'spa', entityId: 1 }).data!;
 
   it(`refuses a client's event number ${EVENT_LIMITS.perClientPerMinute + 1} in a minute, and counts clients apart`, () => {
     const address = randomAddress();
     const now = 2_000_000_000_000 + Math.floor(Math.random() * 1e9);
-    for (let n = 0; n < EVENT_LIMITS.perClientPerMinute; n++) expect(acceptEvent(click, { address }, now + n).status).toBe('stored');
+    for (let n = 0; n < EVENT_LIMITS.perClientPerMinute; n++) expect(fate(acceptEvent(click, { address }, now + n))).toBe('stored');
     const refused = acceptEvent(click, { address }, now + 1000);
-    expect(refused).toMatchObject({ status: 'rate_limited' });
-    expect(refused.status === 'rate_limited' && refused.retryAfterSeconds).toBe(59);
-    expect(acceptEvent(click, { address: randomAddress() }, now + 1000).status).toBe('stored');
-    expect(acceptEvent(click, { address }, now + 60_001).status).toBe('stored');
+    expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
+    expect(!refused.ok && refused.retryAfterSeconds).toBe(59);
+    expect(fate(acceptEvent(click, { address: randomAddress() }, now + 1000))).toBe('stored');
+    expect(fate(acceptEvent(click, { address }, now + 60_001))).toBe('stored');
   });
 
   it('counts a view once per client and thing per window, whatever session id it claims', () => {
@@ -68,10 +69,10 @@ describe('acceptEvent', () => {
     const spa = String(100_000 + Math.floor(Math.random() * 1e6));
     const view = (sessionId: string) => parseAnalyticsEvent({ eventType: 'view', entityType: 'spa', entityId: spa, sessionId }).data!;
     const now = Date.now();
-    expect(acceptEvent(view('a'), { address }, now).status).toBe('stored');
-    expect(acceptEvent(view('b'), { address }, now + 1000).status).toBe('duplicate');
-    expect(acceptEvent(view('c'), { address: randomAddress() }, now + 1000).status).toBe('stored');
-    expect(acceptEvent(view('d'), { address }, now + EVENT_LIMITS.viewWindowMs + 1).status).toBe('stored');
+    expect(fate(acceptEvent(view('a'), { address }, now))).toBe('stored');
+    expect(fate(acceptEvent(view('b'), { address }, now + 1000))).toBe('duplicate');
+    expect(fate(acceptEvent(view('c'), { address: randomAddress() }, now + 1000))).toBe('stored');
+    expect(fate(acceptEvent(view('d'), { address }, now + EVENT_LIMITS.viewWindowMs + 1))).toBe('stored');
     const stored = db.select().from(analyticsEvents).where(eq(analyticsEvents.entityId, spa)).all();
     expect(stored).toHaveLength(3);
   });

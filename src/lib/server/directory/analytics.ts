@@ -4,6 +4,7 @@
 import { analyticsEvents } from '#db/schema.ts';
 import type { AnalyticsEvent } from '#lib/analytics-event.ts';
 import { CLIENT_ADDRESS_HEADER } from '#lib/proxy.ts';
+import { ok, rateLimited, type Result } from '#lib/result.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { db } from '../db.ts';
 import { hit } from '../rate-limit.ts';
@@ -63,7 +64,8 @@ export function recordEvent(event: AnalyticsEvent, context: EventContext): numbe
   return row.id;
 }
 
-export type EventOutcome = { status: 'stored'; id: number } | { status: 'duplicate' } | { status: 'rate_limited'; retryAfterSeconds: number };
+/** Stored (its row id), or a view already counted (not stored); refused when the client sends too many. */
+export type EventOutcome = Result<{ id: number } | { duplicate: true }, 'rate_limited'>;
 
 /**
  * Counts the event against its client's limit, drops a view that client
@@ -74,11 +76,11 @@ export function acceptEvent(event: AnalyticsEvent, context: EventContext, now = 
   if (context.address) {
     const client = hashClientAddress(context.address);
     const limit = hit(`analytics:client:${client}`, EVENT_LIMITS.perClientPerMinute, 60_000, now);
-    if (!limit.allowed) return { status: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
+    if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, 'Too many events.');
     if (event.eventType === 'view') {
       const seen = hit(`analytics:view:${event.entityType}:${event.entityId ?? ''}:${client}`, 1, EVENT_LIMITS.viewWindowMs, now);
-      if (!seen.allowed) return { status: 'duplicate' };
+      if (!seen.allowed) return ok({ duplicate: true });
     }
   }
-  return { status: 'stored', id: recordEvent(event, context) };
+  return ok({ id: recordEvent(event, context) });
 }

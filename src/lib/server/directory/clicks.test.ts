@@ -60,7 +60,7 @@ describe('recordClick', () => {
     const row = db
       .select()
       .from(clicks)
-      .where(eq(clicks.id, (result as { id: number }).id))
+      .where(eq(clicks.id, (result as { value: { id: number } }).value.id))
       .get()!;
     expect(row).toMatchObject({
       spaId: fixture.premium,
@@ -82,16 +82,16 @@ describe('recordClick', () => {
     const row = db
       .select()
       .from(clicks)
-      .where(eq(clicks.id, (result as { id: number }).id))
+      .where(eq(clicks.id, (result as { value: { id: number } }).value.id))
       .get()!;
     expect(row).toMatchObject({ url: '/cities/irvine', targetUrl: 'tel:+19495550199' });
   });
 
   it('refuses an unknown or inactive spa (404) and a link the spa does not have or its tier hides (422)', () => {
-    expect(recordClick(event(987_654_321, 'phone'), context)).toMatchObject({ ok: false, status: 404 });
-    expect(recordClick(event(fixture.inactive, 'phone'), context)).toMatchObject({ ok: false, status: 404 });
-    expect(recordClick(event(fixture.free, 'booking'), context)).toMatchObject({ ok: false, status: 422 });
-    expect(recordClick(event(fixture.premium, 'social'), context)).toMatchObject({ ok: false, status: 422 });
+    expect(recordClick(event(987_654_321, 'phone'), context)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(recordClick(event(fixture.inactive, 'phone'), context)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(recordClick(event(fixture.free, 'booking'), context)).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(recordClick(event(fixture.premium, 'social'), context)).toMatchObject({ ok: false, reason: 'invalid' });
   });
 });
 
@@ -99,11 +99,11 @@ describe('allowClick', () => {
   it(`lets one client record ${CLICKS_PER_MINUTE} clicks a minute, then refuses until the window ends`, () => {
     const now = Date.now();
     const address = `198.51.100.${Math.floor(Math.random() * 200)}-${TAG}`;
-    for (let i = 0; i < CLICKS_PER_MINUTE; i++) expect(allowClick(address, now).allowed).toBe(true);
+    for (let i = 0; i < CLICKS_PER_MINUTE; i++) expect(allowClick(address, now).ok).toBe(true);
     const refused = allowClick(address, now + 1000);
-    expect(refused.allowed).toBe(false);
-    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
-    expect(allowClick('another-client', now + 1000).allowed).toBe(true);
-    expect(allowClick(address, now + 61_000).allowed).toBe(true);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(allowClick('another-client', now + 1000).ok).toBe(true);
+    expect(allowClick(address, now + 61_000).ok).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { clicks, spas } from '#db/schema.ts';
 import type { ClickEvent } from '#lib/click-event.ts';
 import { outboundTarget } from '#lib/outbound.ts';
+import { invalid, notFound, ok, rateLimited, type Result } from '#lib/result.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { db } from '../db.ts';
 import { hit } from '../rate-limit.ts';
@@ -24,11 +25,12 @@ export interface ClickContext {
   origin: string;
 }
 
-export type ClickResult = { ok: true; id: number } | { ok: false; status: 404 | 422; code: string; message: string };
+export type ClickResult = Result<{ id: number }, 'not_found' | 'invalid'>;
 
-/** Counts the hit and answers whether this client may record another click now. */
-export function allowClick(address: string | null, now = Date.now()) {
-  return hit(`clicks:client:${address ? hashClientAddress(address) : 'unknown'}`, CLICKS_PER_MINUTE, 60_000, now);
+/** Counts the hit: may this client record another click now? */
+export function allowClick(address: string | null, now = Date.now()): Result<void, 'rate_limited'> {
+  const limit = hit(`clicks:client:${address ? hashClientAddress(address) : 'unknown'}`, CLICKS_PER_MINUTE, 60_000, now);
+  return limit.allowed ? ok() : rateLimited(limit.retryAfterSeconds, 'Too many clicks recorded from this address. Try again later.');
 }
 
 const pathOf = (referer: string | null, origin: string): string | null => {
@@ -47,9 +49,9 @@ export function recordClick(event: ClickEvent, context: ClickContext): ClickResu
     .from(spas)
     .where(and(eq(spas.id, event.spaId), eq(spas.active, true)))
     .get();
-  if (!spa) return { ok: false, status: 404, code: 'not_found', message: 'Spa not found.' };
+  if (!spa) return notFound('Spa not found.');
   const target = outboundTarget(spa, event.kind);
-  if (!target) return { ok: false, status: 422, code: 'invalid_request', message: `This spa has no ${event.kind} link.` };
+  if (!target) return invalid({}, `This spa has no ${event.kind} link.`);
   const page = event.page ?? pathOf(context.referer, context.origin);
   const row = db
     .insert(clicks)
@@ -70,5 +72,5 @@ export function recordClick(event: ClickEvent, context: ClickContext): ClickResu
     })
     .returning({ id: clicks.id })
     .get();
-  return { ok: true, id: row.id };
+  return ok({ id: row.id });
 }

@@ -7,9 +7,8 @@
 import type { AstroGlobal } from 'astro';
 import { parseId } from '#lib/ids.ts';
 import { editableSpaPage } from '#lib/server/auth/auth.ts';
-import { handleForm, noticeOf, notFoundPage, refuse, seeOther } from '#lib/server/forms.ts';
-
-type Saved<V> = { ok: true } | { ok: false; status: number; errors: Record<string, string>; values: V };
+import type { Result } from '#lib/result.ts';
+import { formRefusal, handleForm, noticeOf, notFoundPage, seeOther } from '#lib/server/forms.ts';
 
 /** A kind of item, as its page names it: in ids ("offer"), in the address ("offers"), in a sentence ("an offer"). */
 export interface CatalogKind {
@@ -27,7 +26,9 @@ interface CatalogPage<Item, V, A extends Record<string, string>> {
   find: (spaId: number, id: number | null) => Item | null;
   /** A row's action (an intent other than saving): its notice, or false when the item is not the spa's; undefined when the intent is no action. */
   act: (spaId: number, id: number | null, intent: string | null) => keyof A | false | undefined;
-  save: (spaId: number, id: number | null, form: URLSearchParams) => Saved<V>;
+  save: (spaId: number, id: number | null, form: URLSearchParams) => Result<unknown>;
+  /** What was typed into the form, to show again when a save is refused. */
+  typed: (form: URLSearchParams) => V;
 }
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -47,9 +48,9 @@ export async function catalogPage<Item, V, A extends Record<string, string>>(pag
         if (acted !== undefined) return acted === false ? notFoundPage() : seeOther(path, String(acted));
         const result = spec.save(spa.id, id, form);
         if (result.ok) return seeOther(path, named ? 'saved' : 'added');
-        if (result.status === 404) return notFoundPage();
+        if (result.reason === 'not_found') return notFoundPage();
         editingId = id;
-        return refuse(result.status, result.errors, result.values);
+        return formRefusal(result, spec.typed(form));
       })
     : null;
   if (answer instanceof Response) return answer;

@@ -7,7 +7,7 @@ import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { listCurrentOffers, listOffers, listSpaServices } from '../directory/directory.ts';
 import { endOffer, findOwnerOffer, OFFER_SERVICES_UNKNOWN, OFFER_SLUG_TAKEN, saveOffer } from './offers.ts';
-import { findOwnerService, saveService, SERVICE_NAME_TAKEN, setServiceActive } from './services.ts';
+import { findOwnerService, saveService, SERVICE_NAME_TAKEN, serviceValuesOf, setServiceActive } from './services.ts';
 
 const TAG = testTag('catalog-test');
 let cityId: number;
@@ -51,11 +51,11 @@ describe('services', () => {
     const other = makeSpa('FREE');
     const created = saveService(spa.id, null, form(service));
     if (!created.ok) throw new Error('not created');
-    expect(saveService(spa.id, created.id, form({ ...service, price: '175.50' }))).toMatchObject({ ok: true });
-    expect(findOwnerService(spa.id, created.id)!.priceCents).toBe(17550);
-    expect(saveService(other.id, created.id, form({ ...service, price: '1' }))).toMatchObject({ ok: false, status: 404 });
-    expect(setServiceActive(other.id, created.id, false)).toBe(false);
-    expect(findOwnerService(spa.id, created.id)).toMatchObject({ priceCents: 17550, active: true });
+    expect(saveService(spa.id, created.value.id, form({ ...service, price: '175.50' }))).toMatchObject({ ok: true });
+    expect(findOwnerService(spa.id, created.value.id)!.priceCents).toBe(17550);
+    expect(saveService(other.id, created.value.id, form({ ...service, price: '1' }))).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(setServiceActive(other.id, created.value.id, false)).toBe(false);
+    expect(findOwnerService(spa.id, created.value.id)).toMatchObject({ priceCents: 17550, active: true });
   });
 
   it('refuses a bad or duplicate service and saves nothing', () => {
@@ -63,16 +63,17 @@ describe('services', () => {
     saveService(spa.id, null, form(service));
     expect(saveService(spa.id, null, form({ ...service, name: '' }))).toMatchObject({
       ok: false,
-      status: 422,
-      errors: { name: 'Service name is required' },
-      values: { price: '150' },
+      reason: 'invalid',
+      fields: { name: 'Service name is required' },
     });
+    // The page shows the form again as it was typed.
+    expect(serviceValuesOf(form({ ...service, name: '' }))).toMatchObject({ name: '', price: '150' });
     expect(saveService(spa.id, null, form({ ...service, price: 'free' }))).toMatchObject({
       ok: false,
-      status: 422,
-      errors: { price: expect.stringContaining('all-in price') },
+      reason: 'invalid',
+      fields: { price: expect.stringContaining('all-in price') },
     });
-    expect(saveService(spa.id, null, form(service))).toMatchObject({ ok: false, status: 409, errors: { name: SERVICE_NAME_TAKEN } });
+    expect(saveService(spa.id, null, form(service))).toMatchObject({ ok: false, reason: 'conflict', fields: { name: SERVICE_NAME_TAKEN } });
     expect(db.select().from(services).where(eq(services.spaId, spa.id)).all()).toHaveLength(1);
   });
 
@@ -80,9 +81,9 @@ describe('services', () => {
     const spa = makeSpa('FREE');
     const created = saveService(spa.id, null, form(service));
     if (!created.ok) throw new Error('not created');
-    expect(setServiceActive(spa.id, created.id, false)).toBe(true);
+    expect(setServiceActive(spa.id, created.value.id, false)).toBe(true);
     expect(listSpaServices(spa.id)).toEqual([]);
-    expect(setServiceActive(spa.id, created.id, true)).toBe(true);
+    expect(setServiceActive(spa.id, created.value.id, true)).toBe(true);
     expect(listSpaServices(spa.id)).toHaveLength(1);
   });
 });
@@ -92,10 +93,10 @@ describe('offers', () => {
     const spa = makeSpa('FREE');
     const created = saveService(spa.id, null, form(service));
     if (!created.ok) throw new Error('not created');
-    const result = saveOffer(spa.id, null, offer({ serviceIds: [String(created.id)], validTo: '2099-12-31' }));
+    const result = saveOffer(spa.id, null, offer({ serviceIds: [String(created.value.id)], validTo: '2099-12-31' }));
     expect(result).toMatchObject({ ok: true });
-    const saved = findOwnerOffer(spa.id, result.ok ? result.id : null)!;
-    expect(saved).toMatchObject({ slug: `spring-glow-${TAG}`, savingsCents: 6000, cityId, serviceIds: [created.id], featured: false });
+    const saved = findOwnerOffer(spa.id, result.ok ? result.value.id : null)!;
+    expect(saved).toMatchObject({ slug: `spring-glow-${TAG}`, savingsCents: 6000, cityId, serviceIds: [created.value.id], featured: false });
     expect(listOffers({ spaId: spa.id }).map((o) => o.slug)).toEqual([saved.slug]);
   });
 
@@ -103,8 +104,8 @@ describe('offers', () => {
     const spa = makeSpa('FREE');
     expect(saveOffer(spa.id, null, offer({ title: '', description: '' }))).toMatchObject({
       ok: false,
-      status: 422,
-      errors: { title: 'Offer title is required', description: 'Description is required' },
+      reason: 'invalid',
+      fields: { title: 'Offer title is required', description: 'Description is required' },
     });
     expect(db.select().from(offers).where(eq(offers.spaId, spa.id)).all()).toEqual([]);
   });
@@ -114,8 +115,8 @@ describe('offers', () => {
     const before = version();
     expect(saveOffer(free.id, null, offer({ slug: `${TAG}-free-featured`, featured: 'on' }))).toMatchObject({
       ok: false,
-      status: 403,
-      errors: { featured: TIER_RULE_MESSAGES.featured },
+      reason: 'forbidden',
+      fields: { featured: TIER_RULE_MESSAGES.featured },
     });
     expect(db.select().from(offers).where(eq(offers.spaId, free.id)).all()).toEqual([]);
     expect(version()).toBe(before);
@@ -131,7 +132,7 @@ describe('offers', () => {
     db.update(spas).set({ tier: 'FREE' }).where(eq(spas.id, spa.id)).run();
     expect(listOffers({ spaId: spa.id })[0]!.featured).toBe(false);
     // The data stays: editing the offer does not trip the rule, and an upgrade brings it back.
-    expect(saveOffer(spa.id, result.ok ? result.id : null, offer({ featured: 'on', description: 'Changed.' }))).toMatchObject({ ok: true });
+    expect(saveOffer(spa.id, result.ok ? result.value.id : null, offer({ featured: 'on', description: 'Changed.' }))).toMatchObject({ ok: true });
   });
 
   it('refuses another spa’s services, a taken slug and another spa’s offer', () => {
@@ -139,21 +140,21 @@ describe('offers', () => {
     const other = makeSpa('FREE');
     const foreign = saveService(other.id, null, form(service));
     if (!foreign.ok) throw new Error('not created');
-    expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-foreign`, serviceIds: [String(foreign.id)] }))).toMatchObject({
+    expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-foreign`, serviceIds: [String(foreign.value.id)] }))).toMatchObject({
       ok: false,
-      status: 422,
-      errors: { serviceIds: OFFER_SERVICES_UNKNOWN },
+      reason: 'invalid',
+      fields: { serviceIds: OFFER_SERVICES_UNKNOWN },
     });
     const first = saveOffer(other.id, null, offer({ slug: `${TAG}-taken` }));
-    expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-taken` }))).toMatchObject({ ok: false, status: 409, errors: { slug: OFFER_SLUG_TAKEN } });
-    expect(saveOffer(spa.id, first.ok ? first.id : null, offer({ title: 'Mine now' }))).toMatchObject({ ok: false, status: 404 });
-    expect(endOffer(spa.id, first.ok ? first.id : null)).toBe(false);
+    expect(saveOffer(spa.id, null, offer({ slug: `${TAG}-taken` }))).toMatchObject({ ok: false, reason: 'conflict', fields: { slug: OFFER_SLUG_TAKEN } });
+    expect(saveOffer(spa.id, first.ok ? first.value.id : null, offer({ title: 'Mine now' }))).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(endOffer(spa.id, first.ok ? first.value.id : null)).toBe(false);
   });
 
   it('keeps an offer’s address when it is edited', () => {
     const spa = makeSpa('FREE');
     const created = saveOffer(spa.id, null, offer({ slug: `${TAG}-stable` }));
-    const id = created.ok ? created.id : null;
+    const id = created.ok ? created.value.id : null;
     expect(saveOffer(spa.id, id, offer({ title: 'A different title', slug: `${TAG}-other` }))).toMatchObject({ ok: true });
     expect(findOwnerOffer(spa.id, id)).toMatchObject({ title: 'A different title', slug: `${TAG}-stable` });
   });
@@ -161,7 +162,7 @@ describe('offers', () => {
   it('ends an offer: yesterday becomes its last day, so it is no longer current', () => {
     const spa = makeSpa('FREE');
     const created = saveOffer(spa.id, null, offer({ slug: `${TAG}-ending`, validFrom: '2026-11-20' }));
-    const id = created.ok ? created.id : null;
+    const id = created.ok ? created.value.id : null;
     expect(endOffer(spa.id, id, '2026-11-23')).toBe(true);
     expect(findOwnerOffer(spa.id, id)).toMatchObject({ validFrom: '2026-11-20', validTo: '2026-11-22' });
     expect(listCurrentOffers('2026-11-23', { spaId: spa.id })).toEqual([]);

@@ -202,7 +202,7 @@ describe('Add New Spa', () => {
       .returning()
       .get();
     const user: SessionUser = { id: client.id, email: client.email, firstName: null, lastName: null, profileImageUrl: null, role: 'client' };
-    expect(addSpa(user, new URLSearchParams({ name: `${TAG} Second Location`, cityId: String(cityId) }))).toEqual({ ok: true, notice: 'spa-added' });
+    expect(addSpa(user, new URLSearchParams({ name: `${TAG} Second Location`, cityId: String(cityId) }))).toEqual({ ok: true, value: { notice: 'spa-added' } });
     const [spa] = ownerDashboard(user, NOW, upToDate);
     expect(spa).toMatchObject({
       name: `${TAG} Second Location`,
@@ -220,24 +220,28 @@ describe('Add New Spa', () => {
     const before = count();
     expect(addSpa(owner, new URLSearchParams({ name: '  ', cityId: String(cityId) }))).toMatchObject({
       ok: false,
-      status: 422,
-      field: 'name',
+      reason: 'invalid',
+      fields: { name: 'Spa name is required' },
       message: 'Spa name is required',
     });
     expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '' }))).toMatchObject({
       ok: false,
-      status: 422,
-      field: 'cityId',
+      reason: 'invalid',
+      fields: { cityId: 'Choose a city' },
       message: 'Choose a city',
     });
-    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '999999' }))).toMatchObject({ ok: false, status: 422, field: 'cityId' });
+    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '999999' }))).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      fields: { cityId: expect.any(String) },
+    });
     expect(count()).toBe(before);
   });
 
   it('says billing is not configured without Stripe keys', async () => {
     expect(await handleOwnerDashboardPost(new URLSearchParams({ intent: 'billing', spaId: String(spaId) }), owner, 'http://localhost')).toMatchObject({
       ok: false,
-      status: 503,
+      reason: 'unavailable',
       message: 'Billing is not configured on this site.',
     });
   });

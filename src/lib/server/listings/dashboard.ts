@@ -23,10 +23,11 @@ import {
 } from '#db/schema.ts';
 import { pacificDate, addDays } from '#lib/dates.ts';
 import { idSchema } from '#lib/ids.ts';
+import { invalid, notFound, ok, rateLimited, unavailable, type Result } from '#lib/result.ts';
 import { getStripe } from '../billing/billing.ts';
 import { openBillingPortal } from '../billing/checkout.ts';
 import { db } from '../db.ts';
-import { DASHBOARD_NOTICES, handleDashboardAction, type DashboardNotice } from '../bookings/owner-actions.ts';
+import { DASHBOARD_NOTICES, handleDashboardAction } from '../bookings/owner-actions.ts';
 import { listingPublishState, publishingStatus, type ListingPublishState, type PublishingStatus } from '../admin/publishing.ts';
 import type { ResponseTime } from '#lib/response-time.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -236,27 +237,24 @@ export const newSpaSchema = z.object({
   cityId: idSchema.or(z.literal('').transform(() => null)).pipe(z.number({ message: 'Choose a city' })),
 });
 
-export type OwnerPostResult =
-  | { ok: true; notice: OwnerDashboardNotice }
-  | { ok: true; redirect: string }
-  | { ok: false; status: number; message: string; field?: string; values?: Record<string, string> };
+/** The notice to show, or where to go on (Stripe's portal); refused with the reason's message (and, adding a spa, the field). */
+export type OwnerPostResult = Result<{ notice: OwnerDashboardNotice } | { redirect: string }>;
 
 export function addSpa(user: SessionUser, form: URLSearchParams): OwnerPostResult {
-  const values = { name: form.get('name') ?? '', cityId: form.get('cityId') ?? '' };
-  const parsed = newSpaSchema.safeParse(values);
+  const parsed = newSpaSchema.safeParse({ name: form.get('name') ?? '', cityId: form.get('cityId') ?? '' });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, status: 422, message: issue.message, field: String(issue.path[0] ?? 'name'), values };
+    return invalid({ [String(issue.path[0] ?? 'name')]: issue.message }, issue.message);
   }
   // The same limits and the same write as /owner/signup: one way to add a listing.
-  if (!allowSignup({ userId: user.id }).allowed)
-    return { ok: false, status: 429, message: 'You have added several listings today. Please try again tomorrow.', values };
+  const limit = allowSignup({ userId: user.id });
+  if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, 'You have added several listings today. Please try again tomorrow.');
   const created = createPendingListing({ name: parsed.data.name, cityId: parsed.data.cityId }, { user });
   if (!created.ok) {
     const [field, message] = Object.entries(created.fields)[0]!;
-    return { ok: false, status: 422, message, field, values };
+    return invalid({ [field]: message }, message);
   }
-  return { ok: true, notice: 'spa-added' };
+  return ok({ notice: 'spa-added' });
 }
 
 export const BILLING_NOT_CONFIGURED = 'Billing is not configured on this site.';
@@ -264,13 +262,12 @@ export const BILLING_NOT_CONFIGURED = 'Billing is not configured on this site.';
 /** "Manage billing" without JavaScript: the same check and portal as POST /api/stripe/portal, then a redirect to Stripe. */
 export async function openPortal(user: SessionUser, form: URLSearchParams, origin: string): Promise<OwnerPostResult> {
   const stripe = getStripe();
-  if (!stripe) return { ok: false, status: 503, message: BILLING_NOT_CONFIGURED };
-  const answer = await openBillingPortal(user, { spaId: form.get('spaId') ?? '' }, stripe, { origin });
-  const body = (await answer.json().catch(() => null)) as { url?: string; error?: { message?: string } } | null;
-  if (answer.ok && body?.url) return { ok: true, redirect: body.url };
+  if (!stripe) return unavailable(BILLING_NOT_CONFIGURED);
+  const portal = await openBillingPortal(user, { spaId: form.get('spaId') ?? '' }, stripe, { origin });
+  if (portal.ok) return ok({ redirect: portal.value.url });
   // Someone else's spa or no such spa: the same answer, so nothing is learnt.
-  if (answer.status === 403 || answer.status === 422) return { ok: false, status: 404, message: 'That listing could not be found.' };
-  return { ok: false, status: answer.status, message: body?.error?.message ?? 'The billing portal could not be opened.' };
+  if (portal.reason === 'forbidden' || portal.reason === 'invalid') return notFound('That listing could not be found.');
+  return portal;
 }
 
 /** Every form of the dashboard posts here: its own (add a spa, billing) and the bookings' and leads'. */
@@ -279,5 +276,5 @@ export async function handleOwnerDashboardPost(form: URLSearchParams, user: Sess
   if (intent === 'add-spa') return addSpa(user, form);
   if (intent === 'billing') return openPortal(user, form, origin);
   const result = handleDashboardAction(form, user, origin);
-  return result.ok ? { ok: true, notice: result.notice as DashboardNotice } : { ok: false, status: result.status, message: result.message };
+  return result.ok ? ok({ notice: result.value }) : result;
 }

@@ -7,7 +7,7 @@ import { allowedBookingLink } from '#lib/tiers.ts';
 import { getSpa, searchSpas } from '../directory/directory.ts';
 import { publicPages } from '../directory/public-pages.ts';
 import { spaJson } from '../serialize.ts';
-import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN } from './editor.ts';
+import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN, typedListing } from './editor.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
@@ -61,7 +61,7 @@ describe('saveListing', () => {
         'hours.mon': '9:00 AM – 5:00 PM',
       }),
     );
-    expect(result).toMatchObject({ ok: true, slugChanged: false });
+    expect(result).toMatchObject({ ok: true, value: { slugChanged: false } });
     expect(loadListing(spa.id)).toMatchObject({
       name: 'Glow Studio Irvine',
       slug: spa.slug,
@@ -75,7 +75,7 @@ describe('saveListing', () => {
 
   it('keeps the slug when the spa is renamed', () => {
     const spa = makeSpa('FREE');
-    expect(saveListing(owner, spa.id, form({ name: 'A New Name Entirely' }))).toMatchObject({ ok: true, slug: spa.slug });
+    expect(saveListing(owner, spa.id, form({ name: 'A New Name Entirely' }))).toMatchObject({ ok: true, value: { slug: spa.slug } });
     expect(loadListing(spa.id)!.slug).toBe(spa.slug);
   });
 
@@ -84,10 +84,10 @@ describe('saveListing', () => {
     const result = saveListing(owner, spa.id, form({ name: '', description: 'After.', website: 'javascript:alert(1)' }));
     expect(result).toMatchObject({
       ok: false,
-      status: 422,
-      errors: { name: 'Spa name is required', website: 'Valid URL is required' },
-      values: { description: 'After.' },
+      reason: 'invalid',
+      fields: { name: 'Spa name is required', website: 'Valid URL is required' },
     });
+    expect(typedListing(spa.id, form({ name: '', description: 'After.', website: 'javascript:alert(1)' }))).toMatchObject({ description: 'After.' });
     expect(loadListing(spa.id)).toMatchObject({ name: 'Glow Studio', description: 'Before.', website: null });
   });
 
@@ -101,7 +101,7 @@ describe('saveListing', () => {
       const spa = makeSpa(tier);
       const before = version();
       const result = saveListing(owner, spa.id, form({ name: 'Renamed too', [field]: value }));
-      expect(result).toMatchObject({ ok: false, status: 403, errors: { [field]: TIER_RULE_MESSAGES[field] } });
+      expect(result).toMatchObject({ ok: false, reason: 'forbidden', fields: { [field]: TIER_RULE_MESSAGES[field] } });
       expect(loadListing(spa.id)).toMatchObject({ name: 'Glow Studio', [field]: null });
       expect(version()).toBe(before);
     });
@@ -112,24 +112,28 @@ describe('saveListing', () => {
     expect(saveListing(owner, spa.id, form({ name: 'Still Glow', bookingLink: 'https://glow.example/book', videoUrl: 'https://youtu.be/glow' }))).toMatchObject(
       { ok: true },
     );
-    expect(saveListing(owner, spa.id, form({ bookingLink: 'https://other.example/book' }))).toMatchObject({ ok: false, status: 403 });
+    expect(saveListing(owner, spa.id, form({ bookingLink: 'https://other.example/book' }))).toMatchObject({ ok: false, reason: 'forbidden' });
     expect(saveListing(owner, spa.id, form({ videoUrl: '' }))).toMatchObject({ ok: true });
     expect(loadListing(spa.id)).toMatchObject({ name: 'Still Glow', bookingLink: 'https://glow.example/book', videoUrl: null });
   });
 
   it('lets only an editor change the slug', () => {
     const spa = makeSpa('PREMIUM');
-    expect(saveListing(owner, spa.id, form({ slug: `${spa.slug}-moved` }))).toMatchObject({ ok: false, status: 403, errors: { slug: SLUG_EDITORS_ONLY } });
+    expect(saveListing(owner, spa.id, form({ slug: `${spa.slug}-moved` }))).toMatchObject({
+      ok: false,
+      reason: 'forbidden',
+      fields: { slug: SLUG_EDITORS_ONLY },
+    });
     expect(loadListing(spa.id)!.slug).toBe(spa.slug);
-    expect(saveListing(admin, spa.id, form({ slug: '' }))).toMatchObject({ ok: false, status: 422, errors: { slug: 'Slug is required' } });
+    expect(saveListing(admin, spa.id, form({ slug: '' }))).toMatchObject({ ok: false, reason: 'invalid', fields: { slug: 'Slug is required' } });
   });
 
   it('moves the address on an explicit slug change: the old one redirects, and can be taken back', () => {
     const spa = makeSpa('PREMIUM');
     const moved = `${spa.slug}-moved`;
-    expect(saveListing(admin, spa.id, form({ slug: moved }))).toMatchObject({ ok: true, slugChanged: true, slug: moved });
+    expect(saveListing(admin, spa.id, form({ slug: moved }))).toMatchObject({ ok: true, value: { slugChanged: true, slug: moved } });
     expect(currentSlugFor(spa.slug)).toBe(moved);
-    expect(saveListing(admin, spa.id, form({ slug: spa.slug }))).toMatchObject({ ok: true, slugChanged: true });
+    expect(saveListing(admin, spa.id, form({ slug: spa.slug }))).toMatchObject({ ok: true, value: { slugChanged: true } });
     expect(currentSlugFor(moved)).toBe(spa.slug);
     expect(db.select().from(spaSlugHistory).where(eq(spaSlugHistory.slug, spa.slug)).get()).toBeUndefined();
   });
@@ -145,10 +149,10 @@ describe('saveListing', () => {
   it('refuses a slug that is, or was, another listing’s address', () => {
     const first = makeSpa('FREE');
     const second = makeSpa('FREE');
-    expect(saveListing(admin, second.id, form({ slug: first.slug }))).toMatchObject({ ok: false, status: 409, errors: { slug: SLUG_TAKEN } });
+    expect(saveListing(admin, second.id, form({ slug: first.slug }))).toMatchObject({ ok: false, reason: 'conflict', fields: { slug: SLUG_TAKEN } });
     const retired = first.slug;
     expect(saveListing(admin, first.id, form({ slug: `${retired}-new` }))).toMatchObject({ ok: true });
-    expect(saveListing(admin, second.id, form({ slug: retired }))).toMatchObject({ ok: false, status: 409, errors: { slug: SLUG_TAKEN } });
+    expect(saveListing(admin, second.id, form({ slug: retired }))).toMatchObject({ ok: false, reason: 'conflict', fields: { slug: SLUG_TAKEN } });
   });
 
   it('does not redirect to a listing that is not shown', () => {

@@ -17,7 +17,7 @@ import {
   type ListingInput,
 } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
-import { fieldErrors } from '../http.ts';
+import { conflict, fieldErrors, forbidden, invalid, notFound, ok, type FieldMessages, type Result } from '#lib/result.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 export interface EditableListing extends ListingInput {
@@ -26,8 +26,8 @@ export interface EditableListing extends ListingInput {
   ownerId: number | null;
 }
 
-export type SaveListingResult =
-  { ok: true; slugChanged: boolean; slug: string } | { ok: false; status: 403 | 404 | 409 | 422; errors: Record<string, string>; values: ListingFormValues };
+/** Saved (and whether the address moved); refused as not_found, invalid, forbidden (a slug change by an owner, a tier rule) or conflict (a taken slug). */
+export type SaveListingResult = Result<{ slugChanged: boolean; slug: string }, 'not_found' | 'invalid' | 'forbidden' | 'conflict'>;
 
 export const SLUG_TAKEN = 'Another listing uses this address. Choose another slug.';
 export const SLUG_EDITORS_ONLY = 'Only directory editors can change a listing’s address.';
@@ -64,6 +64,25 @@ export function listingFormValues(listing: EditableListing): ListingFormValues {
   return values;
 }
 
+/** The form's values as the listing would be saved: what it sent, else what is stored (a field not sent keeps its value). */
+function sentOrStored(stored: ListingFormValues, form: Pick<URLSearchParams, 'get' | 'has'>): ListingFormValues {
+  const values: ListingFormValues = {};
+  for (const field of LISTING_FIELDS) {
+    const sent = form.has(field) ? form.get(field) : null;
+    values[field] = typeof sent === 'string' ? sent : stored[field]!;
+  }
+  return values;
+}
+
+/** What a refused save shows in the form again: the values as typed over the stored listing. */
+export function typedListing(spaId: number, form: Pick<URLSearchParams, 'get' | 'has'>): ListingFormValues {
+  const current = loadListing(spaId);
+  return current ? sentOrStored(listingFormValues(current), form) : {};
+}
+
+/** A rule's refusal names the fields; its message is the first one's. */
+const firstOf = (fields: FieldMessages) => Object.values(fields)[0] ?? '';
+
 /** Is this slug another spa's address now, or was it (a retired slug still redirects)? Without `spaId`: anyone's. */
 export function slugInUse(slug: string, spaId?: number): boolean {
   const current = db
@@ -85,26 +104,20 @@ export function slugInUse(slug: string, spaId?: number): boolean {
  * tier is not sent. The caller has checked that `user` may edit the spa.
  */
 export function saveListing(user: SessionUser, spaId: number, form: Pick<URLSearchParams, 'get' | 'has'>): SaveListingResult {
-  return db.transaction(() => {
+  return db.transaction((): SaveListingResult => {
     const current = loadListing(spaId);
-    if (!current) return { ok: false, status: 404, errors: { _: 'This listing no longer exists.' }, values: {} };
-    const stored = listingFormValues(current);
-    const values: ListingFormValues = {};
-    for (const field of LISTING_FIELDS) {
-      const sent = form.has(field) ? form.get(field) : null;
-      values[field] = typeof sent === 'string' ? sent : stored[field]!;
-    }
-    const refuse = (status: 403 | 409 | 422, errors: Record<string, string>) => ({ ok: false as const, status, errors, values });
+    if (!current) return notFound('This listing no longer exists.');
+    const values = sentOrStored(listingFormValues(current), form);
 
     const parsed = listingSchema.safeParse(listingFromForm(values));
-    if (!parsed.success) return refuse(422, fieldErrors(parsed.error));
+    if (!parsed.success) return invalid(fieldErrors(parsed.error));
     const next = parsed.data;
 
     const slugChanged = next.slug !== current.slug;
-    if (slugChanged && user.role !== 'admin') return refuse(403, { slug: SLUG_EDITORS_ONLY });
+    if (slugChanged && user.role !== 'admin') return forbidden(SLUG_EDITORS_ONLY, { fields: { slug: SLUG_EDITORS_ONLY } });
     const violations = listingTierViolations(current.tier, next, current);
-    if (Object.keys(violations).length > 0) return refuse(403, violations);
-    if (slugChanged && slugInUse(next.slug, spaId)) return refuse(409, { slug: SLUG_TAKEN });
+    if (Object.keys(violations).length > 0) return forbidden(firstOf(violations), { fields: violations });
+    if (slugChanged && slugInUse(next.slug, spaId)) return conflict(SLUG_TAKEN, { fields: { slug: SLUG_TAKEN } });
 
     db.update(spas)
       .set({
@@ -130,7 +143,7 @@ export function saveListing(user: SessionUser, spaId: number, form: Pick<URLSear
       db.delete(spaSlugHistory).where(eq(spaSlugHistory.slug, next.slug)).run();
       db.insert(spaSlugHistory).values({ slug: current.slug, spaId }).onConflictDoUpdate({ target: spaSlugHistory.slug, set: { spaId } }).run();
     }
-    return { ok: true as const, slugChanged, slug: next.slug };
+    return ok({ slugChanged, slug: next.slug });
   });
 }
 

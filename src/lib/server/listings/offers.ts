@@ -9,12 +9,13 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { offers, offerServices, services, spas } from '#db/schema.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { parseId } from '#lib/ids.ts';
-import { formFieldOf, OFFER_FIELDS, offerFromForm, offerSchema, offerTierViolations } from '#lib/listing-schema.ts';
+import { OFFER_FIELDS, offerFromForm, offerSchema, offerTierViolations } from '#lib/listing-schema.ts';
 import { centsToDecimal } from '#lib/money.ts';
 import { slugify, uniqueSlug } from '#lib/slug.ts';
+import { conflict, forbidden, invalid, notFound, ok } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { findOfSpa } from '../db-helpers.ts';
-import type { CatalogResult } from './services.ts';
+import { formFieldErrors, type CatalogResult } from './services.ts';
 
 export type OfferRow = typeof offers.$inferSelect & { serviceIds: number[] };
 
@@ -60,20 +61,26 @@ export function offerFormValues(offer: OfferRow | null): { values: Record<string
   };
 }
 
-export type OfferResult = CatalogResult & { serviceIds?: number[]; featured?: boolean };
+/** The offer form as typed: its text fields ('' for an absent one), the services ticked and the feature box. */
+export function offerValuesOf(form: Pick<URLSearchParams, 'get' | 'getAll'>): { values: Record<string, string>; serviceIds: number[]; featured: boolean } {
+  return {
+    values: Object.fromEntries(OFFER_FIELDS.map((field) => [field, form.get(field) ?? ''])),
+    serviceIds: form
+      .getAll('serviceIds')
+      .map(parseId)
+      .filter((id) => id !== null),
+    featured: form.get('featured') === 'on' || form.get('featured') === 'true',
+  };
+}
 
 /** Adds an offer (offerId null) or changes one of the spa's own. */
-export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLSearchParams, 'get' | 'getAll'>): OfferResult {
-  const values: Record<string, string> = {};
-  for (const field of OFFER_FIELDS) values[field] = form.get(field) ?? '';
+export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLSearchParams, 'get' | 'getAll'>): CatalogResult {
+  const { values, featured } = offerValuesOf(form);
   const chosen = form.getAll('serviceIds');
-  const featured = form.get('featured') === 'on' || form.get('featured') === 'true';
-  const keep = { serviceIds: chosen.map(parseId).filter((id) => id !== null), featured };
-  return db.transaction(() => {
+  return db.transaction((): CatalogResult => {
     const spa = db.select({ tier: spas.tier, cityId: spas.cityId }).from(spas).where(eq(spas.id, spaId)).get();
     const existing = findOwnerOffer(spaId, offerId);
-    const refuse = (status: 403 | 404 | 409 | 422, errors: Record<string, string>) => ({ ok: false as const, status, errors, values, ...keep });
-    if (!spa || (offerId !== null && !existing)) return refuse(404, { _: 'That offer could not be found.' });
+    if (!spa || (offerId !== null && !existing)) return notFound('That offer could not be found.');
 
     // The address is chosen once: an existing offer keeps its slug; a new one
     // takes the one typed or one made from the title.
@@ -84,23 +91,25 @@ export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLS
         (slugify(values.title!) ? uniqueSlug(values.title!, (s) => Boolean(db.select({ id: offers.id }).from(offers).where(eq(offers.slug, s)).get())) : '');
     const parsed = offerSchema.safeParse(offerFromForm({ ...values, slug }, chosen, featured));
     if (!parsed.success) {
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) errors[formFieldOf(issue.path.map(String).join('.') || '_')] ??= issue.message;
+      const errors = formFieldErrors(parsed.error.issues);
       // A blank title is the one thing to fix; "Slug is required" would only repeat it.
       if (errors.title && !typedSlug) delete errors.slug;
-      return refuse(422, errors);
+      return invalid(errors);
     }
     const input = parsed.data;
     const violations = offerTierViolations(spa.tier, input, existing);
-    if (Object.keys(violations).length > 0) return refuse(403, violations);
-    if (!existing && db.select({ id: offers.id }).from(offers).where(eq(offers.slug, input.slug)).get()) return refuse(409, { slug: OFFER_SLUG_TAKEN });
+    const [violation] = Object.values(violations);
+    if (violation) return forbidden(violation, { fields: violations });
+    if (!existing && db.select({ id: offers.id }).from(offers).where(eq(offers.slug, input.slug)).get()) {
+      return conflict(OFFER_SLUG_TAKEN, { fields: { slug: OFFER_SLUG_TAKEN } });
+    }
     if (input.serviceIds.length > 0) {
       const own = db
         .select({ id: services.id })
         .from(services)
         .where(and(eq(services.spaId, spaId), inArray(services.id, input.serviceIds)))
         .all();
-      if (own.length !== input.serviceIds.length) return refuse(422, { serviceIds: OFFER_SERVICES_UNKNOWN });
+      if (own.length !== input.serviceIds.length) return invalid({ serviceIds: OFFER_SERVICES_UNKNOWN });
     }
 
     const fields = {
@@ -142,7 +151,7 @@ export function saveOffer(spaId: number, offerId: number | null, form: Pick<URLS
           .values(input.serviceIds.map((serviceId) => ({ offerId: id, serviceId })))
           .run();
     }
-    return { ok: true as const, id };
+    return ok({ id });
   });
 }
 

@@ -14,6 +14,7 @@ import type { ListingData } from '#lib/owner-signup-schema.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
 import { uniqueSlug } from '#lib/slug.ts';
 import { httpUrl } from '#lib/urls.ts';
+import { invalid, ok, type Result } from '#lib/result.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { db } from '../db.ts';
 import { hitAll, type Limit, type RateLimitResult } from '../rate-limit.ts';
@@ -39,7 +40,7 @@ export function allowSignup(who: { clientAddress?: string | null; ownerEmail?: s
 
 export type ListingOwner = { user: Pick<SessionUser, 'id' | 'role'> } | { claimEmail: string };
 
-export type PendingListingResult = { ok: true; spaId: number; slug: string } | { ok: false; status: 422; fields: Record<string, string> };
+export type PendingListingResult = Result<{ spaId: number; slug: string }, 'invalid'>;
 
 /**
  * Writes a listing awaiting review, FREE, with its owner (a signed-in user,
@@ -51,7 +52,7 @@ export function createPendingListing(data: ListingData, owner: ListingOwner): Pe
     .from(cities)
     .where(and(eq(cities.id, data.cityId), eq(cities.active, true)))
     .get();
-  if (!city) return { ok: false, status: 422, fields: { cityId: 'Choose a city' } };
+  if (!city) return invalid({ cityId: 'Choose a city' });
   return db.transaction(() => {
     const slug = uniqueSlug(data.name, (s) => Boolean(db.select({ id: spas.id }).from(spas).where(eq(spas.slug, s)).get()));
     const spa = db
@@ -76,7 +77,7 @@ export function createPendingListing(data: ListingData, owner: ListingOwner): Pe
     if ('user' in owner && owner.user.role === 'client') {
       db.update(users).set({ role: 'owner', updatedAt: new Date() }).where(eq(users.id, owner.user.id)).run();
     }
-    return { ok: true as const, spaId: spa.id, slug: spa.slug };
+    return ok({ spaId: spa.id, slug: spa.slug });
   });
 }
 

@@ -6,12 +6,13 @@ import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { services } from '#db/schema.ts';
 import { SERVICE_FIELDS, serviceFromForm, serviceSchema, formFieldOf } from '#lib/listing-schema.ts';
 import { centsToDecimal } from '#lib/money.ts';
+import { conflict, invalid, notFound, ok, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { findOfSpa, ofSpa } from '../db-helpers.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
-export type CatalogResult =
-  { ok: true; id: number } | { ok: false; status: 404 | 403 | 409 | 422; errors: Record<string, string>; values: Record<string, string> };
+/** The saved item's id; refused as not_found (not the spa's), invalid, forbidden (a tier rule) or conflict (a name or address taken), with the fields. */
+export type CatalogResult = Result<{ id: number }, 'not_found' | 'invalid' | 'forbidden' | 'conflict'>;
 
 export const SERVICE_NAME_TAKEN = 'This spa already lists a service with this name.';
 
@@ -37,7 +38,13 @@ export function serviceFormValues(service: ServiceRow | null): Record<string, st
   };
 }
 
-function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string> {
+/** The service form's fields as typed ('' for an absent one). */
+export function serviceValuesOf(form: Pick<URLSearchParams, 'get'>): Record<string, string> {
+  return Object.fromEntries(SERVICE_FIELDS.map((field) => [field, form.get(field) ?? '']));
+}
+
+/** A refused parse's first message per form field. */
+export function formFieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of issues) errors[formFieldOf(issue.path.map(String).join('.') || '_')] ??= issue.message;
   return errors;
@@ -45,33 +52,32 @@ function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: stri
 
 /** Adds a service (serviceId null) or changes one of the spa's own. */
 export function saveService(spaId: number, serviceId: number | null, form: Pick<URLSearchParams, 'get'>): CatalogResult {
-  const values: Record<string, string> = {};
-  for (const field of SERVICE_FIELDS) values[field] = form.get(field) ?? '';
+  const values = serviceValuesOf(form);
   return db.transaction((): CatalogResult => {
     const existing = findOwnerService(spaId, serviceId);
-    if (serviceId !== null && !existing) return { ok: false as const, status: 404 as const, errors: { _: 'That service could not be found.' }, values };
+    if (serviceId !== null && !existing) return notFound('That service could not be found.');
     const parsed = serviceSchema.safeParse(serviceFromForm(values));
-    if (!parsed.success) return { ok: false as const, status: 422 as const, errors: errorsOf(parsed.error.issues), values };
+    if (!parsed.success) return invalid(formFieldErrors(parsed.error.issues));
     const input = parsed.data;
     const clash = db
       .select({ id: services.id })
       .from(services)
       .where(and(eq(services.spaId, spaId), eq(services.name, input.name), serviceId === null ? undefined : ne(services.id, serviceId)))
       .get();
-    if (clash) return { ok: false as const, status: 409 as const, errors: { name: SERVICE_NAME_TAKEN }, values };
+    if (clash) return conflict(SERVICE_NAME_TAKEN, { fields: { name: SERVICE_NAME_TAKEN } });
     if (existing) {
       db.update(services)
         .set({ ...input, updatedAt: new Date() })
         .where(eq(services.id, existing.id))
         .run();
-      return { ok: true as const, id: existing.id };
+      return ok({ id: existing.id });
     }
     const created = db
       .insert(services)
       .values({ ...input, spaId })
       .returning({ id: services.id })
       .get();
-    return { ok: true as const, id: created.id };
+    return ok({ id: created.id });
   });
 }
 

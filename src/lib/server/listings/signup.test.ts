@@ -16,7 +16,11 @@ import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { redeemMagicLink } from '../auth/magic-links.ts';
-import { CLAIM_INTRO, registerSpa, signupJson, type SignupContext } from './signup.ts';
+import { CLAIM_INTRO, registerSpa, signupJson, type SignupContext, type SignupOutcome } from './signup.ts';
+import { errorBody, refusalHeaders, statusOf } from '../http.ts';
+
+/** What became of a signup: the listing's or the checkout's kind, else the refusal's reason. */
+const kindOf = (outcome: SignupOutcome) => (outcome.ok ? outcome.value.kind : outcome.reason);
 import { SIGNUP_LIMITS } from './pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
@@ -90,9 +94,9 @@ describe('a free signup by a visitor who is not signed in', () => {
   it('stores a FREE listing awaiting review, claimed by the address, and mails that address a sign-in link', async () => {
     const input = form({ description: 'Lasers and facials.', website: 'https://tidewater.example' });
     const outcome = await registerSpa(input, context());
-    expect(outcome).toMatchObject({ kind: 'created', status: 201, tier: 'FREE', magicLinkSent: true, signedIn: false, continueToPayment: false });
-    if (outcome.kind !== 'created') return;
-    expect(spaById(outcome.spaId)).toMatchObject({
+    expect(outcome).toMatchObject({ ok: true, value: { kind: 'created', tier: 'FREE', magicLinkSent: true, signedIn: false, continueToPayment: false } });
+    if (!outcome.ok || outcome.value.kind !== 'created') return;
+    expect(spaById(outcome.value.spaId)).toMatchObject({
       name: input.spaName,
       tier: 'FREE',
       active: false,
@@ -101,7 +105,7 @@ describe('a free signup by a visitor who is not signed in', () => {
       claimEmail: input.ownerEmail,
       website: 'https://tidewater.example',
     });
-    expect(signupJson(outcome)).toMatchObject({ status: 201, body: { spaId: outcome.spaId, status: 'awaiting_review', next: '/owner/login' } });
+    expect(signupJson(outcome.value)).toMatchObject({ spaId: outcome.value.spaId, status: 'awaiting_review', next: '/owner/login' });
     // Nobody's account yet: the address is not proven.
     expect(userByEmail(input.ownerEmail)).toBeUndefined();
     const mail = sent.find((m) => m.to === input.ownerEmail)!;
@@ -113,18 +117,18 @@ describe('a free signup by a visitor who is not signed in', () => {
     // Whoever confirms the link owns it: the owner account is made then.
     const redeemed = redeemMagicLink(tokenMailedTo(input.ownerEmail))!;
     expect(userByEmail(input.ownerEmail)).toMatchObject({ id: redeemed.userId, role: 'owner' });
-    expect(spaById(outcome.spaId)).toMatchObject({ ownerId: redeemed.userId, claimEmail: null, active: false, reviewStatus: 'pending' });
+    expect(spaById(outcome.value.spaId)).toMatchObject({ ownerId: redeemed.userId, claimEmail: null, active: false, reviewStatus: 'pending' });
   });
 
   it('does not hand an existing client’s account a listing until that client proves the address', async () => {
     const client = makeUser('client', 'client');
     const outcome = await registerSpa(form({ ownerEmail: client.email.toUpperCase() }), context());
-    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    if (!outcome.ok || outcome.value.kind !== 'created') throw new Error(kindOf(outcome));
     expect(userByEmail(client.email)).toMatchObject({ role: 'client' });
-    expect(spaById(outcome.spaId)).toMatchObject({ ownerId: null, claimEmail: client.email });
+    expect(spaById(outcome.value.spaId)).toMatchObject({ ownerId: null, claimEmail: client.email });
     redeemMagicLink(tokenMailedTo(client.email));
     expect(userByEmail(client.email)).toMatchObject({ role: 'owner' });
-    expect(spaById(outcome.spaId).ownerId).toBe(client.id);
+    expect(spaById(outcome.value.spaId).ownerId).toBe(client.id);
   });
 
   it('leaves another owner’s spas and an admin’s role alone', async () => {
@@ -135,7 +139,7 @@ describe('a free signup by a visitor who is not signed in', () => {
       .returning()
       .get();
     const outcome = await registerSpa(form({ ownerEmail: owner.email }), context());
-    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    if (!outcome.ok || outcome.value.kind !== 'created') throw new Error(kindOf(outcome));
     expect(
       db
         .select()
@@ -153,7 +157,7 @@ describe('a free signup by a visitor who is not signed in', () => {
         .all()
         .map((s) => s.id)
         .sort(),
-    ).toEqual([theirs.id, outcome.spaId].sort());
+    ).toEqual([theirs.id, outcome.value.spaId].sort());
     expect(spaById(theirs.id)).toMatchObject({ active: true, reviewStatus: 'approved' as const });
 
     const admin = makeUser('admin', 'admin');
@@ -164,12 +168,12 @@ describe('a free signup by a visitor who is not signed in', () => {
 
   it('signing in for another reason with a different address claims nothing', async () => {
     const outcome = await registerSpa(form(), context());
-    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    if (!outcome.ok || outcome.value.kind !== 'created') throw new Error(kindOf(outcome));
     const stranger = makeUser('stranger', 'client');
     const { requestMagicLink } = await import('../auth/magic-links.ts');
     await requestMagicLink({ email: stranger.email, clientAddress: null, origin: ORIGIN, purpose: 'owner' });
     redeemMagicLink(tokenMailedTo(stranger.email));
-    expect(spaById(outcome.spaId).ownerId).toBeNull();
+    expect(spaById(outcome.value.spaId).ownerId).toBeNull();
     expect(userByEmail(stranger.email)!.role).toBe('client');
   });
 });
@@ -178,9 +182,9 @@ describe('a signup by a signed-in visitor', () => {
   it('is theirs at once, with their proven address whatever the form says, and sends no link', async () => {
     const client = makeUser('signed-in', 'client');
     const outcome = await registerSpa(form({ ownerEmail: 'someone-else@example.com' }), context({ user: client }));
-    expect(outcome).toMatchObject({ kind: 'created', signedIn: true, magicLinkSent: false });
-    if (outcome.kind !== 'created') return;
-    expect(spaById(outcome.spaId)).toMatchObject({ ownerId: client.id, claimEmail: null, active: false, reviewStatus: 'pending' });
+    expect(outcome).toMatchObject({ ok: true, value: { kind: 'created', signedIn: true, magicLinkSent: false } });
+    if (!outcome.ok || outcome.value.kind !== 'created') return;
+    expect(spaById(outcome.value.spaId)).toMatchObject({ ownerId: client.id, claimEmail: null, active: false, reviewStatus: 'pending' });
     expect(userByEmail(client.email)!.role).toBe('owner');
     expect(sent).toHaveLength(0);
   });
@@ -190,10 +194,10 @@ describe('bad input and floods change nothing', () => {
   it('answers 422 "Missing Information" naming the empty required fields', async () => {
     const before = spaCount();
     const outcome = await registerSpa({ spaName: ' ', description: 'No name, no owner, no city' }, context());
-    expect(outcome).toMatchObject({ kind: 'invalid', status: 422, code: 'missing_information', message: 'Please fill in all required fields.' });
-    if (outcome.kind !== 'invalid') return;
+    expect(outcome).toMatchObject({ ok: false, reason: 'invalid', code: 'missing_information', message: 'Please fill in all required fields.' });
+    if (outcome.ok) return;
     expect(outcome.fields).toMatchObject({ spaName: 'Spa name is required', ownerEmail: 'Valid email is required', cityId: 'Choose a city' });
-    expect(signupJson(outcome)).toMatchObject({ status: 422, body: { error: { code: 'missing_information' } } });
+    expect({ status: statusOf(outcome), body: errorBody(outcome) }).toMatchObject({ status: 422, body: { error: { code: 'missing_information' } } });
     expect(spaCount()).toBe(before);
     expect(sent).toHaveLength(0);
   });
@@ -201,22 +205,27 @@ describe('bad input and floods change nothing', () => {
   it('refuses a bad website, address or an unknown city with the field and its message', async () => {
     const before = spaCount();
     expect(await registerSpa(form({ website: 'javascript:alert(1)' }), context())).toMatchObject({
-      kind: 'invalid',
+      ok: false,
+      reason: 'invalid',
       fields: { website: 'Enter a web address starting with http:// or https://' },
     });
-    expect(await registerSpa(form({ ownerEmail: 'nobody' }), context())).toMatchObject({ kind: 'invalid', fields: { ownerEmail: 'Valid email is required' } });
-    expect(await registerSpa(form({ cityId: '999999' }), context())).toMatchObject({ kind: 'invalid', fields: { cityId: 'Choose a city' } });
+    expect(await registerSpa(form({ ownerEmail: 'nobody' }), context())).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      fields: { ownerEmail: 'Valid email is required' },
+    });
+    expect(await registerSpa(form({ cityId: '999999' }), context())).toMatchObject({ ok: false, reason: 'invalid', fields: { cityId: 'Choose a city' } });
     expect(spaCount()).toBe(before);
     expect(sent).toHaveLength(0);
   });
 
   it(`takes ${SIGNUP_LIMITS.perClientPerHour} signups an hour from one client, then 429 with nothing created`, async () => {
     const client = address();
-    for (let i = 0; i < SIGNUP_LIMITS.perClientPerHour; i++) expect((await registerSpa(form(), context({ clientAddress: client }))).kind).toBe('created');
+    for (let i = 0; i < SIGNUP_LIMITS.perClientPerHour; i++) expect(kindOf(await registerSpa(form(), context({ clientAddress: client })))).toBe('created');
     const before = spaCount();
     const refused = await registerSpa(form(), context({ clientAddress: client }));
-    expect(refused).toMatchObject({ kind: 'rate_limited', status: 429 });
-    expect(signupJson(refused).headers?.['Retry-After']).toMatch(/^\d+$/);
+    expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
+    expect(!refused.ok && refusalHeaders(refused)['Retry-After']).toMatch(/^\d+$/);
     expect(spaCount()).toBe(before);
   });
 
@@ -224,7 +233,7 @@ describe('bad input and floods change nothing', () => {
     const base = email('inbox').split('@')[0];
     const outcomes = [];
     for (let i = 0; i <= SIGNUP_LIMITS.perOwnerEmailPerDay; i++)
-      outcomes.push((await registerSpa(form({ ownerEmail: `${base}+${i}@example.com` }), context())).kind);
+      outcomes.push(kindOf(await registerSpa(form({ ownerEmail: `${base}+${i}@example.com` }), context())));
     expect(outcomes).toEqual([...Array<string>(SIGNUP_LIMITS.perOwnerEmailPerDay).fill('created'), 'rate_limited']);
   });
 });
@@ -232,33 +241,35 @@ describe('bad input and floods change nothing', () => {
 describe('paid plans', () => {
   it('without Stripe keys, a paid choice is listed FREE and says payments are unavailable', async () => {
     const outcome = await registerSpa(form({ tier: 'ELITE' }), context({ stripe: null }));
-    expect(outcome).toMatchObject({ kind: 'created', tier: 'FREE', paymentsUnavailable: true, continueToPayment: false });
+    expect(outcome).toMatchObject({ ok: true, value: { kind: 'created', tier: 'FREE', paymentsUnavailable: true, continueToPayment: false } });
   });
 
   it('not signed in: the listing awaits review and the link continues to the plan page for it', async () => {
     const input = form({ tier: 'premium', billing: 'annual' });
     const outcome = await registerSpa(input, context({ stripe }));
-    expect(outcome).toMatchObject({ kind: 'created', tier: 'PREMIUM', continueToPayment: true, magicLinkSent: true });
-    if (outcome.kind !== 'created') return;
+    expect(outcome).toMatchObject({ ok: true, value: { kind: 'created', tier: 'PREMIUM', continueToPayment: true, magicLinkSent: true } });
+    if (!outcome.ok || outcome.value.kind !== 'created') return;
     const link = /https?:\/\/\S+\/auth\/confirm\S*/.exec(sent.findLast((m) => m.to === input.ownerEmail)!.text)![0];
-    expect(new URL(link).searchParams.get('next')).toBe(`/subscription?spaId=${outcome.spaId}&billing=annual`);
-    expect(spaById(outcome.spaId)).toMatchObject({ tier: 'FREE', active: false });
+    expect(new URL(link).searchParams.get('next')).toBe(`/subscription?spaId=${outcome.value.spaId}&billing=annual`);
+    expect(spaById(outcome.value.spaId)).toMatchObject({ tier: 'FREE', active: false });
     // No checkout was opened for a listing nobody owns yet.
-    expect([...standIn.checkoutSessions.values()].some((s) => (s.metadata as Record<string, string>).spa_id === String(outcome.spaId))).toBe(false);
+    const { spaId } = outcome.value;
+    expect([...standIn.checkoutSessions.values()].some((s) => (s.metadata as Record<string, string>).spa_id === String(spaId))).toBe(false);
   });
 
   it('signed in: Stripe Checkout opens, and the listing goes live at the tier only when the webhook says it completed', async () => {
     const owner = makeUser('payer', 'client');
     const outcome = await registerSpa(form({ tier: 'ELITE', spaName: `Elite ${TAG}` }), context({ user: owner, stripe }));
-    expect(outcome).toMatchObject({ kind: 'checkout', status: 200 });
-    if (outcome.kind !== 'checkout') return;
-    const session = [...standIn.checkoutSessions.values()].find((s) => s.url === outcome.url)!;
+    expect(outcome).toMatchObject({ ok: true, value: { kind: 'checkout' } });
+    if (!outcome.ok || outcome.value.kind !== 'checkout') return;
+    const { url } = outcome.value;
+    const session = [...standIn.checkoutSessions.values()].find((s) => s.url === url)!;
     const spaId = Number((session.metadata as Record<string, string>).spa_id);
     expect(spaById(spaId)).toMatchObject({ name: `Elite ${TAG}`, ownerId: owner.id, tier: 'FREE', active: false, reviewStatus: 'pending' });
 
     standIn.completeCheckout(String(session.id));
     const { payload, header } = signEvent(makeEvent('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!), SECRET);
-    expect((await handleStripeWebhook(payload, header, { secret: SECRET, stripe, origin: ORIGIN })).status).toBe(200);
+    expect((await handleStripeWebhook(payload, header, { secret: SECRET, stripe, origin: ORIGIN })).ok).toBe(true);
     expect(spaById(spaId)).toMatchObject({ tier: 'ELITE', active: true, reviewStatus: 'approved', subscriptionStatus: 'active' });
   });
 
@@ -270,7 +281,7 @@ describe('paid plans', () => {
     const sessionsBefore = standIn.checkoutSessions.size;
     standIn.failNext(10);
     const outcome = await registerSpa(form({ tier: 'PREMIUM' }), context({ user: owner, stripe }));
-    expect(outcome).toMatchObject({ kind: 'failed', status: 502 });
+    expect(outcome).toMatchObject({ ok: false, reason: 'upstream_failed' });
     expect(standIn.checkoutSessions.size).toBe(sessionsBefore);
     expect(spaCount()).toBe(before);
   });

@@ -8,6 +8,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { newsletterSubscribers } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
+import { gone, ok, rateLimited, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { sendMailInBackground } from './mail.ts';
 import { renderEmail } from './layout.ts';
@@ -19,7 +20,10 @@ export const CONFIRM_TTL_MS = 7 * 24 * 3_600_000;
 export const SIGNUPS_PER_ADDRESS = 3;
 const TOKEN_PATTERN = /^[a-z2-7]{32}$/;
 
-export type SignupResult = 'sent' | 'already_subscribed' | 'rate_limited';
+/** The visitor is told the same either way (sent, or already subscribed); a flood of sign-ups for one inbox is refused. */
+export type SignupResult = Result<'sent' | 'already_subscribed', 'rate_limited'>;
+
+const HOUR_MS = 3_600_000;
 
 export function unsubscribeUrl(token: string, origin: string): string {
   const url = new URL('/newsletter/unsubscribe', origin);
@@ -34,9 +38,15 @@ export function unsubscribeUrl(token: string, origin: string): string {
 export function signUp(email: string, options: { origin: string; source?: string }, now = new Date()): SignupResult {
   // Counted first, so a subscribed address and a new one answer alike.
   // victim+1@, victim+2@ ... reach one inbox: they share one count.
-  if (!hit(`newsletter:${rateLimitKeyForEmail(email)}`, SIGNUPS_PER_ADDRESS, 3_600_000, now.getTime()).allowed) return 'rate_limited';
+  const limit = hit(`newsletter:${rateLimitKeyForEmail(email)}`, SIGNUPS_PER_ADDRESS, HOUR_MS, now.getTime());
+  if (!limit.allowed) {
+    return rateLimited(
+      limit.retryAfterSeconds,
+      'We have sent several confirmation e-mails to this address in the last hour. Please check your inbox (and spam folder) or try again later.',
+    );
+  }
   const existing = db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).get();
-  if (existing?.subscribed) return 'already_subscribed';
+  if (existing?.subscribed) return ok('already_subscribed');
 
   const confirmToken = randomToken(20);
   const pending = { confirmTokenHash: hashToken(confirmToken), confirmSentAt: now, active: true };
@@ -65,21 +75,24 @@ export function signUp(email: string, options: { origin: string; source?: string
       action: { label: 'Confirm subscription', url: url.href },
     }),
   });
-  return 'sent';
+  return ok('sent');
 }
 
-export type ConfirmResult = { ok: true; email: string } | { ok: false };
+/** Subscribed; or the link was spent already or is older than CONFIRM_TTL_MS. */
+export type ConfirmResult = Result<{ email: string }, 'gone'>;
+
+const LINK_GONE = 'This link was used already or is more than 7 days old.';
 
 /** Spends a confirmation token: the address is subscribed and welcomed. */
 export function confirmSubscription(token: string, origin: string, now = new Date()): ConfirmResult {
-  if (!TOKEN_PATTERN.test(token)) return { ok: false };
+  if (!TOKEN_PATTERN.test(token)) return gone(LINK_GONE);
   const row = db
     .update(newsletterSubscribers)
     .set({ subscribed: true, active: true, confirmedAt: now, subscribedAt: now, unsubscribedAt: null, confirmTokenHash: null })
     .where(and(eq(newsletterSubscribers.confirmTokenHash, hashToken(token)), gt(newsletterSubscribers.confirmSentAt, new Date(now.getTime() - CONFIRM_TTL_MS))))
     .returning({ email: newsletterSubscribers.email, unsubscribeToken: newsletterSubscribers.unsubscribeToken })
     .get();
-  if (!row) return { ok: false };
+  if (!row) return gone(LINK_GONE);
 
   const unsubscribe = unsubscribeUrl(row.unsubscribeToken, origin);
   sendMailInBackground({
@@ -94,7 +107,7 @@ export function confirmSubscription(token: string, origin: string, now = new Dat
       footer: `${brand.name}\nTo stop receiving these e-mails, unsubscribe with one click: ${unsubscribe}`,
     }),
   });
-  return { ok: true, email: row.email };
+  return ok({ email: row.email });
 }
 
 export function findByUnsubscribeToken(token: string) {

@@ -2,9 +2,10 @@
 // posts, so they work without JavaScript. Upload is the one multipart form and
 // the one route allowed a body larger than 64 KiB (server/request-body.ts).
 import { parseId } from '#lib/ids.ts';
+import { invalid, malformed, ok, type Reason, type Result } from '#lib/result.ts';
 import { MAX_UPLOAD_BYTES } from './image-pipeline.ts';
 import { refuse, type FormReader } from '../forms.ts';
-import { MAX_BODY_BYTES, readBodyBytes, readForm } from '../http.ts';
+import { MAX_BODY_BYTES, parseMultipart, readBodyBytes, readForm } from '../http.ts';
 import { addPhoto, deletePhoto, movePhoto, setPhotoAlt, type PhotoResult } from './photos.ts';
 import { refreshSocialCard } from './social-cards.ts';
 
@@ -21,16 +22,18 @@ export const PHOTO_NOTICES = {
 } as const;
 export type PhotoNotice = keyof typeof PHOTO_NOTICES;
 
-export type PhotoActionResult = { ok: true; notice: PhotoNotice } | { ok: false; status: number; message: string; field?: 'photo' | 'alt'; photoId?: number };
+/**
+ * The notice to show; refused with the reason beside the field it is about
+ * (`photo` for an upload, `alt` for a description, else the page as a whole)
+ * and, for a description, the photo it belongs to (`details.photoId`).
+ */
+export type PhotoActionResult = Result<PhotoNotice, Reason, { photoId?: number }>;
 
-const SOCIAL_UNAVAILABLE = {
-  'not-allowed': 'Social feed cards are part of Premium and Elite listings with a social feed URL.',
-  'no-platform': 'Cards are made for Instagram, TikTok and YouTube links.',
-  unavailable: 'The platform did not answer with a card just now. Your listing shows a plain link to the feed; try again later.',
-} as const;
+const noPhoto = () => invalid({ photo: 'Choose a photo to upload.' }, 'Choose a photo to upload.');
 
 function fromPhotoResult(result: PhotoResult, notice: PhotoNotice, field?: 'photo' | 'alt', photoId?: number): PhotoActionResult {
-  return result.ok ? { ok: true, notice } : { ok: false, status: result.status, message: result.message, field, photoId };
+  if (result.ok) return ok(notice);
+  return { ...result, fields: field ? { [field]: result.message } : {}, ...(photoId === undefined ? {} : { details: { photoId } }) };
 }
 
 /**
@@ -45,16 +48,15 @@ export const readPhotoForm: FormReader<FormData | URLSearchParams> = async (requ
   }
   const bytes = await readBodyBytes(request, UPLOAD_FORM_LIMIT).catch(() => null);
   if (!bytes) return refuse<never>(413, { photo: 'This photo is larger than 10 MB. Make it smaller and try again.' });
-  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
+  const form = await parseMultipart(bytes, type);
   return form ? { form } : refuse<never>(400, { photo: 'The upload did not arrive whole. Try again.' });
 };
 
 export async function handlePhotoAction(form: FormData | URLSearchParams, spa: { id: number; name: string }): Promise<PhotoActionResult> {
   if (form instanceof FormData) {
-    if (form.get('intent') !== 'upload') return { ok: false, status: 400, message: 'Unknown action.' };
+    if (form.get('intent') !== 'upload') return malformed('Unknown action.');
     const file = form.get('photo');
-    if (!(file instanceof File) || (file.size === 0 && file.name === ''))
-      return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
+    if (!(file instanceof File) || (file.size === 0 && file.name === '')) return noPhoto();
     const alt = form.get('alt');
     const result = await addPhoto(spa, new Uint8Array(await file.arrayBuffer()), typeof alt === 'string' ? alt : null);
     return fromPhotoResult(result, 'uploaded', 'photo');
@@ -75,13 +77,14 @@ export async function handlePhotoAction(form: FormData | URLSearchParams, spa: {
     case 'delete':
       return fromPhotoResult(deletePhoto(spa.id, photoId), 'deleted');
     case 'refresh-social': {
+      // Whatever kept the card from coming, the page answers 422 with the reason's words.
       const result = await refreshSocialCard(spa.id);
-      return result.ok ? { ok: true, notice: 'social-refreshed' } : { ok: false, status: 422, message: SOCIAL_UNAVAILABLE[result.reason] };
+      return result.ok ? ok('social-refreshed') : invalid({}, result.message);
     }
     case 'upload':
       // An upload form that arrived url-encoded carries no file (a browser without multipart? a script).
-      return { ok: false, status: 422, message: 'Choose a photo to upload.', field: 'photo' };
+      return noPhoto();
     default:
-      return { ok: false, status: 400, message: 'Unknown action.' };
+      return malformed('Unknown action.');
   }
 }

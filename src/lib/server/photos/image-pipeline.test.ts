@@ -53,17 +53,17 @@ describe('processImage', () => {
     }
   }, 120_000);
 
-  it('refuses by content, with the status a person can act on', async () => {
-    const cases: [Buffer, number, RegExp][] = [
-      [Buffer.alloc(0), 422, /empty/],
-      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 415, /JPEG, PNG, WebP or AVIF/],
-      [(await photo(800, 600)).subarray(0, 5000), 422, /damaged or incomplete/],
-      [Buffer.alloc(10 * 1024 * 1024 + 1, 0xff), 413, /10 MB/],
+  it('refuses by content, with the reason a person can act on', async () => {
+    const cases: [Buffer, ImageRejected['reason'], RegExp][] = [
+      [Buffer.alloc(0), 'invalid', /empty/],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'unsupported', /JPEG, PNG, WebP or AVIF/],
+      [(await photo(800, 600)).subarray(0, 5000), 'invalid', /damaged or incomplete/],
+      [Buffer.alloc(10 * 1024 * 1024 + 1, 0xff), 'too_large', /10 MB/],
     ];
-    for (const [bytes, status, message] of cases) {
+    for (const [bytes, reason, message] of cases) {
       const error = await processImage(bytes).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ImageRejected);
-      expect((error as ImageRejected).status).toBe(status);
+      expect((error as ImageRejected).reason).toBe(reason);
       expect((error as ImageRejected).message).toMatch(message);
     }
   });

@@ -1,5 +1,5 @@
 // Turns an uploaded file into the pictures the pages show, or refuses it with
-// a status and a message a person can act on. Nothing here trusts the file's
+// a reason and a message a person can act on. Nothing here trusts the file's
 // name or declared type: the bytes are sniffed, then libvips (sharp) reads the
 // header under limits before any pixel is decoded, then the picture is decoded
 // once, turned upright, converted to 8-bit sRGB, and re-encoded as AVIF and
@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { PHOTO_WIDTHS, variantName, widthsFor, type PhotoFormat } from '#lib/photos.ts';
+import { invalid, tooLarge, unsupported } from '#lib/result.ts';
 
 /** Largest upload accepted (the server's body cap for the upload route is a little above it). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -25,12 +26,18 @@ export const MAX_METADATA_BYTES = 1024 * 1024;
 sharp.concurrency(1);
 sharp.cache(false);
 
+/** A file refused as a photo: too large, a kind we do not take (unsupported), or not a usable photo (invalid). */
 export class ImageRejected extends Error {
-  readonly status: 400 | 413 | 415 | 422;
-  constructor(status: 400 | 413 | 415 | 422, message: string) {
+  readonly reason: 'invalid' | 'too_large' | 'unsupported';
+  constructor(reason: ImageRejected['reason'], message: string) {
     super(message);
     this.name = 'ImageRejected';
-    this.status = status;
+    this.reason = reason;
+  }
+
+  /** The refusal, in the result vocabulary. */
+  refusal() {
+    return this.reason === 'invalid' ? invalid({}, this.message) : this.reason === 'too_large' ? tooLarge(this.message) : unsupported(this.message);
   }
 }
 
@@ -141,36 +148,36 @@ const METADATA_MESSAGE = 'This photo carries more than 1 MB of camera data (EXIF
 
 async function readHeader(bytes: Uint8Array, sniffed: Sniffed): Promise<Metadata> {
   const structure = inspectStructure(bytes, sniffed);
-  if (structure.animated) throw new ImageRejected(422, ANIMATED_MESSAGE);
-  if (structure.metadataBytes > MAX_METADATA_BYTES) throw new ImageRejected(422, METADATA_MESSAGE);
+  if (structure.animated) throw new ImageRejected('invalid', ANIMATED_MESSAGE);
+  if (structure.metadataBytes > MAX_METADATA_BYTES) throw new ImageRejected('invalid', METADATA_MESSAGE);
   let meta: Metadata;
   try {
     meta = await sharp(bytes, sharpOptions).metadata();
   } catch {
     // An HEVC-coded HEIF (an iPhone's HEIC) says so in its brand, readable or not.
     const brand = Buffer.from(bytes.subarray(8, 12)).toString('latin1');
-    if (sniffed === 'heif' && ['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].includes(brand)) throw new ImageRejected(415, HEIC_MESSAGE);
-    throw new ImageRejected(422, 'This file could not be read as a photo. It may be damaged or incomplete.');
+    if (sniffed === 'heif' && ['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].includes(brand)) throw new ImageRejected('unsupported', HEIC_MESSAGE);
+    throw new ImageRejected('invalid', 'This file could not be read as a photo. It may be damaged or incomplete.');
   }
   if (meta.format !== sniffed && !(sniffed === 'heif' && meta.format === 'heif')) {
-    throw new ImageRejected(415, `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`);
+    throw new ImageRejected('unsupported', `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`);
   }
   if (meta.format === 'heif' && meta.compression !== 'av1') {
-    throw new ImageRejected(415, HEIC_MESSAGE);
+    throw new ImageRejected('unsupported', HEIC_MESSAGE);
   }
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
-  if (!width || !height) throw new ImageRejected(422, 'This file could not be read as a photo. It may be damaged or incomplete.');
+  if (!width || !height) throw new ImageRejected('invalid', 'This file could not be read as a photo. It may be damaged or incomplete.');
   if (width * height > MAX_INPUT_PIXELS) {
-    throw new ImageRejected(422, `This photo is ${width} × ${height} pixels; the largest we take is 40 megapixels. Make it smaller and try again.`);
+    throw new ImageRejected('invalid', `This photo is ${width} × ${height} pixels; the largest we take is 40 megapixels. Make it smaller and try again.`);
   }
   if (width < MIN_SIDE || height < MIN_SIDE) {
-    throw new ImageRejected(422, `This photo is ${width} × ${height} pixels; it needs at least ${MIN_SIDE} pixels on each side.`);
+    throw new ImageRejected('invalid', `This photo is ${width} × ${height} pixels; it needs at least ${MIN_SIDE} pixels on each side.`);
   }
-  if ((meta.pages ?? 1) > 1) throw new ImageRejected(422, ANIMATED_MESSAGE);
+  if ((meta.pages ?? 1) > 1) throw new ImageRejected('invalid', ANIMATED_MESSAGE);
   const metadataBytes = (meta.exif?.length ?? 0) + (meta.xmp?.length ?? 0) + (meta.iptc?.length ?? 0) + (meta.icc?.length ?? 0);
   if (metadataBytes > MAX_METADATA_BYTES) {
-    throw new ImageRejected(422, METADATA_MESSAGE);
+    throw new ImageRejected('invalid', METADATA_MESSAGE);
   }
   return meta;
 }
@@ -192,15 +199,16 @@ const encode = (input: Sharp, format: PhotoFormat) =>
  * never writes anything.
  */
 export function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)! }: { maxWidth?: number } = {}): Promise<ProcessedImage> {
-  if (bytes.byteLength === 0) return Promise.reject(new ImageRejected(422, 'The file is empty. Choose a photo to upload.'));
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) return Promise.reject(new ImageRejected(413, 'This photo is larger than 10 MB. Make it smaller and try again.'));
+  if (bytes.byteLength === 0) return Promise.reject(new ImageRejected('invalid', 'The file is empty. Choose a photo to upload.'));
+  if (bytes.byteLength > MAX_UPLOAD_BYTES)
+    return Promise.reject(new ImageRejected('too_large', 'This photo is larger than 10 MB. Make it smaller and try again.'));
   const sniffed = sniffImageType(bytes);
   // HEIF/AVIF only when this libvips can decode it at all (sharp.format says; the prebuilt one can).
-  if (sniffed === 'heif' && !sharp.format.heif?.input.buffer) return Promise.reject(new ImageRejected(415, HEIC_MESSAGE));
-  if (!sniffed) return Promise.reject(new ImageRejected(415, `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`));
+  if (sniffed === 'heif' && !sharp.format.heif?.input.buffer) return Promise.reject(new ImageRejected('unsupported', HEIC_MESSAGE));
+  if (!sniffed) return Promise.reject(new ImageRejected('unsupported', `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`));
   if (carriesActiveContent(bytes))
     return Promise.reject(
-      new ImageRejected(422, 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.'),
+      new ImageRejected('invalid', 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.'),
     );
   return oneAtATime(async () => {
     await readHeader(bytes, sniffed);
@@ -216,7 +224,7 @@ export function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)
         .timeout({ seconds: ENCODE_SECONDS })
         .toBuffer({ resolveWithObject: true });
     } catch {
-      throw new ImageRejected(422, 'This file could not be read as a photo. It may be damaged or incomplete.');
+      throw new ImageRejected('invalid', 'This file could not be read as a photo. It may be damaged or incomplete.');
     }
     const { width, height, channels } = decoded.info;
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 24);

@@ -37,7 +37,7 @@ describe("a listing's photos", () => {
     for (let i = 0; i < 3; i++) {
       const result = await addPhoto(spa, await photo(1000, 700, 'jpeg', 20 + i), i === 0 ? 'Front desk' : '');
       expect(result.ok).toBe(true);
-      if (result.ok) ids.push(result.photoId);
+      if (result.ok) ids.push(result.value.photoId);
     }
     let photos = listPhotos(spa.id);
     expect(photos.map((p) => p.id)).toEqual(ids);
@@ -61,13 +61,13 @@ describe("a listing's photos", () => {
     expect(movePhoto(spa.id, ids[2]!, { position: 3 }).ok).toBe(true);
     expect(listPhotos(spa.id).map((p) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
     for (const position of [0, 4, 1.5, Number.NaN]) {
-      expect(movePhoto(spa.id, ids[2]!, { position })).toMatchObject({ ok: false, status: 422, message: 'Choose a position from 1 to 3.' });
+      expect(movePhoto(spa.id, ids[2]!, { position })).toMatchObject({ ok: false, reason: 'invalid', message: 'Choose a position from 1 to 3.' });
     }
     expect(listPhotos(spa.id).map((p) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
 
     expect(setPhotoAlt(spa.id, ids[2]!, '  Laser   suite  ').ok).toBe(true);
     expect(listPhotos(spa.id).find((p) => p.id === ids[2])!.alt).toBe('Laser suite');
-    expect(setPhotoAlt(spa.id, ids[2]!, '   ')).toMatchObject({ ok: false, status: 422 });
+    expect(setPhotoAlt(spa.id, ids[2]!, '   ')).toMatchObject({ ok: false, reason: 'invalid' });
 
     const gone = photos[0]!.url;
     expect(deletePhoto(spa.id, ids[1]!).ok).toBe(true);
@@ -80,10 +80,10 @@ describe("a listing's photos", () => {
     const theirs = makeSpa('FREE');
     const result = await addPhoto(theirs, await photo(600, 400, 'png', 30));
     expect(result.ok).toBe(true);
-    const id = result.ok ? result.photoId : 0;
-    expect(deletePhoto(mine.id, id)).toMatchObject({ ok: false, status: 404 });
-    expect(movePhoto(mine.id, id, 'first')).toMatchObject({ ok: false, status: 404 });
-    expect(setPhotoAlt(mine.id, id, 'mine now')).toMatchObject({ ok: false, status: 404 });
+    const id = result.ok ? result.value.photoId : 0;
+    expect(deletePhoto(mine.id, id)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(movePhoto(mine.id, id, 'first')).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(setPhotoAlt(mine.id, id, 'mine now')).toMatchObject({ ok: false, reason: 'not_found' });
     expect(listPhotos(theirs.id)).toHaveLength(1);
   }, 30_000);
 
@@ -96,9 +96,9 @@ describe("a listing's photos", () => {
     expect(first.ok && second.ok).toBe(true);
     const url = listPhotos(a.id)[0]!.url;
     expect(listPhotos(b.id)[0]!.url).toBe(url);
-    deletePhoto(a.id, first.ok ? first.photoId : 0);
+    deletePhoto(a.id, first.ok ? first.value.photoId : 0);
     for (const file of filesOf(url)) expect(existsSync(file)).toBe(true);
-    deletePhoto(b.id, second.ok ? second.photoId : 0);
+    deletePhoto(b.id, second.ok ? second.value.photoId : 0);
     for (const file of filesOf(url)) expect(existsSync(file)).toBe(false);
   }, 30_000);
 
@@ -107,7 +107,7 @@ describe("a listing's photos", () => {
     for (let i = 0; i < 3; i++) expect((await addPhoto(spa, await photo(500, 400, 'jpeg', 40 + i))).ok).toBe(true);
     const filesBefore = readdirSync(join(uploadRoot(), 'photos')).length;
     const refused = await addPhoto(spa, await photo(500, 400, 'jpeg', 50));
-    expect(refused).toEqual({ ok: false, status: 422, message: photoLimitMessage('FREE') });
+    expect(refused).toEqual({ ok: false, reason: 'invalid', message: photoLimitMessage('FREE'), fields: {} });
     expect(photoLimitMessage('FREE')).toBe('Your Free listing can have 3 photos. Delete a photo, or upgrade your plan to show more.');
     expect(listPhotos(spa.id)).toHaveLength(3);
     expect(readdirSync(join(uploadRoot(), 'photos')).length).toBe(filesBefore);
@@ -118,7 +118,7 @@ describe("a listing's photos", () => {
     for (let i = 0; i < 4; i++) expect((await addPhoto(spa, await photo(500, 400, 'jpeg', 60 + i))).ok).toBe(true);
     db.update(spas).set({ tier: 'FREE' }).where(eq(spas.id, spa.id)).run();
     expect(listPhotos(spa.id)).toHaveLength(4);
-    expect(await addPhoto(spa, await photo(500, 400, 'jpeg', 70))).toMatchObject({ ok: false, status: 422 });
+    expect(await addPhoto(spa, await photo(500, 400, 'jpeg', 70))).toMatchObject({ ok: false, reason: 'invalid' });
   }, 60_000);
 
   it('stores nothing for 100 hostile uploads: each refused with 400/413/415/422, no row, no file', async () => {
@@ -136,9 +136,9 @@ describe("a listing's photos", () => {
         const result = await addPhoto(spa, upload.bytes);
         expect(result.ok, upload.label).toBe(false);
         if (!result.ok) {
-          expect([400, 413, 415, 422], upload.label).toContain(result.status);
+          expect(['malformed', 'too_large', 'unsupported', 'invalid'], upload.label).toContain(result.reason);
           expect(result.message.length, upload.label).toBeGreaterThan(10);
-          statuses[result.status] = (statuses[result.status] ?? 0) + 1;
+          statuses[result.reason] = (statuses[result.reason] ?? 0) + 1;
         }
       }
     } finally {

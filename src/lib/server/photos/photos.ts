@@ -5,6 +5,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { spaPhotos, spas } from '#db/schema.ts';
 import { featuresOf } from '#lib/tiers.ts';
+import { invalid, notFound, ok, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { findOfSpa } from '../db-helpers.ts';
 import { ImageRejected, processImage } from './image-pipeline.ts';
@@ -27,9 +28,10 @@ export function photoLimitMessage(tier: string): string {
   return `Your ${TIER_NAMES[tier] ?? 'Free'} listing can have ${limit} photos. ${upgrade}`;
 }
 
-export type PhotoResult = { ok: true; photoId: number } | { ok: false; status: 400 | 404 | 413 | 415 | 422; message: string };
+/** The photo's id; refused as not_found (not the spa's), invalid (full, a bad position or description, not a usable photo), too_large or unsupported. */
+export type PhotoResult = Result<{ photoId: number }, 'not_found' | 'invalid' | 'too_large' | 'unsupported'>;
 
-const refuse = (status: 400 | 404 | 413 | 415 | 422, message: string): PhotoResult => ({ ok: false, status, message });
+const PHOTO_GONE = 'That photo is no longer there.';
 
 /** Positions 0..n-1 in the given order, and the cover set to the first. */
 function renumber(spaId: number, ordered: { id: number; url: string }[]) {
@@ -52,14 +54,14 @@ export async function addPhoto(spa: { id: number; name: string }, bytes: Uint8Ar
   const tierNow = () => db.select({ tier: spas.tier }).from(spas).where(eq(spas.id, spa.id)).get()?.tier;
   const isFull = (tier: string) => (db.select({ n: count() }).from(spaPhotos).where(eq(spaPhotos.spaId, spa.id)).get()?.n ?? 0) >= featuresOf(tier).photos;
   const before = tierNow();
-  if (!before) return refuse(404, 'Listing not found.');
+  if (!before) return notFound('Listing not found.');
   // Refused before the (slow) decoding when already full.
-  if (isFull(before)) return refuse(422, photoLimitMessage(before));
+  if (isFull(before)) return invalid({}, photoLimitMessage(before));
   let image;
   try {
     image = await processImage(bytes);
   } catch (error) {
-    if (error instanceof ImageRejected) return refuse(error.status, error.message);
+    if (error instanceof ImageRejected) return error.refusal();
     throw error;
   }
   const url = storePicture('photos', image);
@@ -67,8 +69,8 @@ export async function addPhoto(spa: { id: number; name: string }, bytes: Uint8Ar
   // (two tabs) must not both take the last place.
   const result = db.transaction((): PhotoResult => {
     const tier = tierNow();
-    if (!tier) return refuse(404, 'Listing not found.');
-    if (isFull(tier)) return refuse(422, photoLimitMessage(tier));
+    if (!tier) return notFound('Listing not found.');
+    if (isFull(tier)) return invalid({}, photoLimitMessage(tier));
     const existing = listPhotos(spa.id);
     const row = db
       .insert(spaPhotos)
@@ -76,7 +78,7 @@ export async function addPhoto(spa: { id: number; name: string }, bytes: Uint8Ar
       .returning({ id: spaPhotos.id })
       .get();
     renumber(spa.id, [...existing, { id: row.id, url }]);
-    return { ok: true, photoId: row.id };
+    return ok({ photoId: row.id });
   });
   if (!result.ok) removePictureIfUnused(url);
   return result;
@@ -91,11 +93,11 @@ function photoOf(spaId: number, photoId: number | null) {
 export function movePhoto(spaId: number, photoId: number | null, direction: 'up' | 'down' | 'first' | { position: number }): PhotoResult {
   return db.transaction((): PhotoResult => {
     const photo = photoOf(spaId, photoId);
-    if (!photo) return refuse(404, 'That photo is no longer there.');
+    if (!photo) return notFound(PHOTO_GONE);
     const ordered = listPhotos(spaId);
     const from = ordered.findIndex((p) => p.id === photo.id);
     if (typeof direction === 'object' && !(Number.isInteger(direction.position) && direction.position >= 1 && direction.position <= ordered.length)) {
-      return refuse(422, `Choose a position from 1 to ${ordered.length}.`);
+      return invalid({}, `Choose a position from 1 to ${ordered.length}.`);
     }
     const to =
       typeof direction === 'object'
@@ -108,29 +110,30 @@ export function movePhoto(spaId: number, photoId: number | null, direction: 'up'
     const [moved] = ordered.splice(from, 1);
     ordered.splice(to, 0, moved!);
     renumber(spaId, ordered);
-    return { ok: true, photoId: photo.id };
+    return ok({ photoId: photo.id });
   });
 }
 
 export function setPhotoAlt(spaId: number, photoId: number | null, alt: string): PhotoResult {
   const text = alt.replace(/\s+/g, ' ').trim();
-  if (!text) return refuse(422, 'Describe the photo for people who cannot see it.');
-  if (text.length > MAX_ALT_LENGTH) return refuse(422, `Keep the description under ${MAX_ALT_LENGTH} characters.`);
+  if (!text) return invalid({}, 'Describe the photo for people who cannot see it.');
+  if (text.length > MAX_ALT_LENGTH) return invalid({}, `Keep the description under ${MAX_ALT_LENGTH} characters.`);
   const photo = photoOf(spaId, photoId);
-  if (!photo) return refuse(404, 'That photo is no longer there.');
+  if (!photo) return notFound(PHOTO_GONE);
   db.update(spaPhotos).set({ alt: text }).where(eq(spaPhotos.id, photo.id)).run();
-  return { ok: true, photoId: photo.id };
+  return ok({ photoId: photo.id });
 }
 
 /** Deletes a photo, and its files when no other listing shows the same picture. */
 export function deletePhoto(spaId: number, photoId: number | null): PhotoResult {
-  const result = db.transaction((): PhotoResult & { url?: string } => {
+  const deleted = db.transaction(() => {
     const photo = photoOf(spaId, photoId);
-    if (!photo) return refuse(404, 'That photo is no longer there.');
+    if (!photo) return null;
     db.delete(spaPhotos).where(eq(spaPhotos.id, photo.id)).run();
     renumber(spaId, listPhotos(spaId));
-    return { ok: true, photoId: photo.id, url: photo.url };
+    return photo;
   });
-  if (result.ok && result.url) removePictureIfUnused(result.url);
-  return result;
+  if (!deleted) return notFound(PHOTO_GONE);
+  removePictureIfUnused(deleted.url);
+  return ok({ photoId: deleted.id });
 }

@@ -69,7 +69,7 @@ describe('refreshSocialCard', () => {
     const now = new Date();
     const version = () => db.select({ v: siteMeta.contentVersion }).from(siteMeta).get()!.v;
     const before = version();
-    expect(await refreshSocialCard(spaId, now, settings())).toEqual({ ok: true, title: 'Glow facial in 60 seconds', thumbnail: true });
+    expect(await refreshSocialCard(spaId, now, settings())).toEqual({ ok: true, value: { title: 'Glow facial in 60 seconds', thumbnail: true } });
     // A new card changes a pre-rendered page: the content version moves, so it gets published.
     expect(version()).toBeGreaterThan(before);
     const card = freshSocialCard(feed, now)!;
@@ -86,10 +86,10 @@ describe('refreshSocialCard', () => {
 
   it('does nothing for a Free listing, and keeps the old card when the platform fails', async () => {
     const free = makeSpa('FREE', `https://www.youtube.com/watch?v=free-${Date.now()}`);
-    expect(await refreshSocialCard(free, new Date(), settings())).toEqual({ ok: false, reason: 'not-allowed' });
+    expect(await refreshSocialCard(free, new Date(), settings())).toMatchObject({ ok: false, reason: 'forbidden' });
     const feed = `https://www.tiktok.com/@broken-${Date.now()}`;
     const spaId = makeSpa('ELITE', feed);
-    expect(await refreshSocialCard(spaId, new Date(), settings())).toEqual({ ok: false, reason: 'unavailable' });
+    expect(await refreshSocialCard(spaId, new Date(), settings())).toMatchObject({ ok: false, reason: 'upstream_failed' });
     expect(db.select().from(socialMediaCache).where(eq(socialMediaCache.url, feed)).get()).toBeUndefined();
   });
 
@@ -97,7 +97,7 @@ describe('refreshSocialCard', () => {
     for (const name of ['huge', 'redirect-file', 'redirect-private', 'slow']) {
       const spaId = makeSpa('PREMIUM', `https://www.youtube.com/watch?v=${name}-${Date.now()}`);
       const started = Date.now();
-      expect(await refreshSocialCard(spaId, new Date(), settings()), name).toEqual({ ok: false, reason: 'unavailable' });
+      expect(await refreshSocialCard(spaId, new Date(), settings()), name).toMatchObject({ ok: false, reason: 'upstream_failed' });
       expect(Date.now() - started, name).toBeLessThan(7_000);
     }
   }, 30_000);
@@ -105,7 +105,7 @@ describe('refreshSocialCard', () => {
   it('never reaches loopback without the test switch', async () => {
     const spaId = makeSpa('PREMIUM', `https://www.youtube.com/watch?v=loop-${Date.now()}`);
     const before = seen.length;
-    expect(await refreshSocialCard(spaId, new Date(), { ...settings(), allowLoopback: false })).toEqual({ ok: false, reason: 'unavailable' });
+    expect(await refreshSocialCard(spaId, new Date(), { ...settings(), allowLoopback: false })).toMatchObject({ ok: false, reason: 'upstream_failed' });
     expect(seen.length).toBe(before);
   });
 });

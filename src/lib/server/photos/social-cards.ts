@@ -10,6 +10,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
 import { SOCIAL_PLATFORMS, socialMediaCache, spas } from '#db/schema.ts';
 import { logger } from '#lib/log.ts';
+import { forbidden, invalid, ok, unavailable, upstreamFailed, type Result } from '#lib/result.ts';
 import { allowedSocialFeed } from '#lib/tiers.ts';
 import { db } from '../db.ts';
 import { ImageRejected, processImage } from './image-pipeline.ts';
@@ -80,7 +81,11 @@ const oembedSchema = z.object({
   cache_age: z.union([z.number(), z.string()]).nullish(),
 });
 
-export type RefreshResult = { ok: true; title: string | null; thumbnail: boolean } | { ok: false; reason: 'not-allowed' | 'no-platform' | 'unavailable' };
+/** The card's title and whether it has a picture; refused as forbidden (no social feed on this plan), invalid (not a platform we make cards for), unavailable (Instagram without a token) or upstream_failed (the platform did not answer with a card). */
+export type RefreshResult = Result<{ title: string | null; thumbnail: boolean }, 'forbidden' | 'invalid' | 'unavailable' | 'upstream_failed'>;
+
+const NO_CARD = 'The platform did not answer with a card just now. Your listing shows a plain link to the feed; try again later.';
+const noCard = () => upstreamFailed(NO_CARD);
 
 /** Where to ask and whom to reach: the environment's, unless a test passes its own stand-in. */
 export interface SocialCardSettings {
@@ -126,10 +131,10 @@ export async function refreshSocialCard(spaId: number, now = new Date(), setting
       .where(eq(spas.id, spaId))
       .get();
     const feedUrl = spa ? allowedSocialFeed(spa) : null;
-    if (!spa || !feedUrl) return { ok: false, reason: 'not-allowed' };
+    if (!spa || !feedUrl) return forbidden('Social feed cards are part of Premium and Elite listings with a social feed URL.');
     const platform = platformOf(feedUrl, spa.socialPlatform);
-    if (!platform) return { ok: false, reason: 'no-platform' };
-    if (platform === 'instagram' && !instagramToken && !endpoints.includes('instagram=')) return { ok: false, reason: 'unavailable' };
+    if (!platform) return invalid({}, 'Cards are made for Instagram, TikTok and YouTube links.');
+    if (platform === 'instagram' && !instagramToken && !endpoints.includes('instagram=')) return unavailable(NO_CARD);
 
     const endpoint = new URL(parseEndpoints(endpoints)[platform]);
     endpoint.searchParams.set('url', feedUrl);
@@ -139,13 +144,13 @@ export async function refreshSocialCard(spaId: number, now = new Date(), setting
     let data: z.infer<typeof oembedSchema>;
     try {
       const response = await safeFetch(endpoint.href, { allowLoopback, maxBytes: OEMBED_MAX_BYTES, timeoutMs: TIMEOUT_MS, accept: 'application/json' });
-      if (response.status !== 200) return { ok: false, reason: 'unavailable' };
+      if (response.status !== 200) return noCard();
       const parsed = oembedSchema.safeParse(JSON.parse(response.body.toString('utf8')));
-      if (!parsed.success) return { ok: false, reason: 'unavailable' };
+      if (!parsed.success) return noCard();
       data = parsed.data;
     } catch (error) {
       log.warn(`oEmbed for spa ${spaId} (${platform}) not fetched: ${(error as Error).message}`);
-      return { ok: false, reason: 'unavailable' };
+      return noCard();
     }
 
     const thumbnail = await fetchThumbnail(data.thumbnail_url, allowLoopback);
@@ -172,10 +177,10 @@ export async function refreshSocialCard(spaId: number, now = new Date(), setting
       .onConflictDoUpdate({ target: socialMediaCache.url, set: values })
       .run();
     if (previous?.thumbnailUrl && previous.thumbnailUrl !== values.thumbnailUrl) removePictureIfUnused(previous.thumbnailUrl);
-    return { ok: true, title: data.title, thumbnail: Boolean(thumbnail) };
+    return ok({ title: data.title, thumbnail: Boolean(thumbnail) });
   } catch (error) {
     log.error(`social card for spa ${spaId} failed`, error);
-    return { ok: false, reason: 'unavailable' };
+    return noCard();
   }
 }
 

@@ -44,7 +44,7 @@ describe('the owner’s list', () => {
     const first = addClinician(spaA, clinician({ isMedicalDirector: true }));
     expect(first.ok).toBe(true);
     const second = addClinician(spaA, clinician({ name: 'Dr. Second', licenseNumber: 'G11111', isMedicalDirector: true }));
-    expect(second).toMatchObject({ ok: false, status: 422, fields: { isMedicalDirector: expect.stringContaining('already lists a medical director') } });
+    expect(second).toMatchObject({ ok: false, reason: 'invalid', fields: { isMedicalDirector: expect.stringContaining('already lists a medical director') } });
     expect(addClinician(spaA, clinician())).toMatchObject({ ok: false, fields: { licenseNumber: 'This licence number is already listed for this spa' } });
     // The database refuses a nurse as director, whatever the caller.
     expect(() => db.insert(clinicians).values({ spaId: spaB, name: 'RN', role: 'RN', licenseNumber: '95000001', isMedicalDirector: true }).run()).toThrow(
@@ -56,31 +56,34 @@ describe('the owner’s list', () => {
   it('clears an editor’s check when the licence number or role changes, not for a name', () => {
     const added = addClinician(spaA, clinician({ name: 'Jordan', role: 'RN', licenseNumber: '95012399' }));
     if (!added.ok) throw new Error('refused');
-    expect(setLicenceChecked(admin, added.id, '95012399', true)).toEqual({ ok: true });
-    expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);
-    expect(rowOf(added.id).licenseCheckedBy).toBe(admin.id);
+    expect(setLicenceChecked(admin, added.value.id, '95012399', true)).toEqual({ ok: true, value: undefined });
+    expect(rowOf(added.value.id).licenseCheckedAt).toBeInstanceOf(Date);
+    expect(rowOf(added.value.id).licenseCheckedBy).toBe(admin.id);
     // The check is in the editors' audit log, with the number it vouched for.
     const logged = db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.target, `spa:${spaA}`)))
       .all();
-    expect(logged.map((row) => [row.action, row.detail])).toContainEqual(['check-licence', `95012399 (clinician ${added.id})`]);
+    expect(logged.map((row) => [row.action, row.detail])).toContainEqual(['check-licence', `95012399 (clinician ${added.value.id})`]);
 
-    expect(updateClinician(spaA, added.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012399' })).ok).toBe(true);
-    expect(rowOf(added.id).licenseCheckedAt).toBeInstanceOf(Date);
+    expect(updateClinician(spaA, added.value.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012399' })).ok).toBe(true);
+    expect(rowOf(added.value.id).licenseCheckedAt).toBeInstanceOf(Date);
 
-    expect(updateClinician(spaA, added.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012400' })).ok).toBe(true);
-    expect(rowOf(added.id)).toMatchObject({ licenseNumber: '95012400', licenseCheckedAt: null, licenseCheckedBy: null });
+    expect(updateClinician(spaA, added.value.id, clinician({ name: 'Jordan Reyes', role: 'RN', licenseNumber: '95012400' })).ok).toBe(true);
+    expect(rowOf(added.value.id)).toMatchObject({ licenseNumber: '95012400', licenseCheckedAt: null, licenseCheckedBy: null });
   });
 
   it('cannot touch another spa’s clinician', () => {
     const other = addClinician(spaB, clinician({ name: 'Other', role: 'PA', licenseNumber: 'PA77777' }));
     if (!other.ok) throw new Error('refused');
-    const before = rowOf(other.id);
-    expect(updateClinician(spaA, other.id, clinician({ name: 'Hijacked', role: 'PA', licenseNumber: 'PA77777' }))).toMatchObject({ ok: false, status: 404 });
-    expect(removeClinician(spaA, other.id)).toBe(false);
-    expect(rowOf(other.id)).toEqual(before);
+    const before = rowOf(other.value.id);
+    expect(updateClinician(spaA, other.value.id, clinician({ name: 'Hijacked', role: 'PA', licenseNumber: 'PA77777' }))).toMatchObject({
+      ok: false,
+      reason: 'not_found',
+    });
+    expect(removeClinician(spaA, other.value.id)).toBe(false);
+    expect(rowOf(other.value.id)).toEqual(before);
   });
 });
 
@@ -88,9 +91,9 @@ describe('licence checks', () => {
   it('are for editors only, and only for the number they saw', () => {
     const added = addClinician(spaB, clinician({ name: 'Dr. Dee', role: 'DO', licenseNumber: '20A55555', isMedicalDirector: true }));
     if (!added.ok) throw new Error('refused');
-    expect(setLicenceChecked(owner, added.id, '20A55555', true)).toMatchObject({ ok: false, status: 403 });
-    expect(setLicenceChecked(admin, added.id, '20A99999', true)).toMatchObject({ ok: false, status: 409 });
-    expect(rowOf(added.id).licenseCheckedAt).toBeNull();
+    expect(setLicenceChecked(owner, added.value.id, '20A55555', true)).toMatchObject({ ok: false, reason: 'forbidden' });
+    expect(setLicenceChecked(admin, added.value.id, '20A99999', true)).toMatchObject({ ok: false, reason: 'conflict' });
+    expect(rowOf(added.value.id).licenseCheckedAt).toBeNull();
   });
 
   it('decide the spa card’s mark and the search filter', () => {

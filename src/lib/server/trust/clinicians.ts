@@ -8,6 +8,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { clinicians, spas, users } from '#db/schema.ts';
 import type { ClinicianInput } from '#lib/licences.ts';
 import { logger } from '#lib/log.ts';
+import { conflict, forbidden, invalid, notFound, ok, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { ofSpa } from '../db-helpers.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -16,9 +17,9 @@ import { recordAudit } from '../admin/audit.ts';
 const log = logger('clinicians');
 
 export type Clinician = typeof clinicians.$inferSelect;
-export type ClinicianResult = { ok: true; id: number } | { ok: false; status: 404 | 422; fields: Record<string, string> };
+export type ClinicianResult = Result<{ id: number }, 'not_found' | 'invalid'>;
 
-const NOT_FOUND = { ok: false, status: 404, fields: { _: 'That clinician is not listed for this spa.' } } as const;
+export const CLINICIAN_NOT_FOUND = 'That clinician is not listed for this spa.';
 
 /** Director first, then physicians, NPs, PAs, RNs, each by name. */
 const roleOrder = sql`case ${clinicians.role} when 'MD' then 1 when 'DO' then 1 when 'NP' then 2 when 'PA' then 3 else 4 end`;
@@ -33,13 +34,13 @@ export function listClinicians(spaId: number): Clinician[] {
 }
 
 /** The unique indexes' refusals, as the form's field messages. */
-function conflict(error: unknown): ClinicianResult | null {
+function uniqueRefusal(error: unknown): ClinicianResult | null {
   const message = error instanceof Error ? error.message : '';
   if (message.includes('clinicians.spa_id, clinicians.role, clinicians.license_number')) {
-    return { ok: false, status: 422, fields: { licenseNumber: 'This licence number is already listed for this spa' } };
+    return invalid({ licenseNumber: 'This licence number is already listed for this spa' });
   }
   if (message.includes('UNIQUE constraint failed: clinicians.spa_id')) {
-    return { ok: false, status: 422, fields: { isMedicalDirector: 'This spa already lists a medical director; edit that entry first' } };
+    return invalid({ isMedicalDirector: 'This spa already lists a medical director; edit that entry first' });
   }
   return null;
 }
@@ -51,9 +52,9 @@ export function addClinician(spaId: number, input: ClinicianInput, now = new Dat
       .values({ spaId, ...input, createdAt: now, updatedAt: now })
       .returning({ id: clinicians.id })
       .get();
-    return { ok: true, id: row.id };
+    return ok({ id: row.id });
   } catch (error) {
-    const refused = conflict(error);
+    const refused = uniqueRefusal(error);
     if (refused) return refused;
     throw error;
   }
@@ -69,7 +70,7 @@ export function updateClinician(spaId: number, clinicianId: number, input: Clini
     .from(clinicians)
     .where(ofSpa(clinicians, clinicianId, spaId))
     .get();
-  if (!current) return NOT_FOUND;
+  if (!current) return notFound(CLINICIAN_NOT_FOUND);
   const licenceChanged = current.role !== input.role || current.licenseNumber !== input.licenseNumber;
   try {
     const result = db
@@ -77,11 +78,11 @@ export function updateClinician(spaId: number, clinicianId: number, input: Clini
       .set({ ...input, updatedAt: now, ...(licenceChanged ? { licenseCheckedAt: null, licenseCheckedBy: null } : {}) })
       .where(ofSpa(clinicians, clinicianId, spaId))
       .run();
-    if (result.changes === 0) return NOT_FOUND;
+    if (result.changes === 0) return notFound(CLINICIAN_NOT_FOUND);
     if (licenceChanged) log.info('licence changed, check cleared', { clinicianId, spaId });
-    return { ok: true, id: clinicianId };
+    return ok({ id: clinicianId });
   } catch (error) {
-    const refused = conflict(error);
+    const refused = uniqueRefusal(error);
     if (refused) return refused;
     throw error;
   }
@@ -108,18 +109,18 @@ export function setLicenceChecked(
   seenLicence: string,
   checked: boolean,
   now = new Date(),
-): { ok: true } | { ok: false; status: 403 | 404 | 409; message: string } {
-  if (user.role !== 'admin') return { ok: false, status: 403, message: 'Only editors may check licences.' };
+): Result<void, 'forbidden' | 'not_found' | 'conflict'> {
+  if (user.role !== 'admin') return forbidden('Only editors may check licences.');
   const row = db.select({ licenseNumber: clinicians.licenseNumber, spaId: clinicians.spaId }).from(clinicians).where(eq(clinicians.id, clinicianId)).get();
-  if (!row) return { ok: false, status: 404, message: 'That clinician is not listed any more.' };
+  if (!row) return notFound('That clinician is not listed any more.');
   const result = db
     .update(clinicians)
     .set(checked ? { licenseCheckedAt: now, licenseCheckedBy: user.id } : { licenseCheckedAt: null, licenseCheckedBy: null })
     .where(and(eq(clinicians.id, clinicianId), eq(clinicians.licenseNumber, seenLicence)))
     .run();
-  if (result.changes === 0) return { ok: false, status: 409, message: 'The licence number changed while you were looking at it. Check the new number.' };
+  if (result.changes === 0) return conflict('The licence number changed while you were looking at it. Check the new number.');
   recordAudit(user, checked ? 'check-licence' : 'uncheck-licence', `spa:${row.spaId}`, `${row.licenseNumber} (clinician ${clinicianId})`);
-  return { ok: true };
+  return ok();
 }
 
 /** Every clinician for the editors' page: unchecked first, then the oldest checks. */

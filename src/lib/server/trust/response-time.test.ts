@@ -30,8 +30,9 @@ beforeAll(() => {
 function request(n: number) {
   const created = createBooking({ name: `Client ${n}`, email: `${TAG}-${n}@example.com`, spaId } as Parameters<typeof createBooking>[0]);
   if (!created.ok) throw new Error('refused');
-  const { createdAt } = db.select({ createdAt: bookings.createdAt }).from(bookings).where(eq(bookings.id, created.id)).get()!;
-  return { id: created.id, token: created.manageToken, at: (hours: number) => new Date(createdAt.getTime() + hours * H) };
+  const { id, manageToken } = created.value;
+  const { createdAt } = db.select({ createdAt: bookings.createdAt }).from(bookings).where(eq(bookings.id, id)).get()!;
+  return { id, token: manageToken, at: (hours: number) => new Date(createdAt.getTime() + hours * H) };
 }
 
 const firstAnswer = (id: number) => db.select({ at: bookings.firstAnsweredAt }).from(bookings).where(eq(bookings.id, id)).get()?.at ?? null;

@@ -100,21 +100,22 @@ describe('the review link', () => {
     const token = issueReviewInvitation(booking(spaA, 'completed'))!;
     const later = new Date(Date.now() + (REVIEW_LINK_DAYS + 1) * DAY);
     expect(reviewLink(token, later).state).toBe('expired');
-    expect(submitReview(token, input, later)).toMatchObject({ ok: false, status: 410 });
+    expect(submitReview(token, input, later)).toMatchObject({ ok: false, reason: 'gone' });
   });
 
   it('goes out with the completion mail, through the durable queue', () => {
     const created = createBooking({ name: 'Ana Lopez', email: email('mail'), spaId: spaA });
     if (!created.ok) throw new Error('booking refused');
-    const confirmed = changeBooking(created.id, { status: 'confirmed', scheduledAt: new Date(Date.now() + DAY) }, { user: people.owner });
+    const { id } = created.value;
+    const confirmed = changeBooking(id, { status: 'confirmed', scheduledAt: new Date(Date.now() + DAY) }, { user: people.owner });
     expect(confirmed.ok).toBe(true);
     db.update(bookings)
       .set({ scheduledAt: new Date(Date.now() - DAY) })
-      .where(eq(bookings.id, created.id))
+      .where(eq(bookings.id, id))
       .run();
-    const completed = changeBooking(created.id, { status: 'completed' }, { user: people.owner });
+    const completed = changeBooking(id, { status: 'completed' }, { user: people.owner });
     if (!completed.ok) throw new Error(completed.message);
-    announceBookingChange(completed.before, completed.after, false, ORIGIN);
+    announceBookingChange(completed.value.before, completed.value.after, false, ORIGIN);
     const queued = db
       .select({ message: mailQueue.message })
       .from(mailQueue)
@@ -125,7 +126,7 @@ describe('the review link', () => {
     expect(invitation?.subject).toBe('How was your visit to Review Spa A?');
     const token = /\/reviews\/write\/([a-z2-7]{32})/.exec(invitation!.text)?.[1];
     expect(token).toBeDefined();
-    expect(reviewLink(token!)).toMatchObject({ state: 'open', bookingId: created.id });
+    expect(reviewLink(token!)).toMatchObject({ state: 'open', bookingId: id });
     // No incentive of any kind is offered for a review.
     expect(invitation!.text).not.toMatch(/discount|coupon|reward points|gift card|\$\d/i);
   });
@@ -137,7 +138,7 @@ describe('writing a review (the bars)', () => {
     const token = issueReviewInvitation(id)!;
     const version = contentVersion();
     const result = submitReview(token, input);
-    expect(result).toMatchObject({ ok: true, spaSlug: `${TAG}-a` });
+    expect(result).toMatchObject({ ok: true, value: { spaSlug: `${TAG}-a` } });
     const row = db.select().from(reviews).where(eq(reviews.bookingId, id)).get()!;
     expect(row).toMatchObject({ rating: 5, body: input.body, authorName: 'Ana', state: 'published' });
     expect(row.visitMonth).toMatch(/^\d{4}-\d{2}$/);
@@ -146,8 +147,8 @@ describe('writing a review (the bars)', () => {
 
   it('refuses a guessed or malformed link: nothing changes', () => {
     const before = reviewRows();
-    expect(submitReview('a'.repeat(32), input)).toMatchObject({ ok: false, status: 404 });
-    expect(submitReview('../../etc', input)).toMatchObject({ ok: false, status: 404 });
+    expect(submitReview('a'.repeat(32), input)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(submitReview('../../etc', input)).toMatchObject({ ok: false, reason: 'not_found' });
     expect(reviewRows()).toEqual(before);
   });
 
@@ -156,7 +157,7 @@ describe('writing a review (the bars)', () => {
     const token = issueReviewInvitation(id)!;
     expect(submitReview(token, input).ok).toBe(true);
     const before = reviewRows();
-    expect(submitReview(token, { ...input, rating: 1 })).toMatchObject({ ok: false, status: 409 });
+    expect(submitReview(token, { ...input, rating: 1 })).toMatchObject({ ok: false, reason: 'conflict' });
     // A fresh link for the same booking is not issued once it is reviewed.
     expect(issueReviewInvitation(id)).toBeNull();
     // And the database itself refuses a second row for the booking.
@@ -174,7 +175,7 @@ describe('writing a review (the bars)', () => {
     const token = issueReviewInvitation(mine)!;
     const result = submitReview(token, input);
     if (!result.ok) throw new Error(result.message);
-    const row = db.select().from(reviews).where(eq(reviews.id, result.reviewId)).get()!;
+    const row = db.select().from(reviews).where(eq(reviews.id, result.value.reviewId)).get()!;
     expect(row).toMatchObject({ bookingId: mine, spaId: spaB });
   });
 
@@ -188,7 +189,7 @@ describe('writing a review (the bars)', () => {
       .values({ bookingId: pending, tokenHash: hashToken(forged), expiresAt: new Date(Date.now() + DAY) })
       .run();
     expect(reviewLink(forged).state).toBe('unknown');
-    expect(submitReview(forged, input)).toMatchObject({ ok: false, status: 404 });
+    expect(submitReview(forged, input)).toMatchObject({ ok: false, reason: 'not_found' });
     expect(reviewRows()).toEqual(before);
   });
 });
@@ -199,7 +200,7 @@ describe('published as written', () => {
     const token = issueReviewInvitation(booking(spaA, 'completed', 'written'))!;
     const result = submitReview(token, input);
     if (!result.ok) throw new Error(result.message);
-    reviewId = result.reviewId;
+    reviewId = result.value.reviewId;
   });
 
   it('refuses any edit of the text or rating, whoever writes to the database', () => {
@@ -210,10 +211,10 @@ describe('published as written', () => {
   });
 
   it('lets the spa reply once, and only its own spa', () => {
-    expect(replyToReview(spaB, reviewId, 'Not our review')).toMatchObject({ ok: false, status: 404 });
-    expect(replyToReview(spaA, reviewId, 'Thank you, Ana.')).toEqual({ ok: true });
+    expect(replyToReview(spaB, reviewId, 'Not our review')).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(replyToReview(spaA, reviewId, 'Thank you, Ana.')).toEqual({ ok: true, value: undefined });
     const before = reviewRows();
-    expect(replyToReview(spaA, reviewId, 'A second thought')).toMatchObject({ ok: false, status: 409 });
+    expect(replyToReview(spaA, reviewId, 'A second thought')).toMatchObject({ ok: false, reason: 'conflict' });
     expect(() => db.update(reviews).set({ reply: 'Rewritten' }).where(eq(reviews.id, reviewId)).run()).toThrow(/already replied/);
     expect(reviewRows()).toEqual(before);
   });
@@ -221,10 +222,10 @@ describe('published as written', () => {
   it('is removed only by an editor deciding a report, with the reason kept', () => {
     const reportId = reportReview(reviewId, 'fake: not a real visit')!;
     expect(reportId).toBeGreaterThan(0);
-    expect(decideReport(people.owner, reportId, 'removed', 'I do not like it')).toMatchObject({ ok: false, status: 403 });
+    expect(decideReport(people.owner, reportId, 'removed', 'I do not like it')).toMatchObject({ ok: false, reason: 'forbidden' });
     expect(listPublishedReviews(spaA).some((r) => r.id === reviewId)).toBe(true);
-    expect(decideReport(people.admin, reportId, 'removed', 'Shares a staff member’s private details')).toEqual({ ok: true });
-    expect(decideReport(people.admin, reportId, 'kept', 'Second opinion')).toMatchObject({ ok: false, status: 409 });
+    expect(decideReport(people.admin, reportId, 'removed', 'Shares a staff member’s private details')).toEqual({ ok: true, value: undefined });
+    expect(decideReport(people.admin, reportId, 'kept', 'Second opinion')).toMatchObject({ ok: false, reason: 'conflict' });
     const row = db.select().from(reviews).where(eq(reviews.id, reviewId)).get()!;
     expect(row).toMatchObject({ state: 'removed', removedReason: 'Shares a staff member’s private details', body: input.body });
     const report = db.select().from(reviewReports).where(eq(reviewReports.id, reportId)).get()!;

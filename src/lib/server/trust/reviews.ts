@@ -9,6 +9,7 @@ import { bookings, reviewInvitations, reviewReports, reviews, services, spas, us
 import { pacificDate } from '#lib/dates.ts';
 import { summarise, type ReviewInput } from '#lib/review-schema.ts';
 import { logger } from '#lib/log.ts';
+import { conflict, forbidden, gone, notFound, ok, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { columnsOf, ofSpa } from '../db-helpers.ts';
 import { hashClientAddress } from '../client-address.ts';
@@ -91,7 +92,9 @@ export function reviewLink(token: string, now = new Date()): ReviewLinkState {
 
 // --- writing a review ---------------------------------------------------------
 
-export type SubmitResult = { ok: true; reviewId: number; spaSlug: string } | { ok: false; status: 404 | 409 | 410; message: string };
+export type SubmitResult = Result<{ reviewId: number; spaSlug: string }, 'not_found' | 'gone' | 'conflict'>;
+
+const ALREADY_REVIEWED = 'You have already reviewed this visit. Thank you!';
 
 /**
  * Publishes the review the link's visit allows. Everything is decided inside
@@ -101,9 +104,9 @@ export type SubmitResult = { ok: true; reviewId: number; spaSlug: string } | { o
 function writeReview(token: string, input: ReviewInput, now: Date): SubmitResult {
   return db.transaction((tx): SubmitResult => {
     const link = reviewLink(token, now);
-    if (link.state === 'unknown') return { ok: false, status: 404, message: 'This review link is not valid. Use the link in your e-mail.' };
-    if (link.state === 'expired') return { ok: false, status: 410, message: 'This review link has expired.' };
-    if (link.state === 'used') return { ok: false, status: 409, message: 'You have already reviewed this visit. Thank you!' };
+    if (link.state === 'unknown') return notFound('This review link is not valid. Use the link in your e-mail.');
+    if (link.state === 'expired') return gone('This review link has expired.');
+    if (link.state === 'used') return conflict(ALREADY_REVIEWED);
     const spent = tx
       .update(reviewInvitations)
       .set({ usedAt: now })
@@ -128,7 +131,7 @@ function writeReview(token: string, input: ReviewInput, now: Date): SubmitResult
       .returning({ id: reviews.id })
       .get();
     log.info('review published', { reviewId: row.id, spaId: link.spa.id });
-    return { ok: true, reviewId: row.id, spaSlug: link.spa.slug };
+    return ok({ reviewId: row.id, spaSlug: link.spa.slug });
   });
 }
 
@@ -139,7 +142,7 @@ export function submitReview(token: string, input: ReviewInput, now = new Date()
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (error instanceof TransactionRollbackError || message.includes('reviews.booking_id')) {
-      return { ok: false, status: 409, message: 'You have already reviewed this visit. Thank you!' };
+      return conflict(ALREADY_REVIEWED);
     }
     throw error;
   }
@@ -183,7 +186,9 @@ export function listReviewsForOwner(spaId: number) {
 
 // --- the spa's reply ----------------------------------------------------------
 
-export type ReplyResult = { ok: true } | { ok: false; status: 404 | 409; message: string };
+export type ReplyResult = Result<void, 'not_found' | 'conflict'>;
+
+const ALREADY_REPLIED = 'You have already replied to this review.';
 
 /** The spa's one public reply; the caller has checked that the user may manage `spaId`. */
 export function replyToReview(spaId: number, reviewId: number, reply: string, now = new Date()): ReplyResult {
@@ -192,15 +197,15 @@ export function replyToReview(spaId: number, reviewId: number, reply: string, no
     .from(reviews)
     .where(ofSpa(reviews, reviewId, spaId))
     .get();
-  if (!review) return { ok: false, status: 404, message: 'That review is not on this listing.' };
-  if (review.reply !== null) return { ok: false, status: 409, message: 'You have already replied to this review.' };
+  if (!review) return notFound('That review is not on this listing.');
+  if (review.reply !== null) return conflict(ALREADY_REPLIED);
   const result = db
     .update(reviews)
     .set({ reply, repliedAt: now })
     .where(and(ofSpa(reviews, reviewId, spaId), isNull(reviews.reply)))
     .run();
-  if (result.changes !== 1) return { ok: false, status: 409, message: 'You have already replied to this review.' };
-  return { ok: true };
+  if (result.changes !== 1) return conflict(ALREADY_REPLIED);
+  return ok();
 }
 
 // --- reports and decisions ----------------------------------------------------
@@ -290,7 +295,7 @@ export function listDecidedReports(limit = 50) {
     .all();
 }
 
-export type DecisionResult = { ok: true } | { ok: false; status: 403 | 404 | 409; message: string };
+export type DecisionResult = Result<void, 'forbidden' | 'not_found' | 'conflict'>;
 
 /**
  * An editor's decision on a report: keep the review, or remove it from the
@@ -304,7 +309,7 @@ export function decideReport(
   reason: string,
   now = new Date(),
 ): DecisionResult {
-  if (user.role !== 'admin') return { ok: false, status: 403, message: 'Only editors may decide reports.' };
+  if (user.role !== 'admin') return forbidden('Only editors may decide reports.');
   return db.transaction((tx): DecisionResult => {
     const report = tx
       .select({ reviewId: reviewReports.reviewId, decidedAt: reviewReports.decidedAt, spaId: reviews.spaId })
@@ -312,8 +317,8 @@ export function decideReport(
       .innerJoin(reviews, eq(reviews.id, reviewReports.reviewId))
       .where(eq(reviewReports.id, reportId))
       .get();
-    if (!report) return { ok: false, status: 404, message: 'That report does not exist.' };
-    if (report.decidedAt) return { ok: false, status: 409, message: 'Another editor has already decided this report.' };
+    if (!report) return notFound('That report does not exist.');
+    if (report.decidedAt) return conflict('Another editor has already decided this report.');
     const decided = { decision, decisionReason: reason, decidedBy: user.id, decidedAt: now };
     if (decision === 'removed') {
       tx.update(reviews).set({ state: 'removed', removedReason: reason }).where(eq(reviews.id, report.reviewId)).run();
@@ -328,6 +333,6 @@ export function decideReport(
         .run();
     }
     recordAudit(user, decision === 'removed' ? 'remove-review' : 'keep-review', `spa:${report.spaId}`, `review ${report.reviewId}: ${reason}`, tx);
-    return { ok: true };
+    return ok();
   });
 }

@@ -7,7 +7,8 @@ import { parseId } from '#lib/ids.ts';
 import { requireApiUser } from '#lib/server/auth/auth.ts';
 import { announceBookingChange } from '#lib/server/bookings/booking-mail.ts';
 import { actorFor, bookingDetails, bookingJson, changeBooking } from '#lib/server/bookings/bookings.ts';
-import { apiError, json, notFound, publicOrigin, readPatch } from '#lib/server/http.ts';
+import { notFound } from '#lib/result.ts';
+import { json, publicOrigin, readPatch, refusalResponse } from '#lib/server/http.ts';
 
 export const prerender = false;
 
@@ -16,7 +17,7 @@ export const GET: APIRoute = (context) => {
   if (user instanceof Response) return user;
   const id = parseId(context.params.id);
   const details = id === null ? null : bookingDetails(id);
-  if (!details || !actorFor(details, { user })) return notFound('Booking');
+  if (!details || !actorFor(details, { user })) return refusalResponse(notFound('Booking not found.'));
   return json(bookingJson(details));
 };
 
@@ -24,13 +25,11 @@ export const PATCH: APIRoute = async (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
   const patch = await readPatch(context, 'Booking', bookingChangeSchema, 2_048);
-  if (!patch.ok) return patch.response;
+  if (!patch.ok) return refusalResponse(patch);
 
-  const result = changeBooking(patch.id, patch.change, { user });
-  if (!result.ok) {
-    const fields = 'field' in result && result.field ? { [result.field]: result.message } : undefined;
-    return apiError(result.status, result.code, result.message, fields);
-  }
-  announceBookingChange(result.before, result.after, actorFor(result.after, { user }) === 'client', publicOrigin);
-  return json(bookingJson(result.after));
+  const result = changeBooking(patch.value.id, patch.value.change, { user });
+  if (!result.ok) return refusalResponse(result);
+  const { before, after } = result.value;
+  announceBookingChange(before, after, actorFor(after, { user }) === 'client', publicOrigin);
+  return json(bookingJson(after));
 };

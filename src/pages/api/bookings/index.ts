@@ -5,7 +5,7 @@ import { clientAddressOf } from '#lib/server/directory/analytics.ts';
 import { getUser, requireApiUser } from '#lib/server/auth/auth.ts';
 import { bookingJson, listUserBookings, userBookingJson } from '#lib/server/bookings/bookings.ts';
 import { requestBooking } from '#lib/server/bookings/request.ts';
-import { apiError, json, publicOrigin, readJson } from '#lib/server/http.ts';
+import { json, publicOrigin, readJson, refusalResponse } from '#lib/server/http.ts';
 
 export const prerender = false;
 
@@ -14,15 +14,10 @@ const BODY_LIMIT = 16_384;
 
 export const POST: APIRoute = async (context) => {
   const body = await readJson(context.request, BODY_LIMIT);
-  if (!body.ok) return body.response;
+  if (!body.ok) return refusalResponse(body);
   const result = requestBooking(body.value, { clientAddress: clientAddressOf(context), userId: getUser(context)?.id, origin: publicOrigin });
-  if (result.status === 429) {
-    return apiError(429, 'rate_limited', 'Too many booking requests. Try again later or call us.', undefined, {
-      'Retry-After': String(result.retryAfterSeconds),
-    });
-  }
-  if (!result.ok) return apiError(422, 'invalid_request', 'Some fields are not valid.', result.fields);
-  return json(bookingJson(result.details), 201, { Location: `/api/bookings/${result.id}` });
+  if (!result.ok) return refusalResponse(result);
+  return json(bookingJson(result.value.details), 201, { Location: `/api/bookings/${result.value.id}` });
 };
 
 export const GET: APIRoute = (context) => {

@@ -4,7 +4,7 @@ import type { APIRoute } from 'astro';
 import { leadChangeSchema } from '#lib/booking-schema.ts';
 import { requireApiUser } from '#lib/server/auth/auth.ts';
 import { changeLeadStatus } from '#lib/server/bookings/bookings.ts';
-import { apiError, json, readPatch } from '#lib/server/http.ts';
+import { readPatch, refusalResponse, resultResponse } from '#lib/server/http.ts';
 
 export const prerender = false;
 
@@ -12,8 +12,6 @@ export const PATCH: APIRoute = async (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
   const patch = await readPatch(context, 'Lead', leadChangeSchema, 1_024);
-  if (!patch.ok) return patch.response;
-
-  const result = changeLeadStatus(patch.id, patch.change.status, user);
-  return result.ok ? json({ id: result.id, status: result.status }) : apiError(result.status, result.code, result.message);
+  if (!patch.ok) return refusalResponse(patch);
+  return resultResponse(changeLeadStatus(patch.value.id, patch.value.change.status, user));
 };

@@ -6,15 +6,15 @@ import type { APIRoute } from 'astro';
 import { clientAddressOf } from '#lib/server/directory/analytics.ts';
 import { getUser } from '#lib/server/auth/auth.ts';
 import { getStripe } from '#lib/server/billing/billing.ts';
-import { json, publicOrigin, readJson } from '#lib/server/http.ts';
+import { json, publicOrigin, readJson, refusalResponse } from '#lib/server/http.ts';
 import { registerSpa, signupJson } from '#lib/server/listings/signup.ts';
 
 export const prerender = false;
 
 export const POST: APIRoute = async (context) => {
   const body = await readJson(context.request, 16_384);
-  if (!body.ok) return body.response;
+  if (!body.ok) return refusalResponse(body);
   const outcome = await registerSpa(body.value, { user: getUser(context), clientAddress: clientAddressOf(context), origin: publicOrigin, stripe: getStripe() });
-  const answer = signupJson(outcome);
-  return json(answer.body, answer.status, answer.headers);
+  if (!outcome.ok) return refusalResponse(outcome);
+  return outcome.value.kind === 'checkout' ? json({ url: outcome.value.url }) : json(signupJson(outcome.value), 201);
 };

@@ -2,7 +2,7 @@
 // (spec 7): a Stripe Checkout session for a Premium or Elite plan.
 // Only the spa's owner may subscribe it; Elite is capped per city including
 // open checkouts (src/lib/server/billing/checkout.ts).
-import { paymentEndpoint } from '#lib/server/billing/billing.ts';
+import { paymentEndpoint } from '#lib/server/billing/payment-endpoint.ts';
 import { startSubscriptionCheckout } from '#lib/server/billing/checkout.ts';
 import { publicOrigin } from '#lib/server/http.ts';
 

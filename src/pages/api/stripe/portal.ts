@@ -1,6 +1,6 @@
 // POST /api/stripe/portal { spaId } -> { url }: the owner manages billing in
 // Stripe's customer portal (rulings: Listings, tiers and billing).
-import { paymentEndpoint } from '#lib/server/billing/billing.ts';
+import { paymentEndpoint } from '#lib/server/billing/payment-endpoint.ts';
 import { openBillingPortal } from '#lib/server/billing/checkout.ts';
 import { publicOrigin } from '#lib/server/http.ts';
 

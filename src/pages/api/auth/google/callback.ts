@@ -5,7 +5,8 @@
 import type { APIRoute } from 'astro';
 import { signIn } from '#lib/server/auth/auth.ts';
 import { finishGoogleSignIn, googleConfigured, googleFailurePath, GoogleSignInError, signInWithGoogle, takeGoogleSignIn } from '#lib/server/auth/google.ts';
-import { notFound, publicOrigin } from '#lib/server/http.ts';
+import { notFound } from '#lib/result.ts';
+import { publicOrigin, refusalResponse } from '#lib/server/http.ts';
 import { logger } from '#lib/log.ts';
 
 const log = logger('auth');
@@ -13,7 +14,7 @@ const log = logger('auth');
 export const prerender = false;
 
 export const GET: APIRoute = async (context) => {
-  if (!googleConfigured()) return notFound('Google sign-in');
+  if (!googleConfigured()) return refusalResponse(notFound('Google sign-in not found.'));
   const pending = takeGoogleSignIn(context.cookies);
   const params = context.url.searchParams;
   const fail = (reason: string, detail?: unknown) => {
