@@ -77,7 +77,7 @@ export async function handlePhotoAction(form: FormData | URLSearchParams, spa: {
     case 'delete':
       return fromPhotoResult(deletePhoto(spa.id, photoId), 'deleted');
     case 'refresh-social': {
-      // Whatever kept the card from coming, the page answers 422 with the reason's words.
+      // Whatever kept the card from coming, the page answers 422 with the refusal's words.
       const result = await refreshSocialCard(spa.id);
       return result.ok ? ok('social-refreshed') : invalid({}, result.message);
     }
