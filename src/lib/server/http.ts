@@ -141,7 +141,7 @@ function decodeUtf8(bytes: Uint8Array): string | null {
 }
 
 /** A multipart body's parts (files kept), or null when the bytes are not the multipart `type` says. */
-export function parseMultipart(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<FormData | null> {
+export async function parseMultipart(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<FormData | null> {
   return new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null);
 }
 

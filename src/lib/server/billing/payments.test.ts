@@ -88,7 +88,7 @@ describe('createPaymentIntentFor', () => {
       const { error } = bodyOf(result);
       expect(['amount_mismatch', 'invalid_amount']).toContain(error!.code);
     }
-    const mismatch = await bodyOf(await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount: 1 }, stripe));
+    const mismatch = bodyOf(await createPaymentIntentFor(people.alice, { serviceId: fixture.paid, amount: 1 }, stripe));
     expect(mismatch.error!.message).toContain('$250.00');
     expect(snapshot()).toBe(before);
     expect(standIn.requests.length).toBe(calls);
@@ -110,11 +110,11 @@ describe('createPaymentIntentFor', () => {
       createPaymentIntentFor(people.bob, { serviceId: fixture.paid, amount: 250 }, stripe),
       createPaymentIntentFor(people.bob, { serviceId: fixture.paid, amount: 250 }, stripe),
     ]);
-    const [first, second] = [await bodyOf(a), await bodyOf(b)];
+    const [first, second] = [bodyOf(a), bodyOf(b)];
     expect(first.clientSecret).toBe(second.clientSecret);
     expect(bookingsOf(people.bob)).toHaveLength(1);
     // A later visit reuses the unpaid intent instead of making another.
-    const again = await bodyOf(await createPaymentIntentFor(people.bob, { serviceId: fixture.paid, amount: 250 }, stripe));
+    const again = bodyOf(await createPaymentIntentFor(people.bob, { serviceId: fixture.paid, amount: 250 }, stripe));
     expect(again.clientSecret).toBe(first.clientSecret);
     const intents = [...standIn.paymentIntents.values()].filter((pi) => (pi.metadata as Record<string, string>).user_id === String(people.bob.id));
     expect(intents).toHaveLength(1);
