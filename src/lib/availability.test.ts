@@ -3,7 +3,7 @@
 // UTC-8 (PST) in winter and UTC-7 (PDT) in summer; in 2027 the clocks go
 // forward on Sunday 14 March at 2:00 and back on Sunday 7 November at 2:00.
 import { describe, expect, it } from 'vitest';
-import { addCalendarDays, checkTime, dateLabel, openTimes, pacificMinutes, type ClinicianCalendar, type ServiceToBook, type SpaCalendar } from './availability.ts';
+import { checkTime, dateLabel, openTimes, pacificMinutes, type ClinicianCalendar, type ServiceToBook, type SpaCalendar } from './availability.ts';
 import { closedWeek, type DayHours, type WeeklyHours } from './opening-hours.ts';
 
 const utc = (iso: string) => Date.parse(iso);
@@ -248,7 +248,6 @@ describe('dates', () => {
     expect(pacificMinutes(utc('2027-03-14T10:00:00Z'))).toEqual({ date: '2027-03-14', minutes: 180 });
     expect(pacificMinutes(utc('2027-11-07T07:59:00Z'))).toEqual({ date: '2027-11-07', minutes: 59 });
     expect(pacificMinutes(utc('2027-01-01T07:59:00Z'))).toEqual({ date: '2026-12-31', minutes: 1439 });
-    expect(addCalendarDays('2027-02-28', 1)).toBe('2027-03-01');
     expect(dateLabel('2027-11-07')).toBe('Sunday, November 7');
   });
 });

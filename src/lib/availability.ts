@@ -20,7 +20,7 @@
 // that name no clinician (a request the owner confirmed at a time) take one
 // of the free clinicians, and those without a room one of the free rooms.
 import { Temporal } from 'temporal-polyfill';
-import { TIME_ZONE } from './dates.ts';
+import { addDays, TIME_ZONE } from './dates.ts';
 import { minutesOf, timeLabel, WEEKDAYS, type DayHours, type Weekday, type WeeklyHours } from './opening-hours.ts';
 
 export interface BookingRules {
@@ -115,7 +115,6 @@ const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 /** One Pacific day: its weekday, and how its wall-clock minutes map to instants. */
 interface Day {
   date: string;
-  plain: Temporal.PlainDate;
   weekday: Weekday;
   /** The instant of wall-clock minute m, or null when that wall time does not exist (spring forward). */
   instantOf: (minutes: number) => number | null;
@@ -123,34 +122,55 @@ interface Day {
   boundaryOf: (minutes: number) => number;
 }
 
-function dayOf(date: string): Day {
-  const plain = Temporal.PlainDate.from(date);
-  const midnight = plain.toZonedDateTime(TIME_ZONE);
-  const first = midnight.epochMilliseconds;
-  const nextMidnight = plain.add({ days: 1 }).toZonedDateTime(TIME_ZONE).epochMilliseconds;
-  const transition = midnight.getTimeZoneTransition('next');
-  const weekday = WEEKDAYS[plain.dayOfWeek - 1]![0];
-  if (!transition || transition.epochMilliseconds >= nextMidnight) {
-    const linear = (minutes: number) => first + minutes * MINUTE;
-    return { date, plain, weekday, instantOf: linear, boundaryOf: linear };
+const DAY_MS = 86_400_000;
+
+/** The first instant of a Pacific date. */
+const midnightOf = (date: string) => Temporal.PlainDate.from(date).toZonedDateTime(TIME_ZONE);
+
+/**
+ * `count` consecutive Pacific days from `from`. Temporal finds the day's first
+ * instant once and the next clock change after it; every day before that
+ * change is 24 hours long and maps minutes linearly, and the day of a change
+ * asks Temporal for each wall time.
+ */
+function daysFrom(from: string, count: number): Day[] {
+  const days: Day[] = [];
+  const first = midnightOf(from);
+  let midnight = first.epochMilliseconds;
+  let change = first.getTimeZoneTransition('next')?.epochMilliseconds ?? Infinity;
+  for (let i = 0, date = from; i < count; i++, date = addDays(date, 1)) {
+    const weekday = WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]![0];
+    if (change >= midnight + DAY_MS) {
+      const start = midnight;
+      const linear = (minutes: number) => start + minutes * MINUTE;
+      days.push({ date, weekday, instantOf: linear, boundaryOf: linear });
+      midnight += DAY_MS;
+      continue;
+    }
+    const plain = Temporal.PlainDate.from(date);
+    const next = midnightOf(addDays(date, 1));
+    const end = next.epochMilliseconds;
+    const zoned = (minutes: number, disambiguation: 'earlier' | 'compatible') =>
+      minutes >= 1440 ? null : plain.toPlainDateTime({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).toZonedDateTime(TIME_ZONE, { disambiguation });
+    days.push({
+      date,
+      weekday,
+      instantOf: (minutes) => {
+        const at = zoned(minutes, 'earlier');
+        if (!at) return end;
+        // A wall time in the gap comes back as another wall time: it does not exist that day.
+        return at.hour * 60 + at.minute === minutes && at.toPlainDate().equals(plain) ? at.epochMilliseconds : null;
+      },
+      boundaryOf: (minutes) => zoned(minutes, 'compatible')?.epochMilliseconds ?? end,
+    });
+    midnight = end;
+    change = next.getTimeZoneTransition('next')?.epochMilliseconds ?? Infinity;
   }
-  const zoned = (minutes: number, disambiguation: 'earlier' | 'compatible') =>
-    minutes >= 1440
-      ? null
-      : plain.toPlainDateTime({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).toZonedDateTime(TIME_ZONE, { disambiguation });
-  return {
-    date,
-    plain,
-    weekday,
-    instantOf: (minutes) => {
-      const at = zoned(minutes, 'earlier');
-      if (!at) return nextMidnight;
-      // A wall time in the gap comes back as another wall time: it does not exist that day.
-      return at.hour * 60 + at.minute === minutes && at.toPlainDate().equals(plain) ? at.epochMilliseconds : null;
-    },
-    boundaryOf: (minutes) => zoned(minutes, 'compatible')?.epochMilliseconds ?? nextMidnight,
-  };
+  return days;
 }
+
+/** The first instant (epoch milliseconds) of a Pacific date. */
+export const pacificMidnight = (date: string) => midnightOf(date).epochMilliseconds;
 
 /** The Pacific date and wall-clock minutes of an instant. */
 export function pacificMinutes(at: number): { date: string; minutes: number } {
@@ -158,13 +178,16 @@ export function pacificMinutes(at: number): { date: string; minutes: number } {
   return { date: zoned.toPlainDate().toString(), minutes: zoned.hour * 60 + zoned.minute };
 }
 
-/** 'YYYY-MM-DD' `days` after `date` (calendar arithmetic, no zone). */
-export const addCalendarDays = (date: string, days: number) => Temporal.PlainDate.from(date).add({ days }).toString();
-
-/** 'Monday, March 15' of a 'YYYY-MM-DD'. */
+/** 'Monday, March 15' of a 'YYYY-MM-DD' (calendar facts, no time zone). */
 export function dateLabel(date: string): string {
-  const plain = Temporal.PlainDate.from(date);
-  return `${WEEKDAY_NAMES[plain.dayOfWeek - 1]}, ${MONTH_NAMES[plain.month - 1]} ${plain.day}`;
+  const [, month, day] = date.split('-').map(Number) as [number, number, number];
+  return `${WEEKDAY_NAMES[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]}, ${MONTH_NAMES[month - 1]} ${day}`;
+}
+
+/** 'Tuesday, March 16, 2027, 9:00 AM Pacific': how pages and mails name an appointment's start (rulings: the zone named). */
+export function whenLabel(at: number): string {
+  const { date, minutes } = pacificMinutes(at);
+  return `${dateLabel(date)}, ${date.slice(0, 4)}, ${timeLabel(minutes)} Pacific`;
 }
 
 // --- busy intervals -----------------------------------------------------------------
@@ -238,9 +261,9 @@ class Busy {
     for (const b of bookings) {
       const interval: [number, number] = [b.start, b.end + b.bufferMinutes * MINUTE];
       if (b.clinicianId === null) noClinician.push(interval);
-      else clinician.set(b.clinicianId, [...(clinician.get(b.clinicianId) ?? []), interval]);
+      else (clinician.get(b.clinicianId) ?? clinician.set(b.clinicianId, []).get(b.clinicianId)!).push(interval);
       if (b.room === null) noRoom.push(interval);
-      else room.set(b.room, [...(room.get(b.room) ?? []), interval]);
+      else (room.get(b.room) ?? room.set(b.room, []).get(b.room)!).push(interval);
     }
     for (const [id, list] of clinician) this.byClinician.set(id, new Intervals(list));
     for (const [id, list] of room) this.byRoom.set(id, new Intervals(list));
@@ -283,13 +306,15 @@ class DayPlan {
   readonly ranges: Minutes[];
   /** Clinicians who perform the service and work that day, with their ranges as instants. */
   private readonly working: { id: number; spans: [number, number][] }[];
+  private readonly calendar: SpaCalendar;
+  private readonly busy: Busy;
 
-  constructor(
-    readonly day: Day,
-    private readonly calendar: SpaCalendar,
-    private readonly service: ServiceToBook,
-    private readonly busy: Busy,
-  ) {
+  private readonly day: Day;
+
+  constructor(day: Day, calendar: SpaCalendar, service: ServiceToBook, busy: Busy) {
+    this.day = day;
+    this.calendar = calendar;
+    this.busy = busy;
     this.ranges = spaRanges(calendar, day);
     this.working = [];
     if (this.ranges.length === 0) return;
@@ -305,6 +330,11 @@ class DayPlan {
   onGrid(minutes: number): boolean {
     const step = this.calendar.rules.stepMinutes;
     return this.ranges.some(([open, close]) => minutes >= open && minutes < close && (minutes - open) % step === 0);
+  }
+
+  /** Whether the spa is open for the whole of [start, end). */
+  spaOpen(start: number, end: number): boolean {
+    return this.ranges.some(([open, close]) => start >= this.day.boundaryOf(open) && end <= this.day.boundaryOf(close));
   }
 
   /** Who works the whole of [start, end) (performing the service, not off). */
@@ -344,14 +374,13 @@ class DayPlan {
 export function openTimes(calendar: SpaCalendar, service: ServiceToBook, { from, days, now }: { from: string; days: number; now: number }): OpenDay[] {
   const busy = new Busy(calendar.bookings);
   const earliest = now + calendar.rules.minNoticeMinutes * MINUTE;
-  const lastDate = addCalendarDays(pacificMinutes(now).date, calendar.rules.horizonDays);
+  const lastDate = addDays(pacificMinutes(now).date, calendar.rules.horizonDays);
   const duration = service.duration * MINUTE;
   const until = (service.duration + service.bufferAfterMinutes) * MINUTE;
   const step = calendar.rules.stepMinutes;
   const result: OpenDay[] = [];
-  let date = from;
-  for (let i = 0; i < days; i++, date = addCalendarDays(date, 1)) {
-    const day = dayOf(date);
+  for (const day of daysFrom(from, days)) {
+    const { date } = day;
     const open: OpenDay = { date, weekday: day.weekday, label: dateLabel(date), times: [] };
     result.push(open);
     if (date > lastDate) continue;
@@ -384,8 +413,8 @@ export function checkTime(
   if (start <= now) return { ok: false, reason: 'past' };
   if (start < now + calendar.rules.minNoticeMinutes * MINUTE) return { ok: false, reason: 'notice' };
   const { date, minutes } = pacificMinutes(start);
-  if (date > addCalendarDays(pacificMinutes(now).date, calendar.rules.horizonDays)) return { ok: false, reason: 'horizon' };
-  const day = dayOf(date);
+  if (date > addDays(pacificMinutes(now).date, calendar.rules.horizonDays)) return { ok: false, reason: 'horizon' };
+  const day = daysFrom(date, 1)[0]!;
   const plan = new DayPlan(day, calendar, service, new Busy(calendar.bookings));
   if (plan.ranges.length === 0) return { ok: false, reason: 'closed' };
   // Off the grid, outside the hours, or the second occurrence of a repeated wall time: never offered.
@@ -406,4 +435,23 @@ export function checkTime(
   const room = plan.room(start, until);
   if (clinicianIds.length === 0 || room === undefined) return { ok: false, reason: 'taken' };
   return { ok: true, end, clinicianIds, room };
+}
+
+/**
+ * Which of these bookings the calendar would no longer give: outside the spa's
+ * hours on their day (or on a closed day), or, for one with a clinician,
+ * outside that clinician's hours or on their time off. The owner's page asks
+ * it of a change of hours before saving, so no booking is dropped silently.
+ */
+export function outsideHours<B extends BusyTime>(calendar: SpaCalendar, bookings: readonly B[]): B[] {
+  const anyone: ServiceToBook = { duration: 0, bufferAfterMinutes: 0, treatment: null };
+  const none = new Busy([]);
+  const plans = new Map<string, DayPlan>();
+  return bookings.filter((booking) => {
+    const { date } = pacificMinutes(booking.start);
+    let plan = plans.get(date);
+    if (!plan) plans.set(date, (plan = new DayPlan(daysFrom(date, 1)[0]!, calendar, anyone, none)));
+    if (!plan.spaOpen(booking.start, booking.end)) return true;
+    return booking.clinicianId !== null && !plan.workingAt(booking.start, booking.end).includes(booking.clinicianId);
+  });
 }

@@ -6,9 +6,17 @@
 // is derived from it here. Pure: no time zones (wall-clock times only; the
 // availability engine turns them into instants).
 import { z } from 'zod';
-import { WEEKDAYS, type Weekday } from './listing-schema.ts';
 
-export { WEEKDAYS, type Weekday };
+export const WEEKDAYS = [
+  ['mon', 'Monday'],
+  ['tue', 'Tuesday'],
+  ['wed', 'Wednesday'],
+  ['thu', 'Thursday'],
+  ['fri', 'Friday'],
+  ['sat', 'Saturday'],
+  ['sun', 'Sunday'],
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number][0];
 
 /** [open, close], 'HH:MM' 24-hour; close may be '24:00' (midnight at the end of the day). */
 export type TimeRange = readonly [string, string];
@@ -123,7 +131,7 @@ export function parseDayText(text: string | null): TimeRange[] | null {
 
 // --- what pages publish -------------------------------------------------------
 
-const SCHEMA_DAYS: Record<Weekday, string> = {
+const SCHEMA_DAYS: Record<Weekday, 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday'> = {
   mon: 'Monday',
   tue: 'Tuesday',
   wed: 'Wednesday',

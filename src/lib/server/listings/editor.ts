@@ -12,7 +12,6 @@ import {
   listingFromForm,
   listingSchema,
   listingTierViolations,
-  WEEKDAYS,
   type ListingFormValues,
   type ListingInput,
 } from '#lib/listing-schema.ts';
@@ -50,17 +49,13 @@ export function loadListing(spaId: number): EditableListing | null {
     socialFeedUrl: row.socialFeedUrl,
     socialPlatform: row.socialPlatform,
     videoUrl: row.videoUrl,
-    hours: row.hours ? (Object.fromEntries(WEEKDAYS.map(([day]) => [day, row.hours?.[day] ?? null])) as ListingInput['hours']) : null,
   };
 }
 
 /** The stored listing as the form shows it. */
 export function listingFormValues(listing: EditableListing): ListingFormValues {
   const values: ListingFormValues = {};
-  for (const field of LISTING_FIELDS) {
-    if (field.startsWith('hours.')) values[field] = listing.hours?.[field.slice(6) as keyof NonNullable<ListingInput['hours']>] ?? '';
-    else values[field] = (listing[field as Exclude<keyof ListingInput, 'hours'>] as string | null) ?? '';
-  }
+  for (const field of LISTING_FIELDS) values[field] = (listing[field] as string | null) ?? '';
   return values;
 }
 
@@ -119,7 +114,6 @@ export function saveListing(user: SessionUser, spaId: number, form: Pick<URLSear
         socialFeedUrl: next.socialFeedUrl,
         socialPlatform: next.socialPlatform,
         videoUrl: next.videoUrl,
-        hours: next.hours,
         updatedAt: new Date(),
       })
       .where(eq(spas.id, spaId))

@@ -1,0 +1,86 @@
+// GET /api/spas/{id}/slots (issue 24): a spa's open times for one service as
+// public JSON, ready to show: every label is made here (Pacific wall time), so
+// a browser needs no time-zone code. The query is checked; days are capped.
+import { z } from 'zod';
+import { pacificMinutes, whenLabel } from '#lib/availability.ts';
+import { addDays, TIME_ZONE } from '#lib/dates.ts';
+import { centsToDecimal } from '#lib/money.ts';
+import { parseId } from '#lib/ids.ts';
+import { asc, eq } from 'drizzle-orm';
+import { clinicians } from '#db/schema.ts';
+import { db } from '../db.ts';
+import { fieldErrors } from '../http.ts';
+import { openTimesFor } from './calendar.ts';
+import { ok, refuse, type Result } from './result.ts';
+
+/** At most four weeks in one answer; the picker pages a week at a time. */
+export const MAX_DAYS = 28;
+export const DEFAULT_DAYS = 7;
+
+const slotsQuerySchema = z.object({
+  service: z.string('Name the service: ?service={id}').transform((value, context) => {
+    const id = parseId(value);
+    if (id === null) context.addIssue({ code: 'custom', message: 'Name the service by its id' });
+    return id ?? 0;
+  }),
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Give the first day as YYYY-MM-DD')
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Give the first day as YYYY-MM-DD')
+    .optional(),
+  days: z
+    .string()
+    .regex(/^\d{1,3}$/, `Give a whole number of days from 1 to ${MAX_DAYS}`)
+    .transform(Number)
+    .pipe(z.number().min(1, `Give a whole number of days from 1 to ${MAX_DAYS}`).max(MAX_DAYS, `At most ${MAX_DAYS} days at a time`))
+    .optional(),
+});
+
+export type SlotsAnswer = ReturnType<typeof slotsJson>;
+
+function slotsJson(found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>['value'], from: string, days: number, today: string) {
+  const staff = new Map(
+    db
+      .select({ id: clinicians.id, name: clinicians.name, role: clinicians.role })
+      .from(clinicians)
+      .where(eq(clinicians.spaId, found.spa.id))
+      .orderBy(asc(clinicians.name))
+      .all()
+      .map((c) => [c.id, c]),
+  );
+  const named = new Set(found.days.flatMap((day) => day.times.flatMap((t) => t.clinicianIds)));
+  const first = found.days.flatMap((day) => day.times)[0];
+  return {
+    spa: { id: found.spa.id, name: found.spa.name, slug: found.spa.slug, mode: found.spa.bookingMode },
+    service: { id: found.service.id, name: found.service.name, duration: found.service.duration, price: centsToDecimal(found.service.priceCents), priceUnit: found.service.priceUnit },
+    timeZone: TIME_ZONE,
+    from,
+    days,
+    previous: from > today ? (addDays(from, -days) < today ? today : addDays(from, -days)) : null,
+    next: addDays(from, days),
+    nextAvailable: first ? { start: new Date(first.start).toISOString(), label: whenLabel(first.start) } : null,
+    clinicians: [...named].map((id) => staff.get(id)).filter((c) => c !== undefined),
+    dates: found.days.map((day) => ({
+      date: day.date,
+      label: day.label,
+      times: day.times.map((t) => ({ start: new Date(t.start).toISOString(), label: t.label, clinicianIds: t.clinicianIds })),
+    })),
+  };
+}
+
+/** The answer for a query string: the open times, or why not (invalid query, unknown spa or service). */
+export function slotsFor(spaId: number, query: URLSearchParams, now = Date.now()): Result<SlotsAnswer> {
+  const parsed = slotsQuerySchema.safeParse({
+    service: query.get('service') ?? undefined,
+    from: query.get('from') ?? undefined,
+    days: query.get('days') ?? undefined,
+  });
+  if (!parsed.success) return refuse('invalid', 'Some query parameters are not valid.', fieldErrors(parsed.error));
+  const today = pacificMinutes(now).date;
+  // Days before today have no open time: start at today.
+  const from = parsed.data.from && parsed.data.from > today ? parsed.data.from : today;
+  const days = parsed.data.days ?? DEFAULT_DAYS;
+  const found = openTimesFor(db, spaId, parsed.data.service, from, days, now);
+  if (!found.ok) return found;
+  return ok(slotsJson(found.value, from, days, today));
+}
