@@ -145,7 +145,7 @@ function writeBooking(spa: BookableSpa, request: OpenTimeBooking, userId: number
     return db.transaction(
       (tx) => {
         const service = findBookableService(tx, spa.id, request.serviceId);
-        if (!service) return refuse('invalid', 'This service cannot be booked online.', { serviceId: 'Choose a service this provider takes online bookings for' });
+        if (!service) return refuse('invalid', 'This service cannot be booked online.', { serviceId: 'This service cannot be booked online. Choose another.' });
         const rules = tx
           .select({ name: spas.name, minNoticeMinutes: spas.minNoticeMinutes, horizonDays: spas.bookingHorizonDays })
           .from(spas)
