@@ -39,7 +39,9 @@ const add = (slug: string, hours: Old | null) => insertSpa.run(slug, slug, hours
 // Every demo spa, with its hours written as the old editor wrote them ('9:00 AM – 6:00 PM', null for closed).
 const demoOld = demoSpas.map((spa) => ({
   slug: spa.slug,
-  old: spa.openingHours ? (Object.fromEntries(WEEKDAYS.map(([day]) => [day, spa.openingHours![day].length ? dayLabel(spa.openingHours![day]) : null])) as Old) : null,
+  old: spa.openingHours
+    ? (Object.fromEntries(WEEKDAYS.map(([day]) => [day, spa.openingHours![day].length ? dayLabel(spa.openingHours![day]) : null])) as Old)
+    : null,
 }));
 for (const { slug, old } of demoOld) add(slug, old);
 const week = (overrides: Old): Old => ({ mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null, ...overrides });
@@ -51,7 +53,10 @@ add('missing-days', { mon: '9:00 AM – 5:00 PM' });
 
 migrate(db, { migrationsFolder });
 const row = (slug: string) => {
-  const found = sqlite.prepare(`select opening_hours as hours, hours_note as note from spas where slug = ?`).get(slug) as { hours: string | null; note: string | null };
+  const found = sqlite.prepare(`select opening_hours as hours, hours_note as note from spas where slug = ?`).get(slug) as {
+    hours: string | null;
+    note: string | null;
+  };
   return { hours: found.hours === null ? null : (JSON.parse(found.hours) as Record<string, string[][]>), note: found.note };
 };
 

@@ -5,20 +5,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import type { Db } from './client.ts';
 import { demoAnsweredRequests, demoAvailability, demoCities, demoClinicians, demoOffers, demoOwner, demoReviews, demoSpas } from './demo-data/index.ts';
-import {
-  bookings,
-  cities,
-  clinicians,
-  clinicianTimeOff,
-  offerServices,
-  offers,
-  reviews,
-  services,
-  spaDateHours,
-  spaPhotos,
-  spas,
-  users,
-} from './schema.ts';
+import { bookings, cities, clinicians, clinicianTimeOff, offerServices, offers, reviews, services, spaDateHours, spaPhotos, spas, users } from './schema.ts';
 
 const DAY_MS = 86_400_000;
 

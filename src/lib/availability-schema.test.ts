@@ -1,6 +1,14 @@
 // The owner's settings forms (issue 24): what each refuses, in the words the page shows.
 import { describe, expect, it } from 'vitest';
-import { AVAILABILITY_MESSAGES, bookingRulesSchema, dateHoursSchema, serviceBookingSchema, timeOffSchema, weekFromFields, weekToFields } from './availability-schema.ts';
+import {
+  AVAILABILITY_MESSAGES,
+  bookingRulesSchema,
+  dateHoursSchema,
+  serviceBookingSchema,
+  timeOffSchema,
+  weekFromFields,
+  weekToFields,
+} from './availability-schema.ts';
 import { closedWeek, HOURS_MESSAGES } from './opening-hours.ts';
 
 const TODAY = '2027-06-01';
@@ -11,12 +19,24 @@ describe('booking rules', () => {
   const valid = { bookingMode: 'instant', minNoticeMinutes: '120', bookingHorizonDays: '60', slotStepMinutes: '15', treatmentRooms: '' };
 
   it('takes the mode, notice, horizon, step and rooms (blank: not counted)', () => {
-    expect(bookingRulesSchema.parse(valid)).toEqual({ bookingMode: 'instant', minNoticeMinutes: 120, bookingHorizonDays: 60, slotStepMinutes: 15, treatmentRooms: null });
+    expect(bookingRulesSchema.parse(valid)).toEqual({
+      bookingMode: 'instant',
+      minNoticeMinutes: 120,
+      bookingHorizonDays: 60,
+      slotStepMinutes: 15,
+      treatmentRooms: null,
+    });
     expect(bookingRulesSchema.parse({ ...valid, treatmentRooms: ' 3 ' }).treatmentRooms).toBe(3);
   });
 
   it('refuses each out-of-range value with its message', () => {
-    const bad = bookingRulesSchema.safeParse({ bookingMode: 'always', minNoticeMinutes: '-5', bookingHorizonDays: '400', slotStepMinutes: '7', treatmentRooms: '0' });
+    const bad = bookingRulesSchema.safeParse({
+      bookingMode: 'always',
+      minNoticeMinutes: '-5',
+      bookingHorizonDays: '400',
+      slotStepMinutes: '7',
+      treatmentRooms: '0',
+    });
     expect(errors(bad)).toEqual({
       bookingMode: AVAILABILITY_MESSAGES.mode,
       minNoticeMinutes: AVAILABILITY_MESSAGES.notice,
@@ -33,7 +53,15 @@ describe('booking rules', () => {
 
 describe('a week of hours from the form', () => {
   it('reads each day’s ranges, blank for closed, midnight as the end of the day, and writes them back', () => {
-    const fields = { ...weekToFields(null), 'mon.open1': '09:00', 'mon.close1': '13:00', 'mon.open2': '14:00', 'mon.close2': '18:00', 'sat.open1': '20:00', 'sat.close1': '00:00' };
+    const fields = {
+      ...weekToFields(null),
+      'mon.open1': '09:00',
+      'mon.close1': '13:00',
+      'mon.open2': '14:00',
+      'mon.close2': '18:00',
+      'sat.open1': '20:00',
+      'sat.close1': '00:00',
+    };
     const read = weekFromFields(fields);
     expect(read).toEqual({
       ok: true,
@@ -50,7 +78,14 @@ describe('a week of hours from the form', () => {
   });
 
   it('names the day with the problem', () => {
-    const read = weekFromFields({ ...weekToFields(null), 'tue.open1': '09:00', 'wed.open1': '17:00', 'wed.close1': '09:00', 'thu.open1': '9am', 'thu.close1': '5pm' });
+    const read = weekFromFields({
+      ...weekToFields(null),
+      'tue.open1': '09:00',
+      'wed.open1': '17:00',
+      'wed.close1': '09:00',
+      'thu.open1': '9am',
+      'thu.close1': '5pm',
+    });
     expect(read).toEqual({ ok: false, errors: { 'tue.open1': HOURS_MESSAGES.half, 'wed.open1': HOURS_MESSAGES.order, 'thu.open1': HOURS_MESSAGES.time } });
   });
 });
@@ -66,7 +101,9 @@ describe('dates, time off and a service’s online booking', () => {
     });
     expect(errors(schema.safeParse({ date: '2027-05-31', closed: true, note: '', times: {} }))).toEqual({ date: AVAILABILITY_MESSAGES.pastDate });
     expect(errors(schema.safeParse({ date: '2027-02-30', closed: true, note: '', times: {} }))).toEqual({ date: AVAILABILITY_MESSAGES.date });
-    expect(errors(schema.safeParse({ date: '2027-12-24', closed: false, note: '', times: {} }))).toEqual({ 'date.open1': 'Give the hours of that day, or mark it closed' });
+    expect(errors(schema.safeParse({ date: '2027-12-24', closed: false, note: '', times: {} }))).toEqual({
+      'date.open1': 'Give the hours of that day, or mark it closed',
+    });
     expect(errors(schema.safeParse({ date: '2027-12-24', closed: true, note: 'x'.repeat(101), times: {} }))).toEqual({ note: AVAILABILITY_MESSAGES.note });
   });
 
@@ -83,7 +120,9 @@ describe('dates, time off and a service’s online booking', () => {
   it('a buffer is whole minutes, 0 to 240', () => {
     expect(serviceBookingSchema.parse({ bookableOnline: false, bufferAfterMinutes: '15' })).toEqual({ bookableOnline: false, bufferAfterMinutes: 15 });
     for (const bad of ['-1', '241', '10.5', '', 'ten']) {
-      expect(errors(serviceBookingSchema.safeParse({ bookableOnline: true, bufferAfterMinutes: bad })), bad).toEqual({ bufferAfterMinutes: AVAILABILITY_MESSAGES.buffer });
+      expect(errors(serviceBookingSchema.safeParse({ bookableOnline: true, bufferAfterMinutes: bad })), bad).toEqual({
+        bufferAfterMinutes: AVAILABILITY_MESSAGES.buffer,
+      });
     }
   });
 });

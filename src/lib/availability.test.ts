@@ -10,7 +10,13 @@ const utc = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 const week = (hours: Partial<Record<keyof WeeklyHours, DayHours>>): WeeklyHours => ({ ...closedWeek(), ...hours });
-const weekdays9to5 = week({ mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']] });
+const weekdays9to5 = week({
+  mon: [['09:00', '17:00']],
+  tue: [['09:00', '17:00']],
+  wed: [['09:00', '17:00']],
+  thu: [['09:00', '17:00']],
+  fri: [['09:00', '17:00']],
+});
 
 const ana: ClinicianCalendar = { id: 1, treatments: ['botox', 'fillers'], workingHours: null, timeOff: [] };
 const ben: ClinicianCalendar = { id: 2, treatments: ['hydrafacial'], workingHours: null, timeOff: [] };
@@ -91,11 +97,13 @@ describe('open times on an ordinary week', () => {
     // Tuesday: Carla is off; Ana works 1 PM to 8 PM, inside the spa's 9 to 5.
     expect(labelsOn(days, '2027-12-07')).toEqual(['1:00 PM', '2:00 PM', '3:00 PM', '4:00 PM']);
     // A service nobody performs has no times.
-    expect(openTimes(spa, { duration: 30, bufferAfterMinutes: 0, treatment: 'laser' }, { from: '2027-12-06', days: 1, now: MONDAY_EARLY })[0]!.times).toEqual([]);
+    expect(openTimes(spa, { duration: 30, bufferAfterMinutes: 0, treatment: 'laser' }, { from: '2027-12-06', days: 1, now: MONDAY_EARLY })[0]!.times).toEqual(
+      [],
+    );
     // A service without a treatment key: anyone.
-    expect(openTimes(spa, { duration: 30, bufferAfterMinutes: 0, treatment: null }, { from: '2027-12-06', days: 1, now: MONDAY_EARLY })[0]!.times[0]!.clinicianIds).toEqual([
-      1, 2, 3,
-    ]);
+    expect(
+      openTimes(spa, { duration: 30, bufferAfterMinutes: 0, treatment: null }, { from: '2027-12-06', days: 1, now: MONDAY_EARLY })[0]!.times[0]!.clinicianIds,
+    ).toEqual([1, 2, 3]);
   });
 });
 
@@ -120,7 +128,11 @@ describe('bookings, buffers and rooms', () => {
     const both: ClinicianCalendar = { ...ben, treatments: ['botox'] };
     const one = openTimes(calendar({ rules, clinicians: [ana], bookings: [confirmedRequest] }), botox, { from: '2027-12-06', days: 1, now: MONDAY_EARLY });
     expect(one[0]!.times[0]!.label).toBe('9:30 AM');
-    const two = openTimes(calendar({ rules, clinicians: [ana, both], bookings: [confirmedRequest] }), botox, { from: '2027-12-06', days: 1, now: MONDAY_EARLY });
+    const two = openTimes(calendar({ rules, clinicians: [ana, both], bookings: [confirmedRequest] }), botox, {
+      from: '2027-12-06',
+      days: 1,
+      now: MONDAY_EARLY,
+    });
     expect(two[0]!.times[0]).toMatchObject({ label: '9:00 AM', clinicianIds: [1, 2] });
   });
 
@@ -140,7 +152,9 @@ describe('bookings, buffers and rooms', () => {
 });
 
 describe('checking one chosen time (what a forged post tries)', () => {
-  const spa = calendar({ clinicians: [ana, ben, { id: 3, treatments: ['botox'], workingHours: null, timeOff: [{ firstDay: '2027-12-08', lastDay: '2027-12-08' }] }] });
+  const spa = calendar({
+    clinicians: [ana, ben, { id: 3, treatments: ['botox'], workingHours: null, timeOff: [{ firstDay: '2027-12-08', lastDay: '2027-12-08' }] }],
+  });
   const nine = utc('2027-12-07T17:00:00Z'); // Tuesday 9:00 AM PST
   const check = (start: number, clinicianId?: number | null, now = MONDAY_EARLY) => checkTime(spa, botox, { start, clinicianId, now });
 
@@ -226,7 +240,10 @@ describe('daylight-saving changes in America/Los_Angeles (2027)', () => {
 
   it('a booking across the fall-back hour blocks its clinician in real time', () => {
     // 1:00 AM PDT (08:00Z) for two hours: until 2:00 AM PST (10:00Z).
-    const spa = { ...night('2027-11-07'), bookings: [{ start: utc('2027-11-07T08:00:00Z'), end: utc('2027-11-07T10:00:00Z'), bufferMinutes: 0, clinicianId: 1, room: null }] };
+    const spa = {
+      ...night('2027-11-07'),
+      bookings: [{ start: utc('2027-11-07T08:00:00Z'), end: utc('2027-11-07T10:00:00Z'), bufferMinutes: 0, clinicianId: 1, room: null }],
+    };
     const [day] = openTimes(spa, hour, { from: '2027-11-07', days: 1, now: before });
     expect(day!.times.map((t) => t.label)).toEqual(['12:00 AM', '2:00 AM', '2:15 AM', '2:30 AM', '2:45 AM', '3:00 AM']);
   });

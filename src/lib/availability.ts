@@ -93,16 +93,7 @@ export interface OpenDay {
 
 /** Why a chosen time cannot be booked: `taken` is a conflict (someone was faster), every other reason a bad request. */
 export type TimeRefusal =
-  | 'past'
-  | 'notice'
-  | 'horizon'
-  | 'closed'
-  | 'outside_hours'
-  | 'unknown_clinician'
-  | 'clinician_service'
-  | 'clinician_off'
-  | 'nobody'
-  | 'taken';
+  'past' | 'notice' | 'horizon' | 'closed' | 'outside_hours' | 'unknown_clinician' | 'clinician_service' | 'clinician_off' | 'nobody' | 'taken';
 
 export type TimeCheck = { ok: true; end: number; clinicianIds: number[]; room: number | null } | { ok: false; reason: TimeRefusal };
 

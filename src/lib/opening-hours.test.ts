@@ -17,12 +17,37 @@ describe('opening hours as data', () => {
   });
 
   it('checks a day: well-formed times, close after open, no overlap, at most three ranges', () => {
-    expect(dayProblem([['09:00', '12:00'], ['13:00', '24:00']])).toBeNull();
+    expect(
+      dayProblem([
+        ['09:00', '12:00'],
+        ['13:00', '24:00'],
+      ]),
+    ).toBeNull();
     expect(dayProblem([['9:00', '12:00']])).toBe(HOURS_MESSAGES.time);
     expect(dayProblem([['12:00', '09:00']])).toBe(HOURS_MESSAGES.order);
-    expect(dayProblem([['09:00', '13:00'], ['12:00', '17:00']])).toBe(HOURS_MESSAGES.overlap);
-    expect(dayProblem([['08:00', '09:00'], ['10:00', '11:00'], ['12:00', '13:00'], ['14:00', '15:00']])).toBe(HOURS_MESSAGES.tooMany);
-    expect(weeklyHoursSchema.safeParse({ ...closedWeek(), mon: [['13:00', '17:00'], ['09:00', '12:00']] }).data?.mon).toEqual([
+    expect(
+      dayProblem([
+        ['09:00', '13:00'],
+        ['12:00', '17:00'],
+      ]),
+    ).toBe(HOURS_MESSAGES.overlap);
+    expect(
+      dayProblem([
+        ['08:00', '09:00'],
+        ['10:00', '11:00'],
+        ['12:00', '13:00'],
+        ['14:00', '15:00'],
+      ]),
+    ).toBe(HOURS_MESSAGES.tooMany);
+    expect(
+      weeklyHoursSchema.safeParse({
+        ...closedWeek(),
+        mon: [
+          ['13:00', '17:00'],
+          ['09:00', '12:00'],
+        ],
+      }).data?.mon,
+    ).toEqual([
       ['09:00', '12:00'],
       ['13:00', '17:00'],
     ]);
@@ -32,7 +57,12 @@ describe('opening hours as data', () => {
   it('derives the words pages show', () => {
     expect([0, 570, 720, 1439, 1440].map(timeLabel)).toEqual(['12:00 AM', '9:30 AM', '12:00 PM', '11:59 PM', '12:00 AM']);
     expect(dayLabel([])).toBe('Closed');
-    expect(dayLabel([['09:00', '13:00'], ['14:00', '18:30']])).toBe('9:00 AM – 1:00 PM, 2:00 PM – 6:30 PM');
+    expect(
+      dayLabel([
+        ['09:00', '13:00'],
+        ['14:00', '18:30'],
+      ]),
+    ).toBe('9:00 AM – 1:00 PM, 2:00 PM – 6:30 PM');
   });
 
   it('publishes schema.org opening hours, one entry per range with its weekdays', () => {

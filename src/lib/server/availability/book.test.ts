@@ -21,7 +21,11 @@ const fixture = { spaId: 0, botox: 0, filler: 0, laser: 0, ana: 0, ben: 0, cara:
 
 beforeAll(() => {
   const owner = insertUser(`${TAG}-owner@example.com`, 'owner');
-  const cityId = db.insert(cities).values({ name: 'Test City', slug: `${TAG}-city` }).returning().get().id;
+  const cityId = db
+    .insert(cities)
+    .values({ name: 'Test City', slug: `${TAG}-city` })
+    .returning()
+    .get().id;
   const nineToFive = [['09:00', '17:00']] as const;
   fixture.spaId = db
     .insert(spas)
@@ -67,8 +71,14 @@ const book = (fields: Record<string, unknown>, now = NOW) =>
   bookOpenTime(fixture.spaId, { name: 'Test Client', email: email(), serviceId: fixture.botox, ...fields }, { clientAddress: null, origin: ORIGIN, now });
 
 const counts = () => ({
-  bookings: db.select({ n: sql<number>`count(*)` }).from(bookings).get()!.n,
-  leads: db.select({ n: sql<number>`count(*)` }).from(leads).get()!.n,
+  bookings: db
+    .select({ n: sql<number>`count(*)` })
+    .from(bookings)
+    .get()!.n,
+  leads: db
+    .select({ n: sql<number>`count(*)` })
+    .from(leads)
+    .get()!.n,
 });
 
 const mailTo = (to: string) =>
@@ -86,7 +96,10 @@ describe('booking an open time at an instant spa', () => {
       { name: 'Ana Client', email: to, serviceId: fixture.botox, start: '2027-06-02T16:00:00.000Z' },
       { clientAddress: null, origin: ORIGIN, now: NOW },
     );
-    expect(result).toMatchObject({ ok: true, value: { status: 'confirmed', message: 'Booked: Botox at Open Times Spa, Wednesday, June 2, 2027, 9:00 AM Pacific' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { status: 'confirmed', message: 'Booked: Botox at Open Times Spa, Wednesday, June 2, 2027, 9:00 AM Pacific' },
+    });
     if (!result.ok) return;
     const { booking } = result.value.details;
     expect(booking).toMatchObject({ status: 'confirmed', bookedVia: 'instant', clinicianId: fixture.ana, room: null, preferredDate: '2027-06-02' });
@@ -185,7 +198,12 @@ describe('booking an open time at a request spa', () => {
 });
 
 describe('the database floor under the check (migration 0017 triggers)', () => {
-  const taken = () => db.select().from(bookings).where(and(eq(bookings.spaId, fixture.spaId), eq(bookings.clinicianId, fixture.ana))).all()[0]!;
+  const taken = () =>
+    db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.spaId, fixture.spaId), eq(bookings.clinicianId, fixture.ana)))
+      .all()[0]!;
 
   it('refuses a second booking of the same clinician at an overlapping time, whoever writes it', () => {
     const first = taken();

@@ -105,7 +105,9 @@ export function alternativesFor(spaId: number, serviceId: number, start: number,
   const found = openTimesFor(db, spaId, serviceId, from, 7, now);
   if (!found.ok) return [];
   return found.value.days
-    .flatMap((day) => day.times.filter((t) => t.start !== start).map((t) => ({ start: new Date(t.start).toISOString(), label: t.label, date: day.date, dateLabel: day.label })))
+    .flatMap((day) =>
+      day.times.filter((t) => t.start !== start).map((t) => ({ start: new Date(t.start).toISOString(), label: t.label, date: day.date, dateLabel: day.label })),
+    )
     .slice(0, ALTERNATIVES);
 }
 
@@ -126,7 +128,11 @@ export function bookOpenTime(spaId: number, input: unknown, context: OpenTimeCon
   const spa = findBookableSpa(db, spaId);
   if (!spa) return refuse('not_found', 'This provider does not take online bookings.');
   const limit = allow(request, spaId, context.clientAddress, now);
-  if (!limit.allowed) return { ...refuse('rate_limited', 'Too many bookings from you in the last hour. Please call the spa instead.'), retryAfterSeconds: limit.retryAfterSeconds };
+  if (!limit.allowed)
+    return {
+      ...refuse('rate_limited', 'Too many bookings from you in the last hour. Please call the spa instead.'),
+      retryAfterSeconds: limit.retryAfterSeconds,
+    };
 
   const written = writeBooking(spa, request, context.user?.id ?? null, now);
   if (!written.ok) {
@@ -183,7 +189,14 @@ function writeBooking(spa: BookableSpa, request: OpenTimeBooking, userId: number
           .returning({ id: bookings.id })
           .get();
         tx.insert(leads)
-          .values({ ...asked, bookingId: booking.id, cityId: cityOf(tx, spa.id), source: request.source ?? null, medium: request.medium ?? null, campaign: request.campaign ?? null })
+          .values({
+            ...asked,
+            bookingId: booking.id,
+            cityId: cityOf(tx, spa.id),
+            source: request.source ?? null,
+            medium: request.medium ?? null,
+            campaign: request.campaign ?? null,
+          })
           .run();
         return ok(booking.id);
       },

@@ -20,11 +20,22 @@ let owner: SessionUser;
 
 beforeAll(() => {
   owner = insertUser(`${TAG}-owner@example.com`, 'owner');
-  const cityId = db.insert(cities).values({ name: 'Test City', slug: `${TAG}-city` }).returning().get().id;
+  const cityId = db
+    .insert(cities)
+    .values({ name: 'Test City', slug: `${TAG}-city` })
+    .returning()
+    .get().id;
   const day = [['09:00', '17:00']] as const;
   fixture.spaId = db
     .insert(spas)
-    .values({ name: 'Settings Spa', slug: `${TAG}-spa`, cityId, ownerId: owner.id, openingHours: { ...closedWeek(), wed: day, thu: day }, bookingMode: 'instant' })
+    .values({
+      name: 'Settings Spa',
+      slug: `${TAG}-spa`,
+      cityId,
+      ownerId: owner.id,
+      openingHours: { ...closedWeek(), wed: day, thu: day },
+      bookingMode: 'instant',
+    })
     .returning()
     .get().id;
   fixture.serviceId = db
@@ -51,18 +62,33 @@ afterAll(() => {
   removeTagged(TAG);
 });
 
-const post = (fields: Record<string, string>) => handleAvailabilityPost(new URLSearchParams(fields), { spaId: fixture.spaId, user: owner, origin: 'http://127.0.0.1', today: TODAY, now: NOW });
+const post = (fields: Record<string, string>) =>
+  handleAvailabilityPost(new URLSearchParams(fields), { spaId: fixture.spaId, user: owner, origin: 'http://127.0.0.1', today: TODAY, now: NOW });
 const spa = () => db.select().from(spas).where(eq(spas.id, fixture.spaId)).get()!;
 const theBooking = () => db.select().from(bookings).where(eq(bookings.spaId, fixture.spaId)).get()!;
 const week = (wed: [string, string]) => ({ 'wed.open1': wed[0], 'wed.close1': wed[1], 'thu.open1': '09:00', 'thu.close1': '17:00' });
 
 describe('the booking rules form', () => {
   it('saves valid rules and refuses bad ones field by field, saving nothing', () => {
-    const saved = post({ intent: 'rules', bookingMode: 'request', minNoticeMinutes: '60', bookingHorizonDays: '30', slotStepMinutes: '30', treatmentRooms: '2' });
+    const saved = post({
+      intent: 'rules',
+      bookingMode: 'request',
+      minNoticeMinutes: '60',
+      bookingHorizonDays: '30',
+      slotStepMinutes: '30',
+      treatmentRooms: '2',
+    });
     expect(saved).toBeInstanceOf(Response);
     expect((saved as Response).headers.get('Location')).toBe(`/owner/spas/${fixture.spaId}/availability?done=rules#rules-heading`);
     expect(spa()).toMatchObject({ bookingMode: 'request', minNoticeMinutes: 60, bookingHorizonDays: 30, slotStepMinutes: 30, treatmentRooms: 2 });
-    const refused = post({ intent: 'rules', bookingMode: 'instant', minNoticeMinutes: '99999', bookingHorizonDays: '0', slotStepMinutes: '15', treatmentRooms: 'many' });
+    const refused = post({
+      intent: 'rules',
+      bookingMode: 'instant',
+      minNoticeMinutes: '99999',
+      bookingHorizonDays: '0',
+      slotStepMinutes: '15',
+      treatmentRooms: 'many',
+    });
     expect(refused).toMatchObject({ status: 422, values: { intent: 'rules' } });
     expect(Object.keys((refused as { errors: object }).errors).sort()).toEqual(['bookingHorizonDays', 'minNoticeMinutes', 'treatmentRooms']);
     expect(spa()).toMatchObject({ bookingMode: 'request', minNoticeMinutes: 60, slotStepMinutes: 30 });
@@ -72,7 +98,14 @@ describe('the booking rules form', () => {
   it('refuses online booking without weekly hours', () => {
     db.update(spas).set({ openingHours: null }).where(eq(spas.id, fixture.spaId)).run();
     try {
-      const refused = post({ intent: 'rules', bookingMode: 'instant', minNoticeMinutes: '120', bookingHorizonDays: '60', slotStepMinutes: '15', treatmentRooms: '' });
+      const refused = post({
+        intent: 'rules',
+        bookingMode: 'instant',
+        minNoticeMinutes: '120',
+        bookingHorizonDays: '60',
+        slotStepMinutes: '15',
+        treatmentRooms: '',
+      });
       expect(refused).toMatchObject({ status: 422, errors: { bookingMode: 'Set your weekly hours before clients can book online' } });
     } finally {
       const day = [['09:00', '17:00']] as const;
@@ -87,7 +120,10 @@ describe('the booking rules form', () => {
 describe('changing hours never drops a booking silently', () => {
   it('shows the booking a shorter day leaves outside, and saves nothing until the owner answers', () => {
     const answer = post({ intent: 'hours', ...week(['09:00', '15:00']) });
-    expect(answer).toMatchObject({ status: 409, values: { intent: 'hours', affected: [{ name: 'Kept Client', serviceName: 'Botox', when: 'Wednesday, June 2, 2027, 4:00 PM Pacific' }] } });
+    expect(answer).toMatchObject({
+      status: 409,
+      values: { intent: 'hours', affected: [{ name: 'Kept Client', serviceName: 'Botox', when: 'Wednesday, June 2, 2027, 4:00 PM Pacific' }] },
+    });
     expect(spa().openingHours!.wed).toEqual([['09:00', '17:00']]);
   });
 
@@ -120,7 +156,9 @@ describe('dates, services and clinicians', () => {
   it('adds and removes a closed date; refuses a past one', () => {
     expect(post({ intent: 'date', date: '2027-05-01', closed: 'on' })).toMatchObject({ status: 422, errors: { date: 'Choose today or a later date' } });
     expect(post({ intent: 'date', date: '2027-07-05', closed: 'on', note: 'Holiday' })).toBeInstanceOf(Response);
-    expect(db.select().from(spaDateHours).where(eq(spaDateHours.spaId, fixture.spaId)).all()).toMatchObject([{ date: '2027-07-05', ranges: [], note: 'Holiday' }]);
+    expect(db.select().from(spaDateHours).where(eq(spaDateHours.spaId, fixture.spaId)).all()).toMatchObject([
+      { date: '2027-07-05', ranges: [], note: 'Holiday' },
+    ]);
     expect(post({ intent: 'remove-date', date: '2027-07-05' })).toBeInstanceOf(Response);
     expect(db.select().from(spaDateHours).where(eq(spaDateHours.spaId, fixture.spaId)).all()).toEqual([]);
   });
@@ -129,7 +167,11 @@ describe('dates, services and clinicians', () => {
     expect(post({ intent: 'service', id: String(fixture.serviceId), bufferAfterMinutes: '10' })).toBeInstanceOf(Response);
     expect(db.select().from(services).where(eq(services.id, fixture.serviceId)).get()).toMatchObject({ bookableOnline: false, bufferAfterMinutes: 10 });
     expect(post({ intent: 'service', id: String(fixture.serviceId), bookableOnline: 'on', bufferAfterMinutes: '300' })).toMatchObject({ status: 422 });
-    const other = db.select({ id: services.id }).from(services).where(sql`${services.spaId} <> ${fixture.spaId}`).get()!;
+    const other = db
+      .select({ id: services.id })
+      .from(services)
+      .where(sql`${services.spaId} <> ${fixture.spaId}`)
+      .get()!;
     expect(post({ intent: 'service', id: String(other.id), bookableOnline: 'on', bufferAfterMinutes: '5' })).toMatchObject({ status: 404 });
     expect(db.select().from(services).where(eq(services.id, other.id)).get()!.bufferAfterMinutes).not.toBe(5);
   });
@@ -139,6 +181,9 @@ describe('dates, services and clinicians', () => {
     expect(db.select().from(clinicians).where(eq(clinicians.id, fixture.clinicianId)).get()!.workingHours!.wed).toEqual([['10:00', '14:00']]);
     expect(post({ intent: 'clinician-hours', id: String(fixture.clinicianId), always: 'on' })).toBeInstanceOf(Response);
     expect(db.select().from(clinicians).where(eq(clinicians.id, fixture.clinicianId)).get()!.workingHours).toBeNull();
-    expect(post({ intent: 'clinician-hours', id: String(fixture.clinicianId), 'wed.open1': '10:00' })).toMatchObject({ status: 422, errors: { 'wed.open1': expect.any(String) } });
+    expect(post({ intent: 'clinician-hours', id: String(fixture.clinicianId), 'wed.open1': '10:00' })).toMatchObject({
+      status: 422,
+      errors: { 'wed.open1': expect.any(String) },
+    });
   });
 });

@@ -80,7 +80,9 @@ export function handleAvailabilityPost(form: URLSearchParams, post: Availability
       const n = affected.length;
       return refuse(
         409,
-        { _: `${n} ${n === 1 ? 'booking falls' : 'bookings fall'} outside these hours. Keep ${n === 1 ? 'it' : 'them'}, or cancel ${n === 1 ? 'it' : 'them'} (the client is told), and save.` },
+        {
+          _: `${n} ${n === 1 ? 'booking falls' : 'bookings fall'} outside these hours. Keep ${n === 1 ? 'it' : 'them'}, or cancel ${n === 1 ? 'it' : 'them'} (the client is told), and save.`,
+        },
         { intent, id, fields, affected },
       );
     }
@@ -128,7 +130,13 @@ export function handleAvailabilityPost(form: URLSearchParams, post: Availability
         if (!read.ok) return invalid(fields, read.errors);
         week = read.week;
       }
-      return withDecision(fields, { kind: 'clinician-hours', clinicianId: id, week }, () => saveClinicianHours(post.spaId, id, week), 'clinician-hours', `clinician-${id}`);
+      return withDecision(
+        fields,
+        { kind: 'clinician-hours', clinicianId: id, week },
+        () => saveClinicianHours(post.spaId, id, week),
+        'clinician-hours',
+        `clinician-${id}`,
+      );
     }
     case 'time-off': {
       const fields = pick(form, TIME_OFF_FIELDS);

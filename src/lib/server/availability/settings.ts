@@ -126,7 +126,9 @@ function applyChange(calendar: SpaCalendar, change: HoursChange): SpaCalendar {
     case 'time-off':
       return {
         ...calendar,
-        clinicians: calendar.clinicians.map((c) => (c.id === change.clinicianId ? { ...c, timeOff: [...c.timeOff, { firstDay: change.firstDay, lastDay: change.lastDay }] } : c)),
+        clinicians: calendar.clinicians.map((c) =>
+          c.id === change.clinicianId ? { ...c, timeOff: [...c.timeOff, { firstDay: change.firstDay, lastDay: change.lastDay }] } : c,
+        ),
       };
   }
 }
@@ -220,10 +222,12 @@ export function saveDateHours(spaId: number, input: DateHoursInput): void {
 }
 
 export function removeDateHours(spaId: number, date: string): boolean {
-  return db
-    .delete(spaDateHours)
-    .where(and(eq(spaDateHours.spaId, spaId), eq(spaDateHours.date, date)))
-    .run().changes === 1;
+  return (
+    db
+      .delete(spaDateHours)
+      .where(and(eq(spaDateHours.spaId, spaId), eq(spaDateHours.date, date)))
+      .run().changes === 1
+  );
 }
 
 export function saveServiceBooking(spaId: number, serviceId: number, input: ServiceBookingInput): boolean {
@@ -240,17 +244,16 @@ export function saveServiceBooking(spaId: number, serviceId: number, input: Serv
 export function saveClinicianHours(spaId: number, clinicianId: number, week: WeeklyHours | null): boolean {
   const clinician = findOfSpa(db, clinicians, spaId, clinicianId);
   if (!clinician) return false;
-  db.update(clinicians)
-    .set({ workingHours: week, updatedAt: new Date() })
-    .where(eq(clinicians.id, clinician.id))
-    .run();
+  db.update(clinicians).set({ workingHours: week, updatedAt: new Date() }).where(eq(clinicians.id, clinician.id)).run();
   return true;
 }
 
 export function addTimeOff(spaId: number, clinicianId: number, input: TimeOffInput): boolean {
   const clinician = findOfSpa(db, clinicians, spaId, clinicianId);
   if (!clinician) return false;
-  db.insert(clinicianTimeOff).values({ clinicianId: clinician.id, ...input }).run();
+  db.insert(clinicianTimeOff)
+    .values({ clinicianId: clinician.id, ...input })
+    .run();
   return true;
 }
 

@@ -26,7 +26,10 @@ const slotsQuerySchema = z.object({
   from: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Give the first day as YYYY-MM-DD')
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Give the first day as YYYY-MM-DD')
+    .refine(
+      (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+      'Give the first day as YYYY-MM-DD',
+    )
     .optional(),
   days: z
     .string()
@@ -52,7 +55,13 @@ function slotsJson(found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>
   const first = found.days.flatMap((day) => day.times)[0];
   return {
     spa: { id: found.spa.id, name: found.spa.name, slug: found.spa.slug, mode: found.spa.bookingMode },
-    service: { id: found.service.id, name: found.service.name, duration: found.service.duration, price: centsToDecimal(found.service.priceCents), priceUnit: found.service.priceUnit },
+    service: {
+      id: found.service.id,
+      name: found.service.name,
+      duration: found.service.duration,
+      price: centsToDecimal(found.service.priceCents),
+      priceUnit: found.service.priceUnit,
+    },
     timeZone: TIME_ZONE,
     from,
     days,

@@ -7,14 +7,7 @@
 // site stale, and the publishing queue rebuilds it.
 import { and, eq, ne } from 'drizzle-orm';
 import { spas, spaSlugHistory, type Tier } from '#db/schema.ts';
-import {
-  LISTING_FIELDS,
-  listingFromForm,
-  listingSchema,
-  listingTierViolations,
-  type ListingFormValues,
-  type ListingInput,
-} from '#lib/listing-schema.ts';
+import { LISTING_FIELDS, listingFromForm, listingSchema, listingTierViolations, type ListingFormValues, type ListingInput } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
 import { fieldErrors } from '../http.ts';
 import type { SessionUser } from '../auth/sessions.ts';

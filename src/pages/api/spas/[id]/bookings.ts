@@ -21,7 +21,14 @@ export const prerender = false;
 /** A booking is a few short fields and a message of at most 2,000 characters. */
 const BODY_LIMIT = 16_384;
 
-const CODES = { invalid: 'invalid_request', not_found: 'not_found', forbidden: 'forbidden', conflict: 'conflict', rate_limited: 'rate_limited', unavailable: 'unavailable' };
+const CODES = {
+  invalid: 'invalid_request',
+  not_found: 'not_found',
+  forbidden: 'forbidden',
+  conflict: 'conflict',
+  rate_limited: 'rate_limited',
+  unavailable: 'unavailable',
+};
 
 export const POST: APIRoute = async (context) => {
   const spaId = parseId(context.params.id);
