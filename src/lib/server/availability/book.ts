@@ -22,6 +22,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import { BOOKING_LIMITS, bookingDetails, type BookingDetails } from '../bookings/bookings.ts';
 import { findBookableService, findBookableSpa, loadCalendar, openTimesFor, type BookableSpa } from './calendar.ts';
 import { announceOpenTimeBooking, confirmationLine } from './mail.ts';
+import { forgetSlots } from './slots.ts';
 import { ok, refuse, type Refusal, type Result } from './result.ts';
 
 const HOUR_MS = 3_600_000;
@@ -139,6 +140,7 @@ export function bookOpenTime(spaId: number, input: unknown, context: OpenTimeCon
     if (written.reason !== 'conflict') return written;
     return { ...written, alternatives: alternativesFor(spaId, request.serviceId, request.start, now) };
   }
+  forgetSlots(spaId);
   const details = bookingDetails(written.value)!;
   announceOpenTimeBooking(details, context.origin);
   return ok({ id: written.value, status: details.booking.status, details, message: confirmationLine(details) });

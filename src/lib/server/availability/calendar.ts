@@ -112,9 +112,10 @@ export function loadCalendar(db: Reader, spaId: number, from: number, to: number
         )
         .all()
     : [];
+  // Epoch milliseconds as stored (no Date per row: a busy spa has thousands in a month).
   const busy = db
     .select({
-      start: bookings.scheduledAt,
+      start: sql<number>`${bookings.scheduledAt}`,
       end: sql<number>`coalesce(${bookings.endsAt}, ${bookings.scheduledAt} + coalesce(${services.duration}, ${DEFAULT_MINUTES}) * 60000)`,
       bufferMinutes: bookings.bufferMinutes,
       clinicianId: bookings.clinicianId,
@@ -137,7 +138,7 @@ export function loadCalendar(db: Reader, spaId: number, from: number, to: number
     dateHours,
     rooms: spa.rooms,
     clinicians: staff.map((c) => ({ ...c, timeOff: timeOff.filter((off) => off.clinicianId === c.id) })),
-    bookings: busy.map((b) => ({ ...b, start: b.start!.getTime(), end: Number(b.end) })),
+    bookings: busy,
   };
 }
 

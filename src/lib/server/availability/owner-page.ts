@@ -31,6 +31,7 @@ import {
   type AffectedBooking,
   type HoursChange,
 } from './settings.ts';
+import { forgetSlots } from './slots.ts';
 
 export const AVAILABILITY_NOTICES = {
   rules: 'Booking settings saved.',
@@ -66,6 +67,13 @@ export interface AvailabilityPost {
 }
 
 export function handleAvailabilityPost(form: URLSearchParams, post: AvailabilityPost): Response | FormRefusal<AvailabilityForm> {
+  const answer = handle(form, post);
+  // Whatever was saved changes the open times: this process answers afresh at once.
+  if (answer instanceof Response) forgetSlots(post.spaId);
+  return answer;
+}
+
+function handle(form: URLSearchParams, post: AvailabilityPost): Response | FormRefusal<AvailabilityForm> {
   const path = `/owner/spas/${post.spaId}/availability`;
   const intent = form.get('intent') ?? '';
   const id = parseId(form.get('id'));

@@ -77,6 +77,38 @@ function slotsJson(found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>
   };
 }
 
+/**
+ * Answers kept for a few seconds, as JSON text, per spa, service and window.
+ * The same spa page is opened by many visitors, and a busy spa's answer costs
+ * a read of its month and the engine's run; the endpoint's own Cache-Control
+ * already lets browsers keep it this long. A booking or a settings change made
+ * in this process forgets the spa's answers at once; one made by another
+ * server process is seen when the entry expires, and a time taken meanwhile
+ * is refused by the booking's own check (409 with fresh alternatives).
+ */
+export const SLOTS_CACHE_MS = 10_000;
+const MAX_CACHED = 2_000;
+const cache = new Map<string, { spaId: number; at: number; body: string }>();
+
+/** Forgets the spa's cached answers (after a booking or a change of its settings in this process). */
+export function forgetSlots(spaId: number): void {
+  for (const [key, entry] of cache) if (entry.spaId === spaId) cache.delete(key);
+}
+
+/** slotsFor's answer as JSON text, from the cache when fresh. */
+export function slotsJsonFor(spaId: number, query: URLSearchParams, now = Date.now()): Result<string> {
+  const key = `${spaId}?${query.get('service')}&${query.get('from')}&${query.get('days')}`;
+  const hit = cache.get(key);
+  if (hit && now - hit.at < SLOTS_CACHE_MS) return ok(hit.body);
+  const answer = slotsFor(spaId, query, now);
+  if (!answer.ok) return answer;
+  const body = JSON.stringify(answer.value);
+  cache.delete(key);
+  cache.set(key, { spaId, at: now, body });
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  return ok(body);
+}
+
 /** The answer for a query string: the open times, or why not (invalid query, unknown spa or service). */
 export function slotsFor(spaId: number, query: URLSearchParams, now = Date.now()): Result<SlotsAnswer> {
   const parsed = slotsQuerySchema.safeParse({
