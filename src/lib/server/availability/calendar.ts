@@ -68,6 +68,33 @@ export function findBookableService(db: Reader, spaId: number, serviceId: number
   return service ?? null;
 }
 
+/** The spa's clinicians by name, each with their hours and their time off that ends on or after `fromDate`. */
+export function cliniciansOf(db: Reader, spaId: number, fromDate: string) {
+  const staff = db
+    .select({ id: clinicians.id, name: clinicians.name, role: clinicians.role, treatments: clinicians.treatments, workingHours: clinicians.workingHours })
+    .from(clinicians)
+    .where(eq(clinicians.spaId, spaId))
+    .orderBy(asc(clinicians.name), asc(clinicians.id))
+    .all();
+  const timeOff = staff.length
+    ? db
+        .select()
+        .from(clinicianTimeOff)
+        .where(
+          and(
+            inArray(
+              clinicianTimeOff.clinicianId,
+              staff.map((c) => c.id),
+            ),
+            gte(clinicianTimeOff.lastDay, fromDate),
+          ),
+        )
+        .orderBy(asc(clinicianTimeOff.firstDay))
+        .all()
+    : [];
+  return staff.map((c) => ({ ...c, timeOff: timeOff.filter((off) => off.clinicianId === c.id) }));
+}
+
 /** The spa's calendar with the bookings that can touch instants [from, to). */
 export function loadCalendar(db: Reader, spaId: number, from: number, to: number): SpaCalendar {
   const spa = db
@@ -91,27 +118,6 @@ export function loadCalendar(db: Reader, spaId: number, from: number, to: number
       .all()
       .map((row) => [row.date, row.ranges]),
   );
-  const staff = db
-    .select({ id: clinicians.id, treatments: clinicians.treatments, workingHours: clinicians.workingHours })
-    .from(clinicians)
-    .where(eq(clinicians.spaId, spaId))
-    .orderBy(asc(clinicians.name), asc(clinicians.id))
-    .all();
-  const timeOff = staff.length
-    ? db
-        .select({ clinicianId: clinicianTimeOff.clinicianId, firstDay: clinicianTimeOff.firstDay, lastDay: clinicianTimeOff.lastDay })
-        .from(clinicianTimeOff)
-        .where(
-          and(
-            inArray(
-              clinicianTimeOff.clinicianId,
-              staff.map((c) => c.id),
-            ),
-            gte(clinicianTimeOff.lastDay, firstDate),
-          ),
-        )
-        .all()
-    : [];
   // Epoch milliseconds as stored (no Date per row: a busy spa has thousands in a month).
   const busy = db
     .select({
@@ -137,7 +143,7 @@ export function loadCalendar(db: Reader, spaId: number, from: number, to: number
     hours: spa.hours,
     dateHours,
     rooms: spa.rooms,
-    clinicians: staff.map((c) => ({ ...c, timeOff: timeOff.filter((off) => off.clinicianId === c.id) })),
+    clinicians: cliniciansOf(db, spaId, firstDate),
     bookings: busy,
   };
 }

@@ -17,7 +17,7 @@ import { findOfSpa } from '../db-helpers.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { announceBookingChange } from '../bookings/booking-mail.ts';
 import { changeBooking } from '../bookings/bookings.ts';
-import { ACTIVE_STATUSES, loadCalendar } from './calendar.ts';
+import { ACTIVE_STATUSES, cliniciansOf, loadCalendar } from './calendar.ts';
 import { ok, refuse, type Result } from './result.ts';
 
 /** The spa's hours as the pages show them: the data, and the old text that did not read as hours. */
@@ -48,28 +48,7 @@ export function readAvailability(spaId: number, today: string) {
     .where(and(eq(spaDateHours.spaId, spaId), gte(spaDateHours.date, today)))
     .orderBy(asc(spaDateHours.date))
     .all();
-  const staff = db
-    .select({ id: clinicians.id, name: clinicians.name, role: clinicians.role, treatments: clinicians.treatments, workingHours: clinicians.workingHours })
-    .from(clinicians)
-    .where(eq(clinicians.spaId, spaId))
-    .orderBy(asc(clinicians.name), asc(clinicians.id))
-    .all();
-  const timeOff = staff.length
-    ? db
-        .select()
-        .from(clinicianTimeOff)
-        .where(
-          and(
-            inArray(
-              clinicianTimeOff.clinicianId,
-              staff.map((c) => c.id),
-            ),
-            gte(clinicianTimeOff.lastDay, today),
-          ),
-        )
-        .orderBy(asc(clinicianTimeOff.firstDay))
-        .all()
-    : [];
+  const staff = cliniciansOf(db, spaId, today);
   const serviceRows = db
     .select({
       id: services.id,
@@ -86,7 +65,7 @@ export function readAvailability(spaId: number, today: string) {
   return {
     ...spa,
     dates,
-    clinicians: staff.map((c) => ({ ...c, timeOff: timeOff.filter((off) => off.clinicianId === c.id) })),
+    clinicians: staff,
     services: serviceRows.map((s) => ({
       ...s,
       // Online booking needs someone who performs it (a service without a treatment key: anyone).
