@@ -10,7 +10,8 @@
 //      Bar: p99 at most 50 ms, no error. Answers are kept for 10 s
 //      (src/lib/server/availability/slots.ts), as many visitors ask for the
 //      same spa; a third run asks for a different window every time, so
-//      nearly every answer is computed afresh: reported, not judged.
+//      nearly every answer is computed afresh: reported, not judged, as is
+//      GET /api/cities (a small JSON list) as the floor of any endpoint here.
 // Figures: data/bench/slots.json. Talks to 127.0.0.1 only; bounded.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -199,7 +200,7 @@ function measureComputation(spaId: number, serviceIds: number[], from: string) {
 
 /** wrk over a list of paths in turn, its own latency distribution (--latency) read back; `judged` runs meet the bar. */
 function wrk(paths: string[], label: string, judged = true) {
-  const script = join(work, `${label}.lua`);
+  const script = join(work, `${label.replace(/[^a-z0-9]+/gi, '-')}.lua`);
   writeFileSync(
     script,
     `local paths = {${paths.map((p) => JSON.stringify(p)).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1])\nend\n`,
@@ -257,6 +258,8 @@ async function measureEndpoint(spaId: number, serviceIds: number[], from: string
   // afresh, as for a crowd of visitors each on another spa. Reported, not judged: the server's cost per answer.
   const cold = serviceIds.flatMap((id) => Array.from({ length: 60 }, (_, d) => [1, 2, 3, 4, 5, 6, 7].map((days) => path(id, addDays(from, d), days))).flat());
   return {
+    // The floor of any endpoint here: a small JSON list (the cities) through the same server, same load.
+    baselineCities: wrk(['/api/cities'], 'baseline: /api/cities', false),
     weekAtATime: wrk(weeks, 'slots, 7 days a request'),
     fourWeeks: wrk(month, 'slots, 28 days a request'),
     everyRequestAnotherWindow: wrk(cold, 'slots, every request another window', false),
