@@ -173,6 +173,27 @@ test.describe('the availability page, without JavaScript', () => {
     expect(told.map((m) => m.subject)).toEqual([`Cancelled: Botox at Hours Studio ${counter}`]);
   });
 
+  test('old hours that did not read as times: the dashboard asks for them, and setting the hours clears the note', async ({ page }) => {
+    const me = owner();
+    const spa = makeSpa(me);
+    write('update spas set hours_note = ? where id = ?', 'Mon: By appointment; Tue: Closed', spa.id);
+    await signIn(page.context(), me);
+    await page.goto('/owner/dashboard');
+    const note = page.locator(`[data-spa-id="${spa.id}"] [data-hours-note]`);
+    await expect(note).toContainText('“Mon: By appointment; Tue: Closed”');
+    await note.getByRole('link', { name: /Set your hours/ }).click();
+    await expect(page.locator('[data-availability-page] [data-hours-note]')).toContainText('Mon: By appointment');
+    const monday = page.locator('form[data-form="hours"]').getByRole('group', { name: 'Monday' });
+    await monday.getByLabel('Opens', { exact: true }).fill('10:00');
+    await monday.getByLabel('Closes', { exact: true }).first().fill('16:00');
+    await page.getByRole('button', { name: 'Save weekly hours' }).click();
+    await expect(page.locator('[data-owner-notice]')).toContainText('Weekly hours saved.');
+    await expect(page.locator('[data-hours-note]')).toHaveCount(0);
+    expect(query<{ note: string | null }>('select hours_note as note from spas where id = ?', spa.id)[0]!.note).toBeNull();
+    await page.goto('/owner/dashboard');
+    await expect(page.locator(`[data-spa-id="${spa.id}"] [data-hours-note]`)).toHaveCount(0);
+  });
+
   test('someone else’s spa is not found, and a visitor is asked to sign in', async ({ page }) => {
     const stranger = owner();
     const spa = makeSpa(owner());

@@ -6,7 +6,7 @@
 // reaches another spa's row. A change of hours or time off first asks
 // affectedBy: bookings it would leave outside the hours are shown to the
 // owner, who keeps them or cancels them (the client is told), never dropped.
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
 import { bookings, clinicians, clinicianTimeOff, services, spaDateHours, spas } from '#db/schema.ts';
 import type { BookingRulesInput, DateHoursInput, ServiceBookingInput, TimeOffInput } from '#lib/availability-schema.ts';
 import { AVAILABILITY_MESSAGES } from '#lib/availability-schema.ts';
@@ -24,6 +24,17 @@ import { ok, refuse, type Result } from './result.ts';
 export function readSpaHours(spaId: number): { week: WeeklyHours | null; note: string | null } | null {
   const row = db.select({ week: spas.openingHours, note: spas.hoursNote }).from(spas).where(eq(spas.id, spaId)).get();
   return row ?? null;
+}
+
+/** The spas among `spaIds` whose old hours did not read as times (migration 0017): the dashboard asks their owner to set them. */
+export function hoursNotesOf(spaIds: number[]): Map<number, string> {
+  if (spaIds.length === 0) return new Map();
+  const rows = db
+    .select({ id: spas.id, note: spas.hoursNote })
+    .from(spas)
+    .where(and(inArray(spas.id, spaIds), isNotNull(spas.hoursNote)))
+    .all();
+  return new Map(rows.map((row) => [row.id, row.note!]));
 }
 
 /** Everything the availability page shows and edits. */
