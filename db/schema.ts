@@ -210,7 +210,7 @@ export const spas = sqliteTable(
     // Hours the old free-text field held that did not read as times (migration
     // 0017): shown as written until the owner sets the hours, which clears it.
     hoursNote: text('hours_note'),
-    // Online booking (issue 24, docs/decisions/0027): the mode, and its rules in
+    // Online booking (issue 24, docs/decisions/0028): the mode, and its rules in
     // the spa's local time: no time sooner than the notice, none further ahead
     // than the horizon, start times every step minutes from each opening.
     bookingMode: text('booking_mode', { enum: BOOKING_MODES }).notNull().default('none'),

@@ -5,7 +5,7 @@
 //
 // Hours are wall-clock times in Orange County; bookings are instants (epoch
 // milliseconds, UTC in the database). Wall-clock times become instants only
-// through Temporal (temporal-polyfill, docs/decisions/0027): on the spring-
+// through Temporal (temporal-polyfill, docs/decisions/0028): on the spring-
 // forward day a wall time that does not exist (2:00-2:59 AM) is never offered,
 // and on the fall-back day the repeated hour is offered once, at its first
 // occurrence (PDT), and stored as that instant. Days without a clock change
