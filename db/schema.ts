@@ -4,6 +4,7 @@
 // 'YYYY-MM-DD' text in America/Los_Angeles.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { DayHours, WeeklyHours } from '#lib/opening-hours.ts';
 
 export const TIERS = ['FREE', 'PREMIUM', 'ELITE'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -26,6 +27,18 @@ export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const SOCIAL_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
 export const ANALYTICS_EVENT_TYPES = ['view', 'click', 'booking', 'conversion'] as const;
 export const ANALYTICS_ENTITY_TYPES = ['spa', 'page', 'offer'] as const;
+/**
+ * How a spa takes bookings (issue 24): `none` is the request form of the spec
+ * (the default: a spa that sets nothing keeps it); `instant` confirms a chosen
+ * open time at once; `request` holds the chosen time until the owner answers.
+ */
+export const BOOKING_MODES = ['none', 'instant', 'request'] as const;
+export type BookingMode = (typeof BOOKING_MODES)[number];
+/** How a booking was made: the request form (a preferred day), or an open time confirmed at once or held for the owner. */
+export const BOOKING_CHANNELS = ['request', 'instant', 'hold'] as const;
+export type BookingChannel = (typeof BOOKING_CHANNELS)[number];
+/** The slot steps an owner may choose, in minutes. */
+export const SLOT_STEPS = [5, 10, 15, 20, 30, 60] as const;
 
 const id = () => integer('id').primaryKey({ autoIncrement: true });
 /** ELITE 3, PREMIUM 2, anything else 1 (spec 9): the listing order's first key. */
@@ -191,8 +204,23 @@ export const spas = sqliteTable(
     socialFeedUrl: text('social_feed_url'),
     socialPlatform: text('social_platform', { enum: SOCIAL_PLATFORMS }),
     videoUrl: text('video_url'),
-    // Opening hours as JSON: { "mon": "9:00 AM – 6:00 PM", ..., "sun": null } (null: closed); null when unknown.
-    hours: text('hours', { mode: 'json' }).$type<Record<string, string | null>>(),
+    // Opening hours as data (src/lib/opening-hours.ts): { "mon": [["09:00", "18:00"]], ..., "sun": [] }
+    // ([]: closed); null when not listed. Wall-clock times in Orange County.
+    openingHours: text('opening_hours', { mode: 'json' }).$type<WeeklyHours>(),
+    // Hours the old free-text field held that did not read as times (migration
+    // 0017): shown as written until the owner sets the hours, which clears it.
+    hoursNote: text('hours_note'),
+    // Online booking (issue 24, docs/decisions/0028): the mode, and its rules in
+    // the spa's local time: no time sooner than the notice, none further ahead
+    // than the horizon, start times every step minutes from each opening.
+    bookingMode: text('booking_mode', { enum: BOOKING_MODES }).notNull().default('none'),
+    minNoticeMinutes: integer('min_notice_minutes').notNull().default(120),
+    bookingHorizonDays: integer('booking_horizon_days').notNull().default(60),
+    slotStepMinutes: integer('slot_step_minutes').notNull().default(15),
+    // Treatment rooms, when the spa counts them: no two appointments share one. Null: rooms do not limit.
+    // (These columns' CHECKs are written in migration 0017, on the added columns,
+    // so the table is not rebuilt: rebuilding would drop its triggers.)
+    treatmentRooms: integer('treatment_rooms'),
     tier: text('tier', { enum: TIERS }).notNull().default('FREE'),
     active: bool('active').notNull().default(true),
     // The directory shows active listings, and only an approved listing may be
@@ -228,6 +256,22 @@ export const spas = sqliteTable(
     check('spas_tier_check', inList('tier', TIERS)),
     check('spas_review_status_check', inList('review_status', REVIEW_STATUSES)),
   ],
+);
+
+// A spa's closed dates and one-off hours (holidays, events): on that Pacific
+// date they replace the weekly hours; no ranges means closed all day.
+export const spaDateHours = sqliteTable(
+  'spa_date_hours',
+  {
+    spaId: spaId(),
+    /** 'YYYY-MM-DD', Pacific. */
+    date: text('date').notNull(),
+    ranges: text('ranges', { mode: 'json' }).$type<DayHours>().notNull(),
+    /** What clients are told ("Thanksgiving"), optional. */
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.spaId, t.date] }), check('spa_date_hours_note_check', sql`note is null or length(note) <= 100`)],
 );
 
 // Addresses a spa answered at before an editor changed its slug: /spas/{old}
@@ -268,6 +312,10 @@ export const services = sqliteTable(
     // What the price is for, when it is not the whole treatment ("per unit", "per syringe").
     priceUnit: text('price_unit'),
     duration: integer('duration').notNull(),
+    // Online booking (issue 24): whether clients may book it at an open time,
+    // and the minutes after it (clean-up) before its clinician and room are free again.
+    bookableOnline: bool('bookable_online').notNull().default(true),
+    bufferAfterMinutes: integer('buffer_after_minutes').notNull().default(0),
     category: text('category').notNull(),
     // One of the directory's treatment keys (botox, hydrafacial, ...) when the service is one.
     treatment: text('treatment'),
@@ -341,8 +389,19 @@ export const bookings = sqliteTable(
     email: text('email').notNull(),
     phone: text('phone'),
     preferredDate: text('preferred_date'),
-    // Set when the spa confirms: the appointment itself.
+    // The appointment's start: set when the spa confirms a request, or when the
+    // client chose an open time (then also while a request spa has it on hold).
     scheduledAt: timestamp('scheduled_at'),
+    // The end of the treatment (scheduledAt + the service's duration) and the
+    // minutes after it its clinician and room stay busy (the service's buffer,
+    // as it was when booked). Set for open-time bookings; a trigger moves the
+    // end with the start (migration 0017).
+    endsAt: timestamp('ends_at'),
+    bufferMinutes: integer('buffer_minutes').notNull().default(0),
+    clinicianId: integer('clinician_id').references(() => clinicians.id, { onDelete: 'set null' }),
+    /** Room 1..spas.treatment_rooms, when the spa counts rooms. */
+    room: integer('room'),
+    bookedVia: text('booked_via', { enum: BOOKING_CHANNELS }).notNull().default('request'),
     message: text('message'),
     status: text('status', { enum: BOOKING_STATUSES }).notNull().default('pending'),
     stripePaymentIntentId: text('stripe_payment_intent_id'),
@@ -375,6 +434,9 @@ export const bookings = sqliteTable(
     index('bookings_spa_idx').on(t.spaId, t.status),
     uniqueIndex('bookings_payment_intent_unique').on(t.stripePaymentIntentId),
     check('bookings_status_check', inList('status', BOOKING_STATUSES)),
+    // What the availability engine and the double-booking triggers read: a spa's timed bookings by start.
+    index('bookings_spa_time_idx').on(t.spaId, t.scheduledAt),
+    index('bookings_clinician_time_idx').on(t.clinicianId, t.scheduledAt),
   ],
 );
 
@@ -580,6 +642,9 @@ export const clinicians = sqliteTable(
       .default(sql`'[]'`),
     licenseCheckedAt: timestamp('license_checked_at'),
     licenseCheckedBy: integer('license_checked_by').references(() => users.id, { onDelete: 'set null' }),
+    // The days and hours they see clients (src/lib/opening-hours.ts), inside
+    // the spa's hours; null: whenever the spa is open.
+    workingHours: text('working_hours', { mode: 'json' }).$type<WeeklyHours>(),
     ...timestamps(),
   },
   (t) => [
@@ -591,6 +656,27 @@ export const clinicians = sqliteTable(
     check('clinicians_role_check', inList('role', CLINICIAN_ROLES)),
     check('clinicians_director_role_check', sql`is_medical_director = 0 or role in ('MD', 'DO')`),
     check('clinicians_name_length_check', sql`length(name) between 1 and 120`),
+  ],
+);
+
+// A clinician's time off: whole Pacific days, first and last included.
+export const clinicianTimeOff = sqliteTable(
+  'clinician_time_off',
+  {
+    id: id(),
+    clinicianId: integer('clinician_id')
+      .notNull()
+      .references(() => clinicians.id, { onDelete: 'cascade' }),
+    /** 'YYYY-MM-DD', Pacific. */
+    firstDay: text('first_day').notNull(),
+    lastDay: text('last_day').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('clinician_time_off_idx').on(t.clinicianId, t.lastDay),
+    check('clinician_time_off_order_check', sql`last_day >= first_day`),
+    check('clinician_time_off_note_check', sql`note is null or length(note) <= 100`),
   ],
 );
 

@@ -4,8 +4,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import type { Db } from './client.ts';
-import { demoAnsweredRequests, demoCities, demoClinicians, demoOffers, demoOwner, demoReviews, demoSpas } from './demo-data/index.ts';
-import { bookings, cities, clinicians, offerServices, offers, reviews, services, spaPhotos, spas, users } from './schema.ts';
+import { demoAnsweredRequests, demoAvailability, demoCities, demoClinicians, demoOffers, demoOwner, demoReviews, demoSpas } from './demo-data/index.ts';
+import { bookings, cities, clinicians, clinicianTimeOff, offerServices, offers, reviews, services, spaDateHours, spaPhotos, spas, users } from './schema.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -131,6 +131,57 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
         .values(values)
         .onConflictDoUpdate({ target: [clinicians.spaId, clinicians.role, clinicians.licenseNumber], set: values })
         .run();
+    }
+
+    // Spas that publish their availability (issue 24): their rules, dates,
+    // services' booking settings, and their clinicians' hours and time off.
+    for (const spa of demoAvailability) {
+      const spaId = spaIds.get(spa.spaSlug);
+      if (spaId === undefined) throw new Error(`Demo availability names unknown spa ${spa.spaSlug}`);
+      tx.update(spas)
+        .set({
+          bookingMode: spa.bookingMode,
+          minNoticeMinutes: spa.minNoticeMinutes ?? 120,
+          bookingHorizonDays: spa.bookingHorizonDays ?? 60,
+          slotStepMinutes: spa.slotStepMinutes ?? 15,
+          treatmentRooms: spa.treatmentRooms ?? null,
+        })
+        .where(eq(spas.id, spaId))
+        .run();
+      tx.delete(spaDateHours).where(eq(spaDateHours.spaId, spaId)).run();
+      for (const date of spa.dates ?? []) {
+        tx.insert(spaDateHours)
+          .values({ spaId, date: addDays(today, date.daysFromToday), ranges: date.ranges, note: date.note })
+          .run();
+      }
+      for (const [name, settings] of Object.entries(spa.services ?? {})) {
+        const serviceId = serviceIds.get(`${spa.spaSlug}/${name}`);
+        if (serviceId === undefined) throw new Error(`Demo availability names unknown service ${spa.spaSlug}/${name}`);
+        tx.update(services).set(settings).where(eq(services.id, serviceId)).run();
+      }
+      for (const [name, settings] of Object.entries(spa.clinicians ?? {})) {
+        const clinician = tx
+          .select({ id: clinicians.id })
+          .from(clinicians)
+          .where(and(eq(clinicians.spaId, spaId), eq(clinicians.name, name)))
+          .get();
+        if (!clinician) throw new Error(`Demo availability names unknown clinician ${spa.spaSlug}/${name}`);
+        tx.update(clinicians)
+          .set({ workingHours: settings.workingHours ?? null })
+          .where(eq(clinicians.id, clinician.id))
+          .run();
+        tx.delete(clinicianTimeOff).where(eq(clinicianTimeOff.clinicianId, clinician.id)).run();
+        for (const off of settings.timeOff ?? []) {
+          tx.insert(clinicianTimeOff)
+            .values({
+              clinicianId: clinician.id,
+              firstDay: addDays(today, off.fromDaysFromToday),
+              lastDay: addDays(today, off.fromDaysFromToday + off.days - 1),
+              note: off.note,
+            })
+            .run();
+        }
+      }
     }
 
     // Verified reviews, each behind a completed booking (keyed by the client's

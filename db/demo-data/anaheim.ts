@@ -18,7 +18,7 @@ export const anaheimSpas = citySpas('anaheim', [
     socialFeedUrl: 'https://www.instagram.com/peraltahillsaesthetics/',
     socialPlatform: 'instagram',
     videoUrl: 'https://www.youtube.com/watch?v=R2gH7kPz4Dq',
-    hours: openingHours({ 'mon-tue': '9:00 AM – 6:00 PM', 'wed-thu': '9:00 AM – 7:00 PM', fri: '9:00 AM – 5:00 PM', sat: '9:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-tue': '9:00 AM – 6:00 PM', 'wed-thu': '9:00 AM – 7:00 PM', fri: '9:00 AM – 5:00 PM', sat: '9:00 AM – 3:00 PM' }),
     photos: spaPictures(23, 3, 7, 11, 15, 19, 4, 8, 12, 14, 18, 22),
     createdDaysAgo: 590,
     services: [
@@ -74,7 +74,7 @@ export const anaheimSpas = citySpas('anaheim', [
     bookingLink: 'https://www.platinumtriangleskinclinic.com/book',
     socialFeedUrl: 'https://www.instagram.com/platinumtriangleskin/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-thu': '7:30 AM – 7:30 PM', fri: '7:30 AM – 5:00 PM', sat: '9:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '7:30 AM – 7:30 PM', fri: '7:30 AM – 5:00 PM', sat: '9:00 AM – 2:00 PM' }),
     photos: spaPictures(24, 4, 8, 12, 16, 20, 1),
     createdDaysAgo: 384,
     services: [
@@ -123,7 +123,7 @@ export const anaheimSpas = citySpas('anaheim', [
     bookingLink: 'https://www.orangewoodlaserandskin.com/book',
     socialFeedUrl: 'https://www.youtube.com/@orangewoodlaser',
     socialPlatform: 'youtube',
-    hours: openingHours({ 'mon-fri': '10:00 AM – 7:00 PM', sat: '9:00 AM – 5:00 PM', sun: '10:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '10:00 AM – 7:00 PM', sat: '9:00 AM – 5:00 PM', sun: '10:00 AM – 3:00 PM' }),
     photos: spaPictures(1, 6, 11, 16, 21, 3, 13, 23, 8, 18),
     createdDaysAgo: 267,
     services: [
@@ -180,7 +180,7 @@ export const anaheimSpas = citySpas('anaheim', [
     bookingLink: 'https://www.citrusrowaesthetics.com/book',
     socialFeedUrl: 'https://www.instagram.com/citrusrowaesthetics/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'tue-thu': '10:00 AM – 7:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'tue-thu': '10:00 AM – 7:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
     photos: spaPictures(2, 7, 12, 17, 22),
     createdDaysAgo: 162,
     services: [
@@ -227,7 +227,7 @@ export const anaheimSpas = citySpas('anaheim', [
     phone: '(714) 555-0134',
     email: 'hello@centerstreetfacialstudio.com',
     website: 'https://www.centerstreetfacialstudio.com',
-    hours: openingHours({ 'mon-thu': '10:00 AM – 7:00 PM', 'fri-sat': '10:00 AM – 8:00 PM', sun: '11:00 AM – 5:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '10:00 AM – 7:00 PM', 'fri-sat': '10:00 AM – 8:00 PM', sun: '11:00 AM – 5:00 PM' }),
     photos: spaPictures(3, 15),
     createdDaysAgo: 77,
     services: [
@@ -266,7 +266,7 @@ export const anaheimSpas = citySpas('anaheim', [
     phone: '(714) 555-0135',
     email: 'hello@colonyparkwellness.com',
     website: 'https://www.colonyparkwellness.com',
-    hours: null,
+    openingHours: null,
     photos: spaPictures(4),
     createdDaysAgo: 37,
     services: [

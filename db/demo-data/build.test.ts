@@ -4,19 +4,20 @@ import { citySpas, openingHours, spaPictures, type CitySpa } from './build.ts';
 describe('the demo-data builders', () => {
   it('spells out a week of opening hours from day spans, closed where no span names the day', () => {
     expect(openingHours({ 'tue-thu': '9:00 AM – 6:00 PM', sat: '10:00 AM – 2:00 PM' })).toEqual({
-      mon: null,
-      tue: '9:00 AM – 6:00 PM',
-      wed: '9:00 AM – 6:00 PM',
-      thu: '9:00 AM – 6:00 PM',
-      fri: null,
-      sat: '10:00 AM – 2:00 PM',
-      sun: null,
+      mon: [],
+      tue: [['09:00', '18:00']],
+      wed: [['09:00', '18:00']],
+      thu: [['09:00', '18:00']],
+      fri: [],
+      sat: [['10:00', '14:00']],
+      sun: [],
     });
   });
 
   it.each([
     [{ 'fri-mon': '9:00 AM – 5:00 PM' }, /fri-mon runs backwards/],
     [{ 'mon-wed': '9:00 AM – 5:00 PM', wed: '9:00 AM – 7:00 PM' }, /wed is given twice/],
+    [{ mon: 'By appointment' }, /mon does not read as hours/],
   ])('refuses opening hours %o', (spans, message) => {
     expect(() => openingHours(spans)).toThrow(message);
   });
@@ -40,7 +41,7 @@ describe('the demo-data builders', () => {
       website: 'https://glow.example',
       socialFeedUrl: 'https://www.instagram.com/glow/',
       socialPlatform: 'instagram',
-      hours: null,
+      openingHours: null,
       photos: spaPictures(5, 6),
       createdDaysAgo: 10,
       services: [

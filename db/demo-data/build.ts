@@ -3,7 +3,7 @@
 // belongs on, what its price is for) are written once, here.
 import type { TreatmentSlug } from '#content/site.ts';
 import type { ServiceCategory } from '#db/schema.ts';
-import { WEEKDAYS, type Weekday } from '#lib/listing-schema.ts';
+import { parseDayText, WEEKDAYS, type TimeRange, type Weekday, type WeeklyHours } from '#lib/opening-hours.ts';
 import type { DemoService, DemoSpa } from './types.ts';
 
 type Terms = { category: ServiceCategory; treatment?: TreatmentSlug; priceUnit?: string };
@@ -45,23 +45,26 @@ function fromKind({ kind, priceUnit, ...own }: CityService): DemoService {
 type DaySpan = Weekday | `${Weekday}-${Weekday}`;
 
 /**
- * A week of opening hours from what a sign on the door would say, e.g.
- * `{ 'mon-thu': '9:00 AM – 6:00 PM', fri: '9:00 AM – 5:00 PM' }`: a day not named is closed.
+ * A week of opening hours (as data, src/lib/opening-hours.ts) from what a sign
+ * on the door would say, e.g. `{ 'mon-thu': '9:00 AM – 6:00 PM', fri: '9:00 AM – 5:00 PM' }`:
+ * a day not named is closed.
  */
-export function openingHours(spans: Partial<Record<DaySpan, string>>): Record<Weekday, string | null> {
+export function openingHours(spans: Partial<Record<DaySpan, string>>): WeeklyHours {
   const days = WEEKDAYS.map(([day]) => day);
-  const week = Object.fromEntries(days.map((day) => [day, null])) as Record<Weekday, string | null>;
+  const week = Object.fromEntries(days.map((day) => [day, null])) as Record<Weekday, TimeRange[] | null>;
   for (const [span, time] of Object.entries(spans) as [DaySpan, string][]) {
     const [first, last = first] = span.split('-') as [Weekday, Weekday?];
     const from = days.indexOf(first);
     const to = days.indexOf(last);
     if (to < from) throw new Error(`Opening hours: ${span} runs backwards`);
+    const ranges = parseDayText(time);
+    if (!ranges) throw new Error(`Opening hours: ${span} does not read as hours (${time})`);
     for (const day of days.slice(from, to + 1)) {
       if (week[day] !== null) throw new Error(`Opening hours: ${day} is given twice`);
-      week[day] = time;
+      week[day] = ranges;
     }
   }
-  return week;
+  return Object.fromEntries(days.map((day) => [day, week[day] ?? []])) as unknown as WeeklyHours;
 }
 
 type MediaField = 'bookingLink' | 'socialFeedUrl' | 'socialPlatform' | 'videoUrl';

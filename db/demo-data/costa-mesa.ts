@@ -17,7 +17,7 @@ export const costaMesaSpas = citySpas('costa-mesa', [
     bookingLink: 'https://www.fairviewmodernaesthetics.com/book',
     socialFeedUrl: 'https://www.instagram.com/fairviewmodern/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 2:00 PM' }),
     photos: spaPictures(16, 21, 2, 8, 13, 19, 24, 5, 10, 14),
     createdDaysAgo: 702,
     services: [
@@ -72,7 +72,7 @@ export const costaMesaSpas = citySpas('costa-mesa', [
     website: 'https://www.camellialaneskinsociety.com',
     socialFeedUrl: 'https://www.instagram.com/camellialaneskin/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-tue': '10:00 AM – 6:00 PM', 'wed-thu': '10:00 AM – 8:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-tue': '10:00 AM – 6:00 PM', 'wed-thu': '10:00 AM – 8:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
     photos: spaPictures(17, 22, 3, 9, 14, 20),
     createdDaysAgo: 291,
     services: [
@@ -128,7 +128,7 @@ export const costaMesaSpas = citySpas('costa-mesa', [
     bookingLink: 'https://www.mesaverdelaserstudio.com/book',
     socialFeedUrl: 'https://www.youtube.com/@mesaverdelaserstudio',
     socialPlatform: 'youtube',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 7:00 PM', sat: '10:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 7:00 PM', sat: '10:00 AM – 3:00 PM' }),
     photos: spaPictures(18, 23, 4, 10),
     createdDaysAgo: 154,
     services: [
@@ -181,7 +181,7 @@ export const costaMesaSpas = citySpas('costa-mesa', [
     phone: '(714) 555-0113',
     email: 'hello@eastsidefacialcompany.com',
     website: 'https://www.eastsidefacialcompany.com',
-    hours: openingHours({ 'mon-fri': '10:00 AM – 6:00 PM', sat: '9:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '10:00 AM – 6:00 PM', sat: '9:00 AM – 3:00 PM' }),
     photos: spaPictures(19, 1),
     createdDaysAgo: 71,
     services: [
@@ -220,7 +220,7 @@ export const costaMesaSpas = citySpas('costa-mesa', [
     phone: '(714) 555-0114',
     email: 'hello@paperlanternskinbar.com',
     website: 'https://www.paperlanternskinbar.com',
-    hours: openingHours({ 'tue-thu': '11:00 AM – 7:00 PM', 'fri-sat': '10:00 AM – 5:00 PM' }),
+    openingHours: openingHours({ 'tue-thu': '11:00 AM – 7:00 PM', 'fri-sat': '10:00 AM – 5:00 PM' }),
     photos: spaPictures(20, 2, 11),
     createdDaysAgo: 22,
     services: [
@@ -266,7 +266,7 @@ export const costaMesaSpas = citySpas('costa-mesa', [
     phone: '(714) 555-0115',
     email: 'hello@goldfinchwellnessclinic.com',
     website: 'https://www.goldfinchwellnessclinic.com',
-    hours: openingHours({ 'mon-thu': '8:00 AM – 4:00 PM', fri: '8:00 AM – 12:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '8:00 AM – 4:00 PM', fri: '8:00 AM – 12:00 PM' }),
     photos: spaPictures(21),
     createdDaysAgo: 5,
     services: [

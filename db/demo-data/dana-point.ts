@@ -18,7 +18,7 @@ export const danaPointSpas = citySpas('dana-point', [
     socialFeedUrl: 'https://www.instagram.com/headlandsaesthetic/',
     socialPlatform: 'instagram',
     videoUrl: 'https://www.youtube.com/watch?v=tY6bN1wVs0E',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM', sun: '10:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM', sun: '10:00 AM – 2:00 PM' }),
     photos: spaPictures(11, 15, 19, 23, 4, 8, 12, 16, 20, 24, 1, 5, 9),
     createdDaysAgo: 739,
     services: [
@@ -74,7 +74,7 @@ export const danaPointSpas = citySpas('dana-point', [
     bookingLink: 'https://www.lanterndistrictskinstudio.com/book',
     socialFeedUrl: 'https://www.instagram.com/lanterndistrictskin/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-fri': '10:00 AM – 6:00 PM', sat: '10:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '10:00 AM – 6:00 PM', sat: '10:00 AM – 4:00 PM' }),
     photos: spaPictures(12, 16, 20, 24, 5),
     createdDaysAgo: 312,
     services: [
@@ -123,7 +123,7 @@ export const danaPointSpas = citySpas('dana-point', [
     bookingLink: 'https://www.dohenylightlaserclinic.com/book',
     socialFeedUrl: 'https://www.tiktok.com/@dohenylightlaser',
     socialPlatform: 'tiktok',
-    hours: openingHours({ 'mon-tue': '9:00 AM – 6:00 PM', 'wed-thu': '11:00 AM – 7:00 PM', fri: '9:00 AM – 5:00 PM', sat: '9:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-tue': '9:00 AM – 6:00 PM', 'wed-thu': '11:00 AM – 7:00 PM', fri: '9:00 AM – 5:00 PM', sat: '9:00 AM – 2:00 PM' }),
     photos: spaPictures(13, 17, 21, 1, 6, 11),
     createdDaysAgo: 141,
     services: [
@@ -176,7 +176,7 @@ export const danaPointSpas = citySpas('dana-point', [
     phone: '(949) 555-0143',
     email: 'hello@saltcreekfacialstudio.com',
     website: 'https://www.saltcreekfacialstudio.com',
-    hours: openingHours({ 'wed-fri': '10:00 AM – 6:00 PM', 'sat-sun': '9:00 AM – 5:00 PM' }),
+    openingHours: openingHours({ 'wed-fri': '10:00 AM – 6:00 PM', 'sat-sun': '9:00 AM – 5:00 PM' }),
     photos: spaPictures(14, 24),
     createdDaysAgo: 65,
     services: [
@@ -215,7 +215,7 @@ export const danaPointSpas = citySpas('dana-point', [
     phone: '(949) 555-0144',
     email: 'hello@bluelanternwellness.com',
     website: 'https://www.bluelanternwellness.com',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 5:00 PM', sat: '10:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 5:00 PM', sat: '10:00 AM – 2:00 PM' }),
     photos: spaPictures(15, 4),
     createdDaysAgo: 28,
     services: [
@@ -261,7 +261,7 @@ export const danaPointSpas = citySpas('dana-point', [
     phone: '(949) 555-0145',
     email: 'hello@harborswellivbar.com',
     website: 'https://www.harborswellivbar.com',
-    hours: null,
+    openingHours: null,
     photos: spaPictures(16),
     createdDaysAgo: 9,
     services: [

@@ -17,7 +17,7 @@ export const huntingtonBeachSpas = citySpas('huntington-beach', [
     bookingLink: 'https://www.goldenwestmedicalaesthetics.com/book',
     socialFeedUrl: 'https://www.instagram.com/goldenwestaesthetics/',
     socialPlatform: 'instagram',
-    hours: openingHours({
+    openingHours: openingHours({
       mon: '9:00 AM – 6:00 PM',
       tue: '9:00 AM – 7:00 PM',
       wed: '9:00 AM – 6:00 PM',
@@ -80,7 +80,7 @@ export const huntingtonBeachSpas = citySpas('huntington-beach', [
     bookingLink: 'https://www.bolsachicaskinandlaser.com/book',
     socialFeedUrl: 'https://www.tiktok.com/@bolsachicaskin',
     socialPlatform: 'tiktok',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 5:00 PM', sat: '8:00 AM – 12:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 5:00 PM', sat: '8:00 AM – 12:00 PM' }),
     photos: spaPictures(23, 4, 9, 14, 19, 24, 6, 12),
     createdDaysAgo: 447,
     services: [
@@ -136,7 +136,7 @@ export const huntingtonBeachSpas = citySpas('huntington-beach', [
     bookingLink: 'https://www.seacliffbodycontouring.com/book',
     socialFeedUrl: 'https://www.instagram.com/seacliffbody/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-thu': '7:00 AM – 6:00 PM', fri: '7:00 AM – 4:00 PM', sat: '8:00 AM – 1:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '7:00 AM – 6:00 PM', fri: '7:00 AM – 4:00 PM', sat: '8:00 AM – 1:00 PM' }),
     photos: spaPictures(24, 5, 10, 15, 21),
     createdDaysAgo: 209,
     services: [
@@ -189,7 +189,7 @@ export const huntingtonBeachSpas = citySpas('huntington-beach', [
     phone: '(714) 555-0123',
     email: 'hello@driftlinefacialstudio.com',
     website: 'https://www.driftlinefacialstudio.com',
-    hours: openingHours({ 'mon-wed': '9:00 AM – 5:00 PM', 'thu-fri': '11:00 AM – 7:00 PM', sat: '9:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-wed': '9:00 AM – 5:00 PM', 'thu-fri': '11:00 AM – 7:00 PM', sat: '9:00 AM – 4:00 PM' }),
     photos: spaPictures(1, 7),
     createdDaysAgo: 84,
     services: [
@@ -228,7 +228,7 @@ export const huntingtonBeachSpas = citySpas('huntington-beach', [
     phone: '(714) 555-0124',
     email: 'hello@catalinaviewwellness.com',
     website: 'https://www.catalinaviewwellness.com',
-    hours: openingHours({ 'mon-fri': '8:00 AM – 6:00 PM', sat: '9:00 AM – 3:00 PM', sun: '9:00 AM – 1:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '8:00 AM – 6:00 PM', sat: '9:00 AM – 3:00 PM', sun: '9:00 AM – 1:00 PM' }),
     photos: spaPictures(2, 12, 22),
     createdDaysAgo: 41,
     services: [
@@ -274,7 +274,7 @@ export const huntingtonBeachSpas = citySpas('huntington-beach', [
     phone: '(714) 555-0125',
     email: 'hello@sandpiperlashandskin.com',
     website: 'https://www.sandpiperlashandskin.com',
-    hours: openingHours({ 'tue-fri': '10:00 AM – 7:00 PM', sat: '9:00 AM – 5:00 PM' }),
+    openingHours: openingHours({ 'tue-fri': '10:00 AM – 7:00 PM', sat: '9:00 AM – 5:00 PM' }),
     photos: spaPictures(3),
     createdDaysAgo: 11,
     services: [

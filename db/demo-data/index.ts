@@ -16,7 +16,8 @@ import type { DemoSpa } from './types.ts';
 export { demoCities } from './cities.ts';
 export { demoOffers } from './offers.ts';
 export { demoAnsweredRequests, demoClinicians, demoOwner, demoReviews } from './people.ts';
-export type { DemoCity, DemoClinician, DemoOffer, DemoReview, DemoService, DemoSpa } from './types.ts';
+export { demoAvailability } from './availability.ts';
+export type { DemoAvailability, DemoCity, DemoClinician, DemoOffer, DemoReview, DemoService, DemoSpa } from './types.ts';
 
 export const demoSpas: DemoSpa[] = [
   ...newportBeachSpas,

@@ -18,7 +18,7 @@ export const irvineSpas = citySpas('irvine', [
     socialFeedUrl: 'https://www.instagram.com/jacarandaaesthetic/',
     socialPlatform: 'instagram',
     videoUrl: 'https://www.youtube.com/watch?v=Zp3Jd9vYt6B',
-    hours: openingHours({ 'mon-thu': '8:00 AM – 7:00 PM', fri: '8:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '8:00 AM – 7:00 PM', fri: '8:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
     photos: spaPictures(9, 14, 19, 24, 3, 6, 11, 16, 21, 1, 13, 18),
     createdDaysAgo: 775,
     services: [
@@ -75,7 +75,7 @@ export const irvineSpas = citySpas('irvine', [
     bookingLink: 'https://www.quailhilldermatologystudio.com/book',
     socialFeedUrl: 'https://www.instagram.com/quailhillderm/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-fri': '8:30 AM – 5:30 PM', sat: '9:00 AM – 1:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '8:30 AM – 5:30 PM', sat: '9:00 AM – 1:00 PM' }),
     photos: spaPictures(10, 15, 20, 2, 7, 12, 17, 22),
     createdDaysAgo: 530,
     services: [
@@ -132,7 +132,7 @@ export const irvineSpas = citySpas('irvine', [
     bookingLink: 'https://www.northwoodlasercollective.com/book',
     socialFeedUrl: 'https://www.instagram.com/northwoodlaser/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-thu': '10:00 AM – 8:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 5:00 PM', sun: '10:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '10:00 AM – 8:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 5:00 PM', sun: '10:00 AM – 3:00 PM' }),
     photos: spaPictures(11, 16, 21, 2, 7, 12, 18),
     createdDaysAgo: 402,
     services: [
@@ -189,7 +189,7 @@ export const irvineSpas = citySpas('irvine', [
     bookingLink: 'https://www.turtlerockskinlab.com/book',
     socialFeedUrl: 'https://www.tiktok.com/@turtlerockskinlab',
     socialPlatform: 'tiktok',
-    hours: openingHours({ 'tue-fri': '10:00 AM – 7:00 PM', sat: '9:00 AM – 4:00 PM', sun: '10:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'tue-fri': '10:00 AM – 7:00 PM', sat: '9:00 AM – 4:00 PM', sun: '10:00 AM – 2:00 PM' }),
     photos: spaPictures(12, 17, 23, 4, 9),
     createdDaysAgo: 188,
     services: [
@@ -242,7 +242,7 @@ export const irvineSpas = citySpas('irvine', [
     phone: '(949) 555-0124',
     email: 'hello@sycamoreandsagemedspa.com',
     website: 'https://www.sycamoreandsagemedspa.com',
-    hours: openingHours({ 'mon-thu': '11:00 AM – 8:00 PM', fri: '11:00 AM – 7:00 PM', sat: '10:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '11:00 AM – 8:00 PM', fri: '11:00 AM – 7:00 PM', sat: '10:00 AM – 4:00 PM' }),
     photos: spaPictures(13, 19, 1),
     createdDaysAgo: 96,
     services: [
@@ -288,7 +288,7 @@ export const irvineSpas = citySpas('irvine', [
     phone: '(949) 555-0125',
     email: 'hello@bluewellhydrationlounge.com',
     website: 'https://www.bluewellhydrationlounge.com',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 7:00 PM', 'sat-sun': '10:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 7:00 PM', 'sat-sun': '10:00 AM – 4:00 PM' }),
     photos: spaPictures(14, 20),
     createdDaysAgo: 33,
     services: [
@@ -334,7 +334,7 @@ export const irvineSpas = citySpas('irvine', [
     phone: '(949) 555-0126',
     email: 'hello@woodbridgebrowandskinroom.com',
     website: 'https://www.woodbridgebrowandskinroom.com',
-    hours: openingHours({ 'tue-sat': '10:00 AM – 6:00 PM' }),
+    openingHours: openingHours({ 'tue-sat': '10:00 AM – 6:00 PM' }),
     photos: spaPictures(15),
     createdDaysAgo: 7,
     services: [

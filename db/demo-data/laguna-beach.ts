@@ -18,7 +18,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     socialFeedUrl: 'https://www.instagram.com/crystalcoveaesthetics/',
     socialPlatform: 'instagram',
     videoUrl: 'https://www.youtube.com/watch?v=mC8xK2rLq5U',
-    hours: openingHours({ 'mon-thu': '9:00 AM – 5:00 PM', fri: '9:00 AM – 4:00 PM', sat: '10:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '9:00 AM – 5:00 PM', fri: '9:00 AM – 4:00 PM', sat: '10:00 AM – 2:00 PM' }),
     photos: spaPictures(4, 8, 12, 16, 20, 24, 3, 7, 11, 15, 19, 23, 2, 6),
     createdDaysAgo: 817,
     services: [
@@ -74,7 +74,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     bookingLink: 'https://www.tidepooldermatologyandaesthetics.com/book',
     socialFeedUrl: 'https://www.youtube.com/@tidepoolderm',
     socialPlatform: 'youtube',
-    hours: openingHours({ 'mon-thu': '8:00 AM – 5:00 PM', fri: '8:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '8:00 AM – 5:00 PM', fri: '8:00 AM – 3:00 PM' }),
     photos: spaPictures(5, 9, 13, 17, 21, 1, 10, 18, 22, 14, 8),
     createdDaysAgo: 566,
     services: [
@@ -130,7 +130,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     bookingLink: 'https://www.galleryrowskinstudio.com/book',
     socialFeedUrl: 'https://www.instagram.com/galleryrowskin/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'tue-wed': '10:00 AM – 6:00 PM', 'thu-fri': '10:00 AM – 7:00 PM', sat: '10:00 AM – 5:00 PM', sun: '11:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'tue-wed': '10:00 AM – 6:00 PM', 'thu-fri': '10:00 AM – 7:00 PM', sat: '10:00 AM – 5:00 PM', sun: '11:00 AM – 4:00 PM' }),
     photos: spaPictures(6, 10, 14, 18, 22, 2, 9, 16, 20),
     createdDaysAgo: 335,
     services: [
@@ -187,7 +187,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     bookingLink: 'https://www.canyonsagewellness.com/book',
     socialFeedUrl: 'https://www.instagram.com/canyonsagewellness/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 5:00 PM', sat: '10:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 5:00 PM', sat: '10:00 AM – 2:00 PM' }),
     photos: spaPictures(7, 12, 17, 22, 3, 13, 24),
     createdDaysAgo: 176,
     services: [
@@ -240,7 +240,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     phone: '(949) 555-0134',
     email: 'hello@pearlstreetfacialhouse.com',
     website: 'https://www.pearlstreetfacialhouse.com',
-    hours: openingHours({ 'mon-tue': '10:00 AM – 6:00 PM', 'thu-fri': '10:00 AM – 6:00 PM', sat: '9:00 AM – 5:00 PM', sun: '10:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-tue': '10:00 AM – 6:00 PM', 'thu-fri': '10:00 AM – 6:00 PM', sat: '9:00 AM – 5:00 PM', sun: '10:00 AM – 3:00 PM' }),
     photos: spaPictures(8, 18),
     createdDaysAgo: 103,
     services: [
@@ -279,7 +279,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     phone: '(949) 555-0135',
     email: 'hello@thaliaskinroom.com',
     website: 'https://www.thaliaskinroom.com',
-    hours: openingHours({ 'tue-wed': '10:00 AM – 5:00 PM', thu: '12:00 PM – 7:00 PM', fri: '10:00 AM – 5:00 PM', sat: '10:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'tue-wed': '10:00 AM – 5:00 PM', thu: '12:00 PM – 7:00 PM', fri: '10:00 AM – 5:00 PM', sat: '10:00 AM – 3:00 PM' }),
     photos: spaPictures(9, 19, 4),
     createdDaysAgo: 48,
     services: [
@@ -318,7 +318,7 @@ export const lagunaBeachSpas = citySpas('laguna-beach', [
     phone: '(949) 555-0136',
     email: 'hello@mosspointglowbar.com',
     website: 'https://www.mosspointglowbar.com',
-    hours: null,
+    openingHours: null,
     photos: spaPictures(10),
     createdDaysAgo: 19,
     services: [

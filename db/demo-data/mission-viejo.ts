@@ -17,7 +17,7 @@ export const missionViejoSpas = citySpas('mission-viejo', [
     bookingLink: 'https://www.osocreekaestheticmedicine.com/book',
     socialFeedUrl: 'https://www.instagram.com/osocreekaesthetics/',
     socialPlatform: 'instagram',
-    hours: openingHours({
+    openingHours: openingHours({
       mon: '9:00 AM – 6:00 PM',
       tue: '9:00 AM – 8:00 PM',
       wed: '9:00 AM – 6:00 PM',
@@ -80,7 +80,7 @@ export const missionViejoSpas = citySpas('mission-viejo', [
     bookingLink: 'https://www.margueriteskinandlaser.com/book',
     socialFeedUrl: 'https://www.instagram.com/margueriteskinlaser/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 3:00 PM' }),
     photos: spaPictures(18, 22, 2, 6, 10, 14, 20, 24),
     createdDaysAgo: 421,
     services: [
@@ -136,7 +136,7 @@ export const missionViejoSpas = citySpas('mission-viejo', [
     bookingLink: 'https://www.lakeviewsculptstudio.com/book',
     socialFeedUrl: 'https://www.tiktok.com/@lakeviewsculpt',
     socialPlatform: 'tiktok',
-    hours: openingHours({ 'mon-thu': '8:00 AM – 6:00 PM', fri: '8:00 AM – 4:00 PM', sat: '9:00 AM – 1:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '8:00 AM – 6:00 PM', fri: '8:00 AM – 4:00 PM', sat: '9:00 AM – 1:00 PM' }),
     photos: spaPictures(19, 23, 3, 7),
     createdDaysAgo: 233,
     services: [
@@ -182,7 +182,7 @@ export const missionViejoSpas = citySpas('mission-viejo', [
     phone: '(949) 555-0153',
     email: 'hello@canyonoakfacialstudio.com',
     website: 'https://www.canyonoakfacialstudio.com',
-    hours: openingHours({ 'tue-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'tue-fri': '9:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
     photos: spaPictures(20, 5, 16),
     createdDaysAgo: 118,
     services: [
@@ -221,7 +221,7 @@ export const missionViejoSpas = citySpas('mission-viejo', [
     phone: '(949) 555-0154',
     email: 'hello@willowbrookwellnessroom.com',
     website: 'https://www.willowbrookwellnessroom.com',
-    hours: openingHours({ 'mon-thu': '8:00 AM – 5:00 PM', fri: '8:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '8:00 AM – 5:00 PM', fri: '8:00 AM – 3:00 PM' }),
     photos: spaPictures(21, 11),
     createdDaysAgo: 53,
     services: [
@@ -260,7 +260,7 @@ export const missionViejoSpas = citySpas('mission-viejo', [
     phone: '(949) 555-0155',
     email: 'hello@rancholindaskinbar.com',
     website: 'https://www.rancholindaskinbar.com',
-    hours: openingHours({ 'mon-fri': '10:00 AM – 6:00 PM', sat: '10:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '10:00 AM – 6:00 PM', sat: '10:00 AM – 3:00 PM' }),
     photos: spaPictures(22),
     createdDaysAgo: 16,
     services: [

@@ -18,7 +18,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     socialFeedUrl: 'https://www.instagram.com/harborlightaesthetics/',
     socialPlatform: 'instagram',
     videoUrl: 'https://www.youtube.com/watch?v=hL7qTz2mXcA',
-    hours: openingHours({ 'mon-wed': '8:30 AM – 6:00 PM', thu: '8:30 AM – 7:00 PM', fri: '8:30 AM – 5:00 PM', sat: '9:00 AM – 3:00 PM' }),
+    openingHours: openingHours({ 'mon-wed': '8:30 AM – 6:00 PM', thu: '8:30 AM – 7:00 PM', fri: '8:30 AM – 5:00 PM', sat: '9:00 AM – 3:00 PM' }),
     photos: spaPictures(1, 5, 9, 12, 14, 17, 20, 23, 2),
     createdDaysAgo: 842,
     services: [
@@ -76,7 +76,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     socialFeedUrl: 'https://www.tiktok.com/@saltwaterskinatelier',
     socialPlatform: 'tiktok',
     videoUrl: 'https://www.youtube.com/watch?v=Qa4rW8nEo2k',
-    hours: openingHours({ 'tue-thu': '10:00 AM – 7:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 5:00 PM', sun: '11:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'tue-thu': '10:00 AM – 7:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 5:00 PM', sun: '11:00 AM – 4:00 PM' }),
     photos: spaPictures(2, 6, 10, 13, 18, 21, 24, 3, 8, 15),
     createdDaysAgo: 611,
     services: [
@@ -133,7 +133,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     bookingLink: 'https://www.lidomeridiandermatology.com/book',
     socialFeedUrl: 'https://www.youtube.com/@lidomeridiandermatology',
     socialPlatform: 'youtube',
-    hours: openingHours({ 'mon-thu': '8:00 AM – 5:00 PM', fri: '8:00 AM – 2:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '8:00 AM – 5:00 PM', fri: '8:00 AM – 2:00 PM' }),
     photos: spaPictures(3, 7, 11, 16, 19, 22, 4, 9),
     createdDaysAgo: 893,
     services: [
@@ -189,7 +189,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     bookingLink: 'https://www.bayfrontglowstudio.com/book',
     socialFeedUrl: 'https://www.instagram.com/bayfrontglowstudio/',
     socialPlatform: 'instagram',
-    hours: openingHours({
+    openingHours: openingHours({
       'tue-wed': '9:00 AM – 6:00 PM',
       thu: '9:00 AM – 7:00 PM',
       fri: '9:00 AM – 6:00 PM',
@@ -251,7 +251,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     bookingLink: 'https://www.westcliffrenewalclinic.com/book',
     socialFeedUrl: 'https://www.instagram.com/westcliffrenewal/',
     socialPlatform: 'instagram',
-    hours: openingHours({ 'mon-fri': '8:00 AM – 5:30 PM', sat: '9:00 AM – 1:00 PM' }),
+    openingHours: openingHours({ 'mon-fri': '8:00 AM – 5:30 PM', sat: '9:00 AM – 1:00 PM' }),
     photos: spaPictures(5, 10, 15, 20, 1, 6),
     createdDaysAgo: 366,
     services: [
@@ -306,7 +306,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     website: 'https://www.cormorantskinandlaser.com',
     socialFeedUrl: 'https://www.tiktok.com/@cormorantlaser',
     socialPlatform: 'tiktok',
-    hours: openingHours({ 'mon-thu': '10:00 AM – 7:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
+    openingHours: openingHours({ 'mon-thu': '10:00 AM – 7:00 PM', fri: '10:00 AM – 6:00 PM', sat: '9:00 AM – 4:00 PM' }),
     photos: spaPictures(6, 11, 17, 22),
     createdDaysAgo: 248,
     services: [
@@ -359,7 +359,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     phone: '(949) 555-0116',
     email: 'hello@tidewaterfacialbar.com',
     website: 'https://www.tidewaterfacialbar.com',
-    hours: openingHours({ 'mon-sat': '10:00 AM – 7:00 PM', sun: '10:00 AM – 5:00 PM' }),
+    openingHours: openingHours({ 'mon-sat': '10:00 AM – 7:00 PM', sun: '10:00 AM – 5:00 PM' }),
     photos: spaPictures(7, 13),
     createdDaysAgo: 59,
     services: [
@@ -405,7 +405,7 @@ export const newportBeachSpas = citySpas('newport-beach', [
     phone: '(949) 555-0117',
     email: 'hello@littlecoronawellnesshouse.com',
     website: 'https://www.littlecoronawellnesshouse.com',
-    hours: openingHours({ 'tue-sat': '9:00 AM – 5:00 PM' }),
+    openingHours: openingHours({ 'tue-sat': '9:00 AM – 5:00 PM' }),
     photos: spaPictures(8),
     createdDaysAgo: 14,
     services: [

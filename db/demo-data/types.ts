@@ -3,7 +3,7 @@
 // database would refuse does not type-check here either.
 import type { ClinicianRole, ServiceCategory, SOCIAL_PLATFORMS, Tier } from '#db/schema.ts';
 import type { TreatmentSlug } from '#content/site.ts';
-import type { Weekday } from '#lib/listing-schema.ts';
+import type { DayHours, WeeklyHours } from '#lib/opening-hours.ts';
 
 export interface DemoCity {
   slug: string;
@@ -42,7 +42,7 @@ export interface DemoSpa {
   socialFeedUrl: string | null;
   socialPlatform: (typeof SOCIAL_PLATFORMS)[number] | null;
   videoUrl: string | null;
-  hours: Record<Weekday, string | null> | null;
+  openingHours: WeeklyHours | null;
   imageUrl: string;
   photos: string[];
   createdDaysAgo: number;
@@ -85,4 +85,22 @@ export interface DemoReview {
   body: string;
   treatment: string | null;
   reply: string | null;
+}
+
+/**
+ * A spa that publishes its availability (issue 24): how it takes bookings, its
+ * rules, closed dates and one-off hours (days from the seeding day), which
+ * services are not bookable online or have a buffer, and its clinicians' hours
+ * and time off (by name, as people.ts lists them).
+ */
+export interface DemoAvailability {
+  spaSlug: string;
+  bookingMode: 'instant' | 'request';
+  minNoticeMinutes?: number;
+  bookingHorizonDays?: number;
+  slotStepMinutes?: number;
+  treatmentRooms?: number | null;
+  dates?: { daysFromToday: number; ranges: DayHours; note: string }[];
+  services?: Record<string, { bookableOnline?: boolean; bufferAfterMinutes?: number }>;
+  clinicians?: Record<string, { workingHours?: WeeklyHours; timeOff?: { fromDaysFromToday: number; days: number; note: string }[] }>;
 }

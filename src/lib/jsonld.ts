@@ -3,6 +3,7 @@
 import type { AggregateRating, BreadcrumbList, DaySpa, ItemList, MedicalBusiness, Offer, Person, Review, WithContext } from 'schema-dts';
 import { brand } from '#content/site.ts';
 import { centsToDecimal } from './money.ts';
+import { openingHoursSpecification, type WeeklyHours } from './opening-hours.ts';
 import { httpUrl } from './urls.ts';
 
 export interface SpaLdInput {
@@ -19,6 +20,8 @@ export interface SpaLdInput {
   clinicians?: ClinicianLdInput[];
   /** Published reviews, newest first, and their summary. */
   reviews?: { count: number; average: number | null; items: ReviewLdInput[] };
+  /** The weekly opening hours (as data), when listed. */
+  openingHours?: WeeklyHours | null;
 }
 
 export interface ClinicianLdInput {
@@ -127,6 +130,7 @@ export function spaJsonLd(spa: SpaLdInput, origin: string) {
     areaServed: { '@type': 'City' as const, name: spa.cityName },
     ...(spa.clinicians?.length ? { employee: employeesLd(spa.clinicians) } : {}),
     ...(spa.reviews ? reviewsLd(spa.reviews) : {}),
+    ...(spa.openingHours ? { openingHoursSpecification: openingHoursSpecification(spa.openingHours) } : {}),
   };
   const medical = { '@context': 'https://schema.org', '@type': 'MedicalBusiness', ...properties } satisfies WithContext<MedicalBusiness>;
   ({ '@type': 'DaySpa', ...properties }) satisfies DaySpa;

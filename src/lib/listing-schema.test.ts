@@ -31,22 +31,9 @@ describe('listingSchema', () => {
     expect(ok.success && ok.data.website).toBe('https://glow.example/');
   });
 
-  it('turns blank fields into null and all-blank hours into "not listed"', () => {
-    const result = listing({ description: '  ', phone: '', 'hours.mon': ' ' });
-    expect(result.success && result.data).toMatchObject({ description: null, phone: null, hours: null });
-  });
-
-  it('keeps the hours of each weekday, blank days closed', () => {
-    const result = listing({ 'hours.mon': '9:00 AM – 6:00 PM', 'hours.sat': '10:00 AM – 2:00 PM' });
-    expect(result.success && result.data.hours).toEqual({
-      mon: '9:00 AM – 6:00 PM',
-      tue: null,
-      wed: null,
-      thu: null,
-      fri: null,
-      sat: '10:00 AM – 2:00 PM',
-      sun: null,
-    });
+  it('turns blank fields into null', () => {
+    const result = listing({ description: '  ', phone: '' });
+    expect(result.success && result.data).toMatchObject({ description: null, phone: null });
   });
 
   it('reads the social platform from the address, and asks when it cannot', () => {

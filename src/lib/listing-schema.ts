@@ -37,24 +37,12 @@ export const LISTING_LIMITS = {
   address: 300,
   phone: 40,
   url: 500,
-  hours: 60,
   slug: 80,
   serviceName: 255,
   serviceDescription: 1_000,
   offerTitle: 200,
   offerDescription: 2_000,
 } as const;
-
-export const WEEKDAYS = [
-  ['mon', 'Monday'],
-  ['tue', 'Tuesday'],
-  ['wed', 'Wednesday'],
-  ['thu', 'Thursday'],
-  ['fri', 'Friday'],
-  ['sat', 'Saturday'],
-  ['sun', 'Sunday'],
-] as const;
-export type Weekday = (typeof WEEKDAYS)[number][0];
 
 /** What a price is for when it is not the whole treatment (SB 478: units stated where they matter). */
 export const PRICE_UNITS = ['per unit', 'per syringe', 'per vial', 'per area', 'per session', 'per treatment'] as const;
@@ -114,11 +102,9 @@ export function platformOf(url: string | null): (typeof SOCIAL_PLATFORMS)[number
   return null;
 }
 
-const hoursShape = Object.fromEntries(WEEKDAYS.map(([day]) => [day, optional(LISTING_LIMITS.hours)])) as Record<Weekday, ReturnType<typeof optional>>;
-
 /**
- * The listing editor's fields. Opening hours: one line per weekday, blank for
- * closed; all seven blank means "not listed" (null), which the spa page says.
+ * The listing editor's fields. Opening hours are data of their own, set on the
+ * availability page (src/lib/availability-schema.ts).
  */
 export const listingSchema = z
   .object({
@@ -137,21 +123,15 @@ export const listingSchema = z
       .refine((value) => value === '' || (SOCIAL_PLATFORMS as readonly string[]).includes(value), LISTING_MESSAGES.platform)
       .optional(),
     videoUrl: optionalUrl,
-    hours: z.object(hoursShape),
   })
-  .transform(({ hours, socialPlatform, ...rest }, context) => {
+  .transform(({ socialPlatform, ...rest }, context) => {
     // The platform names the feed's icon and words; read it from the address when not chosen.
     const platform = rest.socialFeedUrl ? socialPlatform || platformOf(rest.socialFeedUrl) : null;
     if (rest.socialFeedUrl && !platform) {
       context.addIssue({ code: 'custom', path: ['socialPlatform'], message: LISTING_MESSAGES.platform });
       return z.NEVER;
     }
-    const anyHours = Object.values(hours).some((value) => value !== null);
-    return {
-      ...rest,
-      socialPlatform: platform as (typeof SOCIAL_PLATFORMS)[number] | null,
-      hours: anyHours ? (hours as Record<Weekday, string | null>) : null,
-    };
+    return { ...rest, socialPlatform: platform as (typeof SOCIAL_PLATFORMS)[number] | null };
   });
 
 export type ListingInput = z.output<typeof listingSchema>;
@@ -159,10 +139,7 @@ export type ListingInput = z.output<typeof listingSchema>;
 /** A listing's fields as the form sends them (strings), from its stored row. */
 export type ListingFormValues = Record<string, string>;
 
-/**
- * The form's field names, in the order the listing editor shows them (its
- * first field in error takes the focus): the hours arrive as hours.mon ... hours.sun.
- */
+/** The form's field names, in the order the listing editor shows them (its first field in error takes the focus). */
 export const LISTING_FIELDS = [
   'name',
   'slug',
@@ -171,7 +148,6 @@ export const LISTING_FIELDS = [
   'phone',
   'email',
   'website',
-  ...WEEKDAYS.map(([day]) => `hours.${day}`),
   'bookingLink',
   'socialFeedUrl',
   'socialPlatform',
@@ -193,7 +169,6 @@ export function listingFromForm(values: ListingFormValues) {
     socialFeedUrl,
     socialPlatform,
     videoUrl,
-    hours: Object.fromEntries(WEEKDAYS.map(([day]) => [day, values[`hours.${day}`]])),
   };
 }
 

@@ -180,8 +180,8 @@ export function getSpa(slug: string) {
     .where(and(eq(spas.slug, slug), eq(spas.active, true)))
     .get();
   if (!spa) return undefined;
-  const full = db.select({ hours: spas.hours }).from(spas).where(eq(spas.id, spa.id)).get();
-  return { ...spa, hours: full?.hours ?? null };
+  const full = db.select({ openingHours: spas.openingHours, hoursNote: spas.hoursNote }).from(spas).where(eq(spas.id, spa.id)).get();
+  return { ...spa, openingHours: full?.openingHours ?? null, hoursNote: full?.hoursNote ?? null };
 }
 
 export function listSpaPhotos(spaId: number) {

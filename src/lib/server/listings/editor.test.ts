@@ -58,7 +58,6 @@ describe('saveListing', () => {
         bookingLink: 'https://glow.example/book',
         socialFeedUrl: 'https://www.instagram.com/glow',
         videoUrl: 'https://youtu.be/glow',
-        'hours.mon': '9:00 AM – 5:00 PM',
       }),
     );
     expect(result).toMatchObject({ ok: true, value: { slugChanged: false } });
@@ -68,7 +67,6 @@ describe('saveListing', () => {
       email: 'hello@glow.example',
       socialPlatform: 'instagram',
       videoUrl: 'https://youtu.be/glow',
-      hours: { mon: '9:00 AM – 5:00 PM', tue: null, sun: null },
     });
     expect(version()).toBeGreaterThan(before);
   });

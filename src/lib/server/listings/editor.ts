@@ -7,15 +7,7 @@
 // site stale, and the publishing queue rebuilds it.
 import { and, eq, ne } from 'drizzle-orm';
 import { spas, spaSlugHistory, type Tier } from '#db/schema.ts';
-import {
-  LISTING_FIELDS,
-  listingFromForm,
-  listingSchema,
-  listingTierViolations,
-  WEEKDAYS,
-  type ListingFormValues,
-  type ListingInput,
-} from '#lib/listing-schema.ts';
+import { LISTING_FIELDS, listingFromForm, listingSchema, listingTierViolations, type ListingFormValues, type ListingInput } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
 import { conflict, fieldErrors, forbidden, invalid, notFound, ok, type FieldMessages, type Result } from '#lib/result.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -50,17 +42,13 @@ export function loadListing(spaId: number): EditableListing | null {
     socialFeedUrl: row.socialFeedUrl,
     socialPlatform: row.socialPlatform,
     videoUrl: row.videoUrl,
-    hours: row.hours ? (Object.fromEntries(WEEKDAYS.map(([day]) => [day, row.hours?.[day] ?? null])) as ListingInput['hours']) : null,
   };
 }
 
 /** The stored listing as the form shows it. */
 export function listingFormValues(listing: EditableListing): ListingFormValues {
   const values: ListingFormValues = {};
-  for (const field of LISTING_FIELDS) {
-    if (field.startsWith('hours.')) values[field] = listing.hours?.[field.slice(6) as keyof NonNullable<ListingInput['hours']>] ?? '';
-    else values[field] = (listing[field as Exclude<keyof ListingInput, 'hours'>] as string | null) ?? '';
-  }
+  for (const field of LISTING_FIELDS) values[field] = (listing[field] as string | null) ?? '';
   return values;
 }
 
@@ -132,7 +120,6 @@ export function saveListing(user: SessionUser, spaId: number, form: Pick<URLSear
         socialFeedUrl: next.socialFeedUrl,
         socialPlatform: next.socialPlatform,
         videoUrl: next.videoUrl,
-        hours: next.hours,
         updatedAt: new Date(),
       })
       .where(eq(spas.id, spaId))

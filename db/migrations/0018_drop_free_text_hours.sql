@@ -1,0 +1,1 @@
+ALTER TABLE `spas` DROP COLUMN `hours`;

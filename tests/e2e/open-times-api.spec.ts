@@ -1,0 +1,248 @@
+// Booking open times through the served site (issue 24): the slots endpoint,
+// no double booking under concurrency (two server processes on one database
+// file, 200 clients at once), and every forged post refused with 422 and no
+// row written. Each concurrent request comes from its own client address
+// (TRUST_PROXY=1 and its own X-Forwarded-For) and e-mail, so the per-client
+// and per-address booking limits do not mask the result.
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { queryAt, writeAt } from '../support/database.ts';
+import { baseURL, databasePath } from '../support/env.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
+import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
+
+interface OpenTimes {
+  spa: { id: number; name: string; mode: string };
+  service: { id: number; name: string; duration: number };
+  timeZone: string;
+  from: string;
+  next: string;
+  nextAvailable: { start: string; label: string } | null;
+  clinicians: { id: number; name: string }[];
+  dates: { date: string; label: string; times: { start: string; label: string; clinicianIds: number[] }[] }[];
+}
+
+const TAG = `e2e-open-${Date.now()}`;
+let sent = 0;
+const person = () => ({ name: 'Concurrent Client', email: `${TAG}-${++sent}@example.com` });
+
+/** A demo spa's service, by names, in the database at `path`. */
+function serviceOf(path: string, spaSlug: string, name: string) {
+  const row = queryAt<{ spaId: number; id: number; duration: number; buffer: number }>(
+    path,
+    'select s.spa_id as spaId, s.id, s.duration, s.buffer_after_minutes as buffer from services s join spas p on p.id = s.spa_id where p.slug = ? and s.name = ?',
+    spaSlug,
+    name,
+  )[0];
+  if (!row) throw new Error(`no service ${spaSlug}/${name}`);
+  return row;
+}
+
+const slotsOf = async (request: APIRequestContext, origin: string, spaId: number, serviceId: number, days = 28) => {
+  const response = await request.get(`${origin}/api/spas/${spaId}/slots?service=${serviceId}&days=${days}`);
+  expect(response.status()).toBe(200);
+  return (await response.json()) as OpenTimes;
+};
+
+/** Every (start, clinician) pair of the answer, soonest first. */
+const pairs = (slots: OpenTimes) => slots.dates.flatMap((d) => d.times.flatMap((t) => t.clinicianIds.map((clinicianId) => ({ start: t.start, clinicianId }))));
+
+const bookingsAt = (path: string, spaId: number) =>
+  queryAt<{ n: number }>(path, "select count(*) as n from bookings where spa_id = ? and status in ('pending', 'confirmed')", spaId)[0]!.n;
+const leadsAt = (path: string, spaId: number) => queryAt<{ n: number }>(path, 'select count(*) as n from leads where spa_id = ?', spaId)[0]!.n;
+
+/** A fresh hour for the spa's own ceiling, as if the test ran an hour after the last. */
+const forgetSpaLimit = (path: string, spaId: number) => writeAt(path, 'delete from rate_limits where key = ?', `open-time:spa:${spaId}`);
+
+async function post(origin: string, spaId: number, body: object, client: string) {
+  const response = await fetch(`${origin}/api/spas/${spaId}/bookings`, {
+    method: 'POST',
+    // Behind a proxy (TRUST_PROXY=1) a browser's Origin is the public one, SITE_URL.
+    headers: { 'Content-Type': 'application/json', Origin: baseURL, 'X-Forwarded-For': client },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { error?: { code: string; message: string; fields?: Record<string, string>; details?: { alternatives: { start: string }[] } } },
+  };
+}
+
+test.describe('the slots endpoint', () => {
+  test('answers a spa’s open times by Pacific day with ready-made labels, briefly cached, and refuses a bad query', async ({ request }) => {
+    const { spaId, id } = serviceOf(databasePath, 'harborlight-aesthetics', 'Botox Cosmetic');
+    const response = await request.get(`/api/spas/${spaId}/slots?service=${id}&days=7`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toBe('public, max-age=15');
+    const slots = (await response.json()) as OpenTimes;
+    expect(slots).toMatchObject({
+      spa: { id: spaId, name: 'Harborlight Aesthetics', mode: 'instant' },
+      service: { id, name: 'Botox Cosmetic' },
+      timeZone: 'America/Los_Angeles',
+    });
+    expect(slots.dates).toHaveLength(7);
+    expect(slots.dates[0]!.label).toMatch(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), [A-Z][a-z]+ \d{1,2}$/);
+    const first = slots.dates.flatMap((d) => d.times)[0]!;
+    expect(first.label).toMatch(/^\d{1,2}:\d{2} (AM|PM)$/);
+    expect(slots.nextAvailable).toMatchObject({ start: first.start, label: expect.stringMatching(/ Pacific$/) });
+    // The holiday the demo spa closes for (12 days from the seeding day) is beyond this week; every open day has times.
+    expect(slots.clinicians.map((c) => c.name).sort()).toEqual(expect.arrayContaining(['Jordan Reyes']));
+
+    for (const [query, field] of [
+      ['days=7', 'service'],
+      [`service=${id}&days=29`, 'days'],
+      [`service=${id}&days=0`, 'days'],
+      [`service=${id}&from=2027-02-30`, 'from'],
+      [`service=abc`, 'service'],
+    ] as const) {
+      const bad = await request.get(`/api/spas/${spaId}/slots?${query}`);
+      expect(bad.status(), query).toBe(400);
+      expect(Object.keys(((await bad.json()) as { error: { fields: object } }).error.fields), query).toContain(field);
+    }
+    // A service not bookable online, and a spa that takes no online bookings: not found.
+    const fraxel = serviceOf(databasePath, 'harborlight-aesthetics', 'Fraxel Dual Laser Resurfacing');
+    expect((await request.get(`/api/spas/${spaId}/slots?service=${fraxel.id}`)).status()).toBe(404);
+    const requestOnly = queryAt<{ spaId: number; id: number }>(
+      databasePath,
+      "select s.spa_id as spaId, s.id from services s join spas p on p.id = s.spa_id where p.booking_mode = 'none' and p.active = 1 limit 1",
+    )[0]!;
+    expect((await request.get(`/api/spas/${requestOnly.spaId}/slots?service=${requestOnly.id}`)).status()).toBe(404);
+  });
+});
+
+test.describe('forged posts', () => {
+  test('each time the spa does not give is refused with 422, naming the field, and writes nothing', async ({ request }) => {
+    const { spaId, id } = serviceOf(databasePath, 'jacaranda-aesthetic-institute', 'Juvederm Voluma XC');
+    const slots = await slotsOf(request, baseURL, spaId, id);
+    const open = slots.dates.find((d) => d.times.length > 0)!;
+    const closedDay = slots.dates.find((d) => d.times.length === 0 && d.date > open.date);
+    const first = open.times[0]!;
+    const clinicians = queryAt<{ id: number; treatments: string }>(databasePath, 'select id, treatments from clinicians where spa_id = ?', spaId);
+    const notForFillers = clinicians.find((c) => !JSON.parse(c.treatments).includes('fillers'))!;
+    // A day off for the clinician who could take the first open time, on that day (removed after the test).
+    const off = first.clinicianIds[0]!;
+    const timeOff = writeAt<{ id: number }>(
+      databasePath,
+      "insert into clinician_time_off (clinician_id, first_day, last_day, note) values (?, ?, ?, 'e2e') returning id",
+      off,
+      open.date,
+      open.date,
+    )!;
+    test.info().annotations.push({ type: 'time off', description: `clinician ${off} on ${open.date}` });
+    const at = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
+    forgetLoopbackLimits();
+    const before = { bookings: bookingsAt(databasePath, spaId), leads: leadsAt(databasePath, spaId) };
+    const forged: [string, object, string][] = [
+      ['in the past', { start: at(new Date().toISOString(), -60) }, 'start'],
+      ['inside the notice', { start: at(new Date().toISOString(), 30) }, 'start'],
+      ['beyond the horizon', { start: at(first.start, 90 * 24 * 60) }, 'start'],
+      ['off the grid', { start: at(first.start, 7) }, 'start'],
+      ['at 3 AM', { start: `${open.date}T11:00:00.000Z` }, 'start'],
+      ...(closedDay ? ([['on a closed day', { start: `${closedDay.date}T18:00:00.000Z` }, 'start']] as [string, object, string][]) : []),
+      ['with a clinician who does not perform it', { start: first.start, clinicianId: notForFillers.id }, 'clinicianId'],
+      ['with a clinician on their day off', { start: first.start, clinicianId: off }, 'clinicianId'],
+      ['without a name', { start: first.start, name: '' }, 'name'],
+    ];
+    try {
+      for (const [what, fields, field] of forged) {
+        const answer = await post(baseURL, spaId, { ...person(), serviceId: id, ...fields }, `10.24.0.${++sent % 250}`);
+        expect(answer.status, what).toBe(422);
+        expect(Object.keys(answer.body.error?.fields ?? {}), what).toContain(field);
+      }
+    } finally {
+      writeAt(databasePath, 'delete from clinician_time_off where id = ?', timeOff.id);
+    }
+    expect({ bookings: bookingsAt(databasePath, spaId), leads: leadsAt(databasePath, spaId) }).toEqual(before);
+  });
+
+  test('a post from another origin is refused before anything is read', async () => {
+    const { spaId, id } = serviceOf(databasePath, 'jacaranda-aesthetic-institute', 'Botox Cosmetic');
+    const response = await fetch(`${baseURL}/api/spas/${spaId}/bookings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+      body: JSON.stringify({ ...person(), serviceId: id, start: new Date().toISOString() }),
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+test.describe('no double booking, two server processes on one database', () => {
+  test.describe.configure({ mode: 'serial', timeout: 240_000 });
+  let first: ServerCopy;
+  let second: ServerCopy;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    const settings = { TRUST_PROXY: '1' };
+    first = await startServerCopy(copyPort(2), settings);
+    second = await startServerCopy(copyPort(3), settings, { dir: first.dir });
+  });
+  test.afterAll(async () => {
+    await Promise.all([first?.stop(), second?.stop()]);
+  });
+
+  /** Sends every body at once, alternating between the two processes, each from its own address. */
+  const burst = (spaId: number, bodies: object[]) =>
+    Promise.all(bodies.map((body, i) => post(i % 2 ? second.url : first.url, spaId, body, `10.${100 + (i >> 8)}.${i & 255}.7`)));
+
+  test('200 attempts on one open time: exactly 1 succeeds, 199 get 409 "That time was just taken" with fresh alternatives', async ({ request }) => {
+    const { spaId, id } = serviceOf(first.databasePath, 'harborlight-aesthetics', 'Botox Cosmetic');
+    forgetSpaLimit(first.databasePath, spaId);
+    const target = pairs(await slotsOf(request, first.url, spaId, id))[0]!;
+    const before = bookingsAt(first.databasePath, spaId);
+    const answers = await burst(
+      spaId,
+      Array.from({ length: 200 }, () => ({ ...person(), serviceId: id, ...target })),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(refused).toHaveLength(199);
+    for (const answer of refused) {
+      expect(answer.body.error?.message).toBe('That time was just taken');
+      expect(answer.body.error?.code).toBe('slot_taken');
+      expect(answer.body.error?.details?.alternatives.length).toBeGreaterThan(0);
+      expect(answer.body.error!.details!.alternatives.map((a) => a.start)).not.toContain(target.start);
+    }
+    expect(bookingsAt(first.databasePath, spaId)).toBe(before + 1);
+    expect(
+      queryAt<{ n: number }>(
+        first.databasePath,
+        'select count(*) as n from bookings where clinician_id = ? and scheduled_at = ?',
+        target.clinicianId,
+        Date.parse(target.start),
+      )[0]!.n,
+    ).toBe(1);
+  });
+
+  test('200 attempts on 200 different open times: all 200 succeed, and no clinician or room is booked twice', async ({ request }) => {
+    const { spaId, id, duration, buffer } = serviceOf(first.databasePath, 'harborlight-aesthetics', 'Botox Cosmetic');
+    forgetSpaLimit(first.databasePath, spaId);
+    // Times that do not overlap one another: per clinician, each after the last one's treatment and buffer.
+    const busyUntil = new Map<number, number>();
+    const chosen: { start: string; clinicianId: number }[] = [];
+    for (const pair of pairs(await slotsOf(request, first.url, spaId, id))) {
+      const start = Date.parse(pair.start);
+      if (start < (busyUntil.get(pair.clinicianId) ?? 0) || chosen.some((c) => c.start === pair.start)) continue;
+      busyUntil.set(pair.clinicianId, start + (duration + buffer) * 60_000);
+      chosen.push(pair);
+      if (chosen.length === 200) break;
+    }
+    expect(chosen).toHaveLength(200);
+    const before = bookingsAt(first.databasePath, spaId);
+    const answers = await burst(
+      spaId,
+      chosen.map((pair) => ({ ...person(), serviceId: id, ...pair })),
+    );
+    expect(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.body.error?.message}`)).toEqual([]);
+    expect(bookingsAt(first.databasePath, spaId)).toBe(before + 200);
+    const overlaps = queryAt<{ n: number }>(
+      first.databasePath,
+      `select count(*) as n from bookings a join bookings b on a.id < b.id and a.spa_id = b.spa_id
+       where a.spa_id = ? and a.status in ('pending', 'confirmed') and b.status in ('pending', 'confirmed')
+         and a.ends_at is not null and b.ends_at is not null
+         and a.scheduled_at < b.ends_at + b.buffer_minutes * 60000 and b.scheduled_at < a.ends_at + a.buffer_minutes * 60000
+         and (a.clinician_id = b.clinician_id or a.room = b.room)`,
+      spaId,
+    )[0]!.n;
+    expect(overlaps).toBe(0);
+  });
+});
