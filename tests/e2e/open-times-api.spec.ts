@@ -62,7 +62,9 @@ async function post(origin: string, spaId: number, body: object, client: string)
   });
   return {
     status: response.status,
-    body: (await response.json()) as { error?: { code: string; message: string; fields?: Record<string, string>; details?: { alternatives: { start: string }[] } } },
+    body: (await response.json()) as {
+      error?: { code: string; message: string; fields?: Record<string, string>; details?: { alternatives: { start: string }[] } };
+    },
   };
 }
 

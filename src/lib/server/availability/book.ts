@@ -134,7 +134,11 @@ export function bookOpenTime(spaId: number, input: unknown, context: OpenTimeCon
   const written = writeBooking(spa, request, context.user?.id ?? null, now);
   if (!written.ok) {
     if (written.reason !== 'conflict') return written;
-    return conflict(written.message, { code: 'slot_taken', fields: written.fields, details: { alternatives: alternativesFor(spaId, request.serviceId, request.start, now) } });
+    return conflict(written.message, {
+      code: 'slot_taken',
+      fields: written.fields,
+      details: { alternatives: alternativesFor(spaId, request.serviceId, request.start, now) },
+    });
   }
   forgetSlots(spaId);
   const details = bookingDetails(written.value)!;
