@@ -8,7 +8,8 @@
 #      checked against a hard-coded integrity, into .tools/ (scripts/fetch-node.sh)
 #      and put it first on PATH. The machine's npm then runs under it.
 #   2. Dependencies: `npm install` from the lockfile when it changed since the last install.
-#   3. For tests: Debian's chromium and libxml2-utils, when missing and we are root.
+#   3. For tests: Debian's chromium-headless-shell (the browser tests), chromium
+#      (Lighthouse in the benchmarks) and libxml2-utils, when missing and we are root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +41,10 @@ needs_test_tools=0
 case " $* " in *" test"*|*"test:e2e"*|*" bench"*) needs_test_tools=1 ;; esac
 if [ "$needs_test_tools" = 1 ]; then
   missing=""
-  [ -n "${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+  # The browser tests run in the headless shell (tests/support/playwright-site.ts):
+  # the same Blink without the full browser's windowing, about half the CPU per test here.
+  [ -n "${CHROMIUM_PATH:-}" ] || command -v chromium-headless-shell >/dev/null 2>&1 || missing="$missing chromium-headless-shell"
+  command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
   command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
   # The HTML validity test runs the Nu checker (vnu-jar), a Java program.
   command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"

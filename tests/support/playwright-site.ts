@@ -8,8 +8,12 @@ import { defineConfig, devices } from '@playwright/test';
 import type { SettingName } from '#server/env.ts';
 import { siteSettings } from './site.ts';
 
+// Debian's chromium-headless-shell, the shell Playwright itself uses for headless
+// runs: the same Blink as the full browser, but a new context and a page load
+// cost about half the CPU here (29 tests: 57 s against 107 s), which is most
+// of what a run spends. CHROMIUM_PATH picks another browser.
 const chromiumLaunch = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
 
