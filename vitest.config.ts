@@ -1,12 +1,17 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { getViteConfig } from 'astro/config';
 
 // Unit tests live beside the code they test (src/**, db/**, server/**, scripts/**), and the test support's own in tests/support/.
-// getViteConfig gives them Astro's virtual modules (astro:env) and aliases.
+// getViteConfig gives them Astro's virtual modules and aliases; astro:env/server is
+// ours (tests/support/astro-env-server.ts), so each test file's own settings reach it.
 export default getViteConfig({
+  resolve: { alias: { 'astro:env/server': fileURLToPath(new URL('./tests/support/astro-env-server.ts', import.meta.url)) } },
   test: {
     include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts'],
     environment: 'node',
+    // One seeded database per run, copied for each test file (tests/unit-setup.ts, tests/unit-database.ts).
     globalSetup: ['./tests/unit-setup.ts'],
+    setupFiles: ['./tests/unit-database.ts'],
   },
 });

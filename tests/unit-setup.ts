@@ -1,5 +1,7 @@
-// Vitest global setup: each run gets its own database file, migrated and seeded,
-// for code that reads the server's database handle (src/lib/server/db.ts).
+// Vitest global setup: one database, migrated and seeded once per run, that
+// every test file starts from (tests/unit-database.ts copies it per file; a
+// copy takes milliseconds, a seed seconds). Nothing a test writes reaches
+// another file's database, so files run side by side and clean up nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +11,12 @@ import { seedDemo } from '#db/seed.ts';
 
 export default function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'medspa-unit-'));
-  const path = join(dir, 'site.db');
-  process.env.DATABASE_PATH = path;
-  process.env.UPLOAD_DIR = join(dir, 'uploads');
-  seedDemo(migrateDatabase(path));
-  closeDatabase(path);
+  const template = join(dir, 'template.db');
+  seedDemo(migrateDatabase(template));
+  // Closing checkpoints the write-ahead log into the file, so the file alone is the whole database.
+  closeDatabase(template);
+  // The workers inherit these (tests/unit-database.ts reads them).
+  process.env.UNIT_DATABASE_TEMPLATE = template;
+  process.env.UNIT_RUN_DIR = dir;
   return () => rmSync(dir, { recursive: true, force: true });
 }
