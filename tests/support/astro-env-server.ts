@@ -1,9 +1,10 @@
-// What `astro:env/server` is in unit tests (vitest.config.ts aliases it here).
+// What `astro:env/server` is in tests: unit tests (vitest.config.ts aliases it
+// here) and the end-to-end tests' own processes (./astro-env-hook.ts).
 // Astro's own module, outside a build, carries the environment of vitest's main
 // process as it was when the module was first transformed, so a setting a test
 // file names for itself (its own DATABASE_PATH, tests/unit-database.ts) would
-// never reach it. This one reads the process's environment when a test file
-// imports it, with the settings table's defaults, as the built server's does
+// never reach it. This one reads the process's environment when it is
+// imported, with the settings table's defaults, as the built server's does
 // at run time. astro-env-server.test.ts checks it exports every server setting.
 import { envDefaults, type SettingName } from '#server/env.ts';
 

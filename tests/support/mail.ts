@@ -103,8 +103,18 @@ export function outboxFiles(dir: string): string[] {
   }
 }
 
+// A message file is written once (the mailer renames it into place whole), so
+// what was read is kept: a run's outbox grows to a thousand messages, and tests
+// poll it for the one they wait for.
+const readFiles = new Map<string, Mail>();
+
 /** Every message in an outbox folder, newest first (the files are named by the time they were written). */
 export const readOutbox = (dir: string): Mail[] =>
   outboxFiles(dir)
     .reverse()
-    .map((name) => readMail(readFileSync(join(dir, name), 'utf8')));
+    .map((name) => {
+      const path = join(dir, name);
+      let mail = readFiles.get(path);
+      if (!mail) readFiles.set(path, (mail = readMail(readFileSync(path, 'utf8'))));
+      return mail;
+    });

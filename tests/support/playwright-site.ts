@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import type { SettingName } from '#server/env.ts';
+import './astro-env-hook.ts';
 import { siteSettings } from './site.ts';
 
 // Debian's chromium-headless-shell, the shell Playwright itself uses for headless
@@ -55,6 +56,11 @@ export function siteRunConfig({
   extraEnv?: Partial<Record<SettingName, string>>;
 }) {
   process.env.E2E_DIR ??= mkdtempSync(join(tmpdir(), dirPrefix));
+  // Each test is a client of its own, named in X-Forwarded-For (./fixtures.ts), which the site believes as it does behind nginx.
+  const env = { TRUST_PROXY: '1', ...extraEnv };
+  // The workers (which inherit this environment) reach the site's database, outbox and uploads through the project's modules.
+  const site = siteSettings(process.env.E2E_DIR, e2ePort, env);
+  for (const name of ['DATABASE_PATH', 'UPLOAD_DIR', 'SITE_DIR', 'MAIL_OUTBOX', 'SMTP_URL', 'ANALYTICS_SALT'] as const) process.env[name] = site[name];
   return defineConfig({
     testDir,
     outputDir,
@@ -66,6 +72,6 @@ export function siteRunConfig({
     reporter: [['list']],
     use: { baseURL: `http://127.0.0.1:${e2ePort}`, trace: 'retain-on-failure', launchOptions: chromiumLaunch },
     projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromiumLaunch } }],
-    webServer: siteWebServer(command, process.env.E2E_DIR, e2ePort, extraEnv),
+    webServer: siteWebServer(command, process.env.E2E_DIR, e2ePort, env),
   });
 }

@@ -1,0 +1,219 @@
+// The end-to-end tests' fixtures (Playwright's test.extend): what a spec needs
+// arranged, made through the project's own modules on the run's database
+// (./astro-env-hook.ts lets them load here), and removed when the test ends.
+//
+//   import { expect, test } from '../support/fixtures.ts';
+//   test('...', async ({ page, signedIn, listing, booking }) => {
+//     const owner = await signedIn('owner');
+//     const spa = listing(owner);
+//     const pending = booking({ spa, status: 'confirmed' });
+//
+// Every test is also a client of its own: its pages and requests carry an
+// address of their own in X-Forwarded-For, which the test site believes
+// (TRUST_PROXY=1, as behind nginx), so one test's bookings, sign-in links and
+// views never count against another's rate limits, and no test resets them.
+import { test as base, expect, type BrowserContext } from '@playwright/test';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { bookings, cities, leads, reviews, spas, users, type Tier } from '#db/schema.ts';
+import { createSession } from '#lib/server/auth/sessions.ts';
+import type { SessionUser } from '#lib/server/auth/sessions.ts';
+import type { BookingChange } from '#lib/booking-lifecycle.ts';
+import { changeBooking, createBooking } from '#lib/server/bookings/bookings.ts';
+import { db } from '#lib/server/db.ts';
+import { baseURL } from './env.ts';
+
+export { expect };
+
+export type Role = SessionUser['role'];
+
+export interface TestUser {
+  id: number;
+  email: string;
+  /** The session cookie's value. */
+  token: string;
+  role: Role;
+}
+
+export interface TestSpa {
+  id: number;
+  name: string;
+  slug: string;
+  cityId: number;
+}
+
+export type BookingState = 'pending' | 'confirmed' | 'completed' | 'cancelled';
+
+export interface TestBooking {
+  id: number;
+  email: string;
+  manageToken: string;
+}
+
+interface Fixtures {
+  /** This test's own client address (documentation ranges are not used: the server refuses nothing private here). */
+  clientAddress: string;
+  /** A new user with a live session, signed in on the test's `context` (or on `into`). */
+  signedIn: (role?: Role, fields?: { firstName?: string; lastName?: string }, into?: BrowserContext) => Promise<TestUser>;
+  /** A new user with a live session, not signed in anywhere. */
+  person: (role?: Role, fields?: { firstName?: string; lastName?: string }) => TestUser;
+  /**
+   * A new listing of `owner`'s (when given) in a city of its own, so no other
+   * test's spa, tier rule or Elite cap is in its way. It has no published page
+   * (the run's build was made before it); `publishedListing` lends one that has.
+   */
+  listing: (owner?: Pick<TestUser, 'id'> | null, fields?: { name?: string; tier?: Tier; active?: boolean }) => TestSpa;
+  /** A published, active demo listing nobody owns, lent to `owner` for the test. */
+  publishedListing: (owner: Pick<TestUser, 'id'>) => TestSpa;
+  /** A booking request of the spa, moved to `status` through the booking lifecycle (as an editor would). */
+  booking: (fields: { spa: Pick<TestSpa, 'id'>; status?: BookingState; scheduledAt?: Date; email?: string; name?: string }) => TestBooking;
+}
+
+let counter = 0;
+/** Unique within a run: 10.<worker>.<n>.<n>. */
+const addressFor = (workerIndex: number) => {
+  counter++;
+  return `10.${workerIndex % 256}.${(counter >> 8) % 256}.${counter % 256}`;
+};
+
+/** Unique within a run, for addresses, slugs and names. */
+export const uniqueId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+function makeUser(role: Role, fields: { firstName?: string; lastName?: string } = {}): TestUser {
+  const email = `${role}-${uniqueId()}@example.com`;
+  const user = db
+    .insert(users)
+    .values({ email, role, firstName: fields.firstName ?? null, lastName: fields.lastName ?? null })
+    .returning({ id: users.id })
+    .get();
+  const { token } = createSession(user.id);
+  return { id: user.id, email, token, role };
+}
+
+/** Puts the user's session (and the signed-in hint the islands read) into a browser context. */
+export async function signIn(context: BrowserContext, user: Pick<TestUser, 'token'>): Promise<void> {
+  await context.addCookies([
+    { name: 'session', value: user.token, url: baseURL, httpOnly: true, sameSite: 'Lax' },
+    { name: 'signed_in', value: '1', url: baseURL, sameSite: 'Lax' },
+  ]);
+}
+
+const admin = (): SessionUser => ({ id: 0, email: 'fixtures@example.com', firstName: null, lastName: null, profileImageUrl: null, role: 'admin' });
+
+/** The lifecycle's steps from a new request to each state. */
+const STEPS: Record<BookingState, BookingState[]> = {
+  pending: [],
+  confirmed: ['confirmed'],
+  completed: ['confirmed', 'completed'],
+  cancelled: ['cancelled'],
+};
+
+export const test = base.extend<Fixtures>({
+  clientAddress: async ({}, use, testInfo) => use(addressFor(testInfo.workerIndex)),
+  extraHTTPHeaders: async ({ extraHTTPHeaders, clientAddress }, use) => use({ ...extraHTTPHeaders, 'X-Forwarded-For': clientAddress }),
+
+  person: async ({}, use) => {
+    const made: number[] = [];
+    await use((role = 'client', fields = {}) => {
+      const user = makeUser(role, fields);
+      made.push(user.id);
+      return user;
+    });
+    // Sessions go with the user; what they asked for keeps its rows (user_id set null).
+    if (made.length) db.delete(users).where(inArray(users.id, made)).run();
+  },
+
+  signedIn: async ({ context, person }, use) => {
+    await use(async (role = 'client', fields = {}, into = context) => {
+      const user = person(role, fields);
+      await signIn(into, user);
+      return user;
+    });
+  },
+
+  listing: async ({}, use) => {
+    const made: { spa: number; city: number }[] = [];
+    await use((owner = null, fields = {}) => {
+      const id = uniqueId();
+      const name = fields.name ?? `Test Spa ${id}`;
+      const city = db
+        .insert(cities)
+        .values({ name: `Test City ${id}`, slug: `test-city-${id}` })
+        .returning({ id: cities.id })
+        .get();
+      const spa = db
+        .insert(spas)
+        .values({ name, slug: `test-spa-${id}`, cityId: city.id, ownerId: owner?.id ?? null, tier: fields.tier ?? 'FREE', active: fields.active ?? true })
+        .returning({ id: spas.id, name: spas.name, slug: spas.slug })
+        .get();
+      made.push({ spa: spa.id, city: city.id });
+      return { ...spa, cityId: city.id };
+    });
+    for (const { spa, city } of made) removeSpa(spa, city);
+  },
+
+  publishedListing: async ({}, use) => {
+    const lent: number[] = [];
+    await use((owner) => {
+      // One statement, so two tests never borrow the same listing.
+      const spa = db
+        .update(spas)
+        .set({ ownerId: owner.id })
+        .where(
+          eq(
+            spas.id,
+            db
+              .select({ id: spas.id })
+              .from(spas)
+              .where(and(eq(spas.active, true), isNull(spas.ownerId)))
+              .orderBy(sql`random()`)
+              .limit(1),
+          ),
+        )
+        .returning({ id: spas.id, name: spas.name, slug: spas.slug, cityId: spas.cityId })
+        .get();
+      expect(spa, 'a published demo listing nobody owns').toBeDefined();
+      lent.push(spa!.id);
+      return spa!;
+    });
+    if (lent.length) db.update(spas).set({ ownerId: null }).where(inArray(spas.id, lent)).run();
+  },
+
+  booking: async ({}, use) => {
+    const made: number[] = [];
+    await use(
+      ({ spa, status = 'pending', scheduledAt = new Date(Date.now() + 3 * 86_400_000), email = `client-${uniqueId()}@example.com`, name = 'Test Client' }) => {
+        const created = createBooking({ spaId: spa.id, name, email });
+        if (!created.ok) throw new Error(`the booking fixture was refused: ${created.message}`);
+        made.push(created.value.id);
+        // A visit is completed after it happened: each step is taken as of the appointment.
+        for (const step of STEPS[status]) {
+          const change: BookingChange = step === 'confirmed' ? { status: step, scheduledAt } : { status: step as 'completed' | 'cancelled' };
+          const changed = changeBooking(
+            created.value.id,
+            change,
+            { user: admin() },
+            step === 'completed' ? scheduledAt : new Date(Math.min(Date.now(), scheduledAt.getTime())),
+          );
+          if (!changed.ok) throw new Error(`the booking fixture could not make it ${step}: ${changed.message}`);
+        }
+        return { id: created.value.id, email, manageToken: created.value.manageToken };
+      },
+    );
+    if (made.length) removeBookings(made);
+  },
+});
+
+function removeBookings(ids: number[]) {
+  // Reviews hold on to their booking (on delete restrict): they go first.
+  db.delete(reviews).where(inArray(reviews.bookingId, ids)).run();
+  db.delete(leads).where(inArray(leads.bookingId, ids)).run();
+  db.delete(bookings).where(inArray(bookings.id, ids)).run();
+}
+
+function removeSpa(spaId: number, cityId: number) {
+  const ofSpa = db.select({ id: bookings.id }).from(bookings).where(eq(bookings.spaId, spaId)).all();
+  removeBookings(ofSpa.map((b) => b.id));
+  db.delete(leads).where(eq(leads.spaId, spaId)).run();
+  db.delete(spas).where(eq(spas.id, spaId)).run();
+  db.delete(cities).where(eq(cities.id, cityId)).run();
+}
