@@ -6,6 +6,9 @@ import { startServer } from '#server/serve.ts';
 import { buildSite, prepareSite, type SiteEnv } from './site.ts';
 
 const site = process.env as SiteEnv;
-prepareSite(site);
-buildSite(site, { stdio: 'inherit' });
+// scripts/test.ts builds the site beside the unit tests (./e2e-build.ts) and says so.
+if (process.env.E2E_SITE_BUILT !== '1') {
+  prepareSite(site);
+  buildSite(site, { stdio: 'inherit' });
+}
 await startServer();

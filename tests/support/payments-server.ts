@@ -9,6 +9,9 @@ import { startStripeStandIn } from './stripe-stand-in.ts';
 const standIn = await startStripeStandIn(Number(process.env.STRIPE_API_PORT));
 await setUpPrices(standIn.client(process.env.STRIPE_SECRET_KEY), () => {});
 const site = process.env as SiteEnv;
-prepareSite(site);
-buildSite(site, { stdio: 'inherit' });
+// scripts/test.ts builds the site beside the unit tests (./e2e-build.ts) and says so.
+if (process.env.E2E_SITE_BUILT !== '1') {
+  prepareSite(site);
+  buildSite(site, { stdio: 'inherit' });
+}
 await startServer();
