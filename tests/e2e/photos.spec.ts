@@ -3,26 +3,27 @@
 // the pictures on the published spa page, the social card, and axe.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { encodeForm, postChunked } from '../support/post-chunked.ts';
 import { hostileUploads, photo } from '../support/test-images.ts';
-import { query, write } from '../support/db.ts';
-import { baseURL, e2eDir, siteEnv } from '../support/env.ts';
+import { queryAt, writeAt } from '../support/database.ts';
+import { query } from '../support/db.ts';
+import { serverCopyForBlock } from '../support/e2e-steps.ts';
+import { baseURL, databasePath, e2eDir, siteEnv } from '../support/env.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
-const uploadDir = join(e2eDir, 'uploads');
-const uploadedFiles = () => (existsSync(join(uploadDir, 'photos')) ? readdirSync(join(uploadDir, 'photos')).sort() : []);
-/** Files stored since `before` (other tests, running beside, may delete theirs meanwhile). */
-const filesAddedSince = (before: string[]) => uploadedFiles().filter((file) => !before.includes(file));
+/** The photo files in an uploads folder (UPLOAD_DIR). */
+const uploadedFiles = (uploadDir: string) => (existsSync(join(uploadDir, 'photos')) ? readdirSync(join(uploadDir, 'photos')).sort() : []);
 
 let spaCount = 0;
-function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { socialFeedUrl?: string; active?: boolean } = {}) {
-  const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!;
+function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { socialFeedUrl?: string; active?: boolean } = {}, database = databasePath) {
+  const city = queryAt<{ id: number }>(database, 'select id from cities order by id limit 1')[0]!;
   const slug = `photo-e2e-${Date.now()}-${spaCount++}`;
-  const row = write<{ id: number }>(
+  const row = writeAt<{ id: number }>(
+    database,
     'insert into spas (name, slug, tier, city_id, owner_id, active, description, social_feed_url, social_platform) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id',
     `Photo Test Spa ${spaCount}`,
     slug,
@@ -36,8 +37,12 @@ function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { s
   )!;
   return { id: row.id, slug, path: `/owner/spas/${row.id}/photos` };
 }
-const photosOf = (spaId: number) =>
-  query<{ id: number; url: string; alt: string; position: number }>('select id, url, alt, position from spa_photos where spa_id = ? order by position', spaId);
+const photosOf = (spaId: number, database = databasePath) =>
+  queryAt<{ id: number; url: string; alt: string; position: number }>(
+    database,
+    'select id, url, alt, position from spa_photos where spa_id = ? order by position',
+    spaId,
+  );
 const coverOf = (spaId: number) => query<{ image_url: string | null }>('select image_url from spas where id = ?', spaId)[0]!.image_url;
 
 async function upload(page: Page, file: Buffer, name = 'photo.jpg', alt = '') {
@@ -154,31 +159,6 @@ for (const javaScriptEnabled of [false, true]) {
   });
 }
 
-test('the tier limit: the form says so, and the raw endpoint refuses and stores nothing', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  const spa = makeSpa(owner, 'FREE');
-  for (let i = 0; i < 3; i++)
-    write('insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, `/images/spas/spa-0${i + 1}.svg`, `Demo ${i}`, i);
-  await signIn(context, owner);
-  await page.goto(spa.path);
-  await expect(page.locator('[data-photo-limit]')).toContainText('Your Free listing can have 3 photos. Delete a photo, or upgrade your plan to show more.');
-  await expect(page.getByRole('button', { name: 'Upload photo' })).toHaveCount(0);
-  const before = uploadedFiles();
-  const response = await page.request.post(spa.path, {
-    multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(800, 600) } },
-    maxRedirects: 0,
-  });
-  expect(response.status()).toBe(422);
-  expect(await response.text()).toContain('Your Free listing can have 3 photos.');
-  expect(photosOf(spa.id)).toHaveLength(3);
-  expect(filesAddedSince(before)).toEqual([]);
-
-  // Downgraded with more photos than the tier shows: kept, and the page says so.
-  write('insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, '/images/spas/spa-04.svg', 'Demo 4', 3);
-  await page.reload();
-  await expect(page.locator('[data-over-limit]')).toContainText('Your listing shows its first 3 photos on your current plan. The other 1 are kept');
-});
-
 test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser }) => {
   const owner = createSignedInUser({ role: 'owner' });
   const spa = makeSpa(owner, 'PREMIUM');
@@ -213,67 +193,92 @@ test('only the owner or an editor: signed out 401, a client or another owner 404
 });
 
 /** The server's process id, from the port it listens on (for its memory figures). */
-function serverPid(): number | null {
-  try {
-    const out = execFileSync('ss', ['-ltnpH', `sport = :${new URL(baseURL).port}`], { encoding: 'utf8' });
-    const match = /pid=(\d+)/.exec(out);
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
-}
 const memoryOf = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 };
 
-test('100 hostile uploads through the server: no 5xx, nothing stored; bodies past the cap get 413', async () => {
-  test.setTimeout(240_000);
-  const owner = createSignedInUser({ role: 'owner' });
-  // Inactive: the city's three active Elite places are not ours to take.
-  const spa = makeSpa(owner, 'ELITE', { active: false });
-  const session = { cookie: `session=${owner.token}` };
-  const uploads = await hostileUploads();
-  const before = uploadedFiles();
-  const pid = serverPid();
-  const memoryBefore = pid ? memoryOf(pid) : null;
-  let peakRss = 0;
-  const sampler = setInterval(() => {
-    if (pid) peakRss = Math.max(peakRss, memoryOf(pid).rss);
-  }, 20);
-  const statuses: Record<number, number> = {};
-  try {
-    for (const upload of uploads) {
-      const form = new FormData();
-      form.set('intent', 'upload');
-      form.set('photo', new File([new Uint8Array(upload.bytes)], upload.name, { type: upload.type }));
-      const { bytes, contentType } = await encodeForm(form);
-      // The server may answer a refused upload before the body is all sent and close: this client reads that answer.
-      const { status } = await postChunked(`${baseURL}${spa.path}`, bytes, { contentType, headers: session });
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      expect([400, 413, 415, 422], `${upload.label}: ${status}`).toContain(status);
-    }
-  } finally {
-    clearInterval(sampler);
-  }
-  expect(photosOf(spa.id)).toEqual([]);
-  expect(filesAddedSince(before)).toEqual([]);
-  if (pid && memoryBefore) {
-    const after = memoryOf(pid);
-    test.info().annotations.push({
-      type: 'figures',
-      description: `hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`,
-    });
-    expect(peakRss - memoryBefore.rss).toBeLessThan(400e6);
-  }
+// What a refused upload must not leave behind is checked on a server of the
+// tests' own, whose uploads folder nothing else writes: on the suite's server,
+// photos other tests upload meanwhile would land in the same folder.
+test.describe('refused uploads, on a server of their own', () => {
+  const uploads = join(e2eDir, 'uploads-refused');
+  const server = serverCopyForBlock(70, { UPLOAD_DIR: uploads });
 
-  // The 10 MB exception is this route's alone: 12 MB here, and 1 MB anywhere else, are refused before the app.
-  const tooBig = await postChunked(`${baseURL}${spa.path}`, 12 * 1024 * 1024, { contentType: 'multipart/form-data; boundary=x', headers: session });
-  expect(tooBig.status).toBe(413);
-  const elsewhere = await postChunked(`${baseURL}/owner/dashboard`, 1024 * 1024, { contentType: 'multipart/form-data; boundary=x', headers: session });
-  expect(elsewhere.status).toBe(413);
-  expect(filesAddedSince(before)).toEqual([]);
+  test('the tier limit: the form says so, and the raw endpoint refuses and stores nothing', async ({ page, context }) => {
+    const { url, databasePath: database } = server();
+    const owner = createSignedInUser({ role: 'owner' }, database);
+    const spa = makeSpa(owner, 'FREE', {}, database);
+    for (let i = 0; i < 3; i++) {
+      writeAt(database, 'insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, `/images/spas/spa-0${i + 1}.svg`, `Demo ${i}`, i);
+    }
+    await context.addCookies([{ name: 'session', value: owner.token, url, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto(`${url}${spa.path}`);
+    await expect(page.locator('[data-photo-limit]')).toContainText('Your Free listing can have 3 photos. Delete a photo, or upgrade your plan to show more.');
+    await expect(page.getByRole('button', { name: 'Upload photo' })).toHaveCount(0);
+    const response = await page.request.post(`${url}${spa.path}`, {
+      multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(800, 600) } },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(422);
+    expect(await response.text()).toContain('Your Free listing can have 3 photos.');
+    expect(photosOf(spa.id, database)).toHaveLength(3);
+    expect(uploadedFiles(uploads)).toEqual([]);
+
+    // Downgraded with more photos than the tier shows: kept, and the page says so.
+    writeAt(database, 'insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, '/images/spas/spa-04.svg', 'Demo 4', 3);
+    await page.reload();
+    await expect(page.locator('[data-over-limit]')).toContainText('Your listing shows its first 3 photos on your current plan. The other 1 are kept');
+  });
+
+  test('100 hostile uploads through the server: no 5xx, nothing stored; bodies past the cap get 413', async () => {
+    test.setTimeout(240_000);
+    const { url, databasePath: database, child } = server();
+    const owner = createSignedInUser({ role: 'owner' }, database);
+    // Inactive: the city's three active Elite places are not ours to take.
+    const spa = makeSpa(owner, 'ELITE', { active: false }, database);
+    const session = { cookie: `session=${owner.token}` };
+    const hostile = await hostileUploads();
+    const pid = child.pid ?? null;
+    const memoryBefore = pid ? memoryOf(pid) : null;
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      if (pid) peakRss = Math.max(peakRss, memoryOf(pid).rss);
+    }, 20);
+    const statuses: Record<number, number> = {};
+    try {
+      for (const upload of hostile) {
+        const form = new FormData();
+        form.set('intent', 'upload');
+        form.set('photo', new File([new Uint8Array(upload.bytes)], upload.name, { type: upload.type }));
+        const { bytes, contentType } = await encodeForm(form);
+        // The server may answer a refused upload before the body is all sent and close: this client reads that answer.
+        const { status } = await postChunked(`${url}${spa.path}`, bytes, { contentType, headers: session });
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        expect([400, 413, 415, 422], `${upload.label}: ${status}`).toContain(status);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(photosOf(spa.id, database)).toEqual([]);
+    expect(uploadedFiles(uploads)).toEqual([]);
+    if (pid && memoryBefore) {
+      const after = memoryOf(pid);
+      test.info().annotations.push({
+        type: 'figures',
+        description: `hostile uploads over HTTP: ${JSON.stringify(statuses)}; server RSS ${Math.round(memoryBefore.rss / 1e6)} MB before, sampled peak ${Math.round(peakRss / 1e6)} MB, VmHWM ${Math.round(memoryBefore.peak / 1e6)} -> ${Math.round(after.peak / 1e6)} MB`,
+      });
+      expect(peakRss - memoryBefore.rss).toBeLessThan(400e6);
+    }
+
+    // The 10 MB exception is this route's alone: 12 MB here, and 1 MB anywhere else, are refused before the app.
+    const tooBig = await postChunked(`${url}${spa.path}`, 12 * 1024 * 1024, { contentType: 'multipart/form-data; boundary=x', headers: session });
+    expect(tooBig.status).toBe(413);
+    const elsewhere = await postChunked(`${url}/owner/dashboard`, 1024 * 1024, { contentType: 'multipart/form-data; boundary=x', headers: session });
+    expect(elsewhere.status).toBe(413);
+    expect(uploadedFiles(uploads)).toEqual([]);
+  });
 });
 
 test.describe('published pages', () => {
