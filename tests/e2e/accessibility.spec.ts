@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 
 const pages = [
   '/',
@@ -23,7 +23,7 @@ for (const width of [375, 1280]) {
         // a quiet 2-core machine: a time budget, not a looser check.
         test.setTimeout(90_000);
         await page.goto(path);
-        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const results = await axeBuilder(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       });
     }
@@ -35,13 +35,13 @@ test('the open mobile menu has no axe violations', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('dialog').analyze();
+  const results = await axeBuilder(page).include('dialog').analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });
 
 test('a spa page has no axe violations', async ({ page }) => {
   await page.goto('/sitemap');
   await page.getByRole('main').locator('a[href^="/spas/"]').first().click();
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeBuilder(page).analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });

@@ -4,8 +4,8 @@
 // public site after the queue's rebuild; a rejection mails the owner the
 // reason; the desk's pages and the dashboard pass axe; screenshots of the
 // dashboard at 375 and 1280 px.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { queryAt, writeAt } from '../support/database.ts';
@@ -18,7 +18,7 @@ import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 import { AXE_TAGS } from '#tests/support/axe.ts';
 
 const axe = async (page: Page) =>
-  (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  (await axeBuilder(page).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
 async function signedInPage(browser: Browser, url: string, user: TestUser, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, viewport });

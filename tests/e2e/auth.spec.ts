@@ -1,8 +1,8 @@
 // Sign-in end to end: the magic-link forms, the mail (outbox and a real SMTP
 // server), the confirmation page, sessions, logout, the pages that need a
 // session, and their accessibility. Every test uses its own address.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { once } from 'node:events';
@@ -68,7 +68,7 @@ async function sendMagicLink(page: Page, email: string): Promise<void> {
 const confirmLinkIn = (raw: string) => linkIn(raw, '/auth/confirm?');
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const results = await axeBuilder(page).withTags(AXE_TAGS).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 

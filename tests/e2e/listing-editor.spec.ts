@@ -1,8 +1,8 @@
 // The owner's tools of issue 13: the listing editor (/owner/spas/{id}), its
 // services and offers, with and without JavaScript; the tier rules through the
 // raw form post; who may use these routes; the 301 from a retired slug.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { baseURL } from '../support/env.ts';
 import { query, write } from '../support/db.ts';
 import { htmlErrors } from '../support/html-checker.ts';
@@ -52,7 +52,7 @@ const post = (request: APIRequestContext, path: string, user: TestUser | null, f
   request.post(path, { form, headers: user ? session(user) : { Origin: baseURL }, maxRedirects: 0 });
 
 async function noAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await axeBuilder(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

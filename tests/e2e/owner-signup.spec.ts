@@ -3,8 +3,8 @@
 // messages, the free path end to end (listing awaiting review, sign-in link,
 // the listing handed over on confirmation), the same without JavaScript, and
 // accessibility at both widths. The paid path runs in tests/e2e-payments.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { query, write } from '../support/db.ts';
 import { holdRequests, submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
@@ -159,7 +159,7 @@ for (const width of [375, 1280]) {
     for (const path of ['/spa-owners', '/owner/signup']) {
       test(`${path} has no axe violations`, async ({ page }, testInfo) => {
         await page.goto(path);
-        const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+        const results = await axeBuilder(page).withTags(AXE_TAGS).analyze();
         expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         await page.screenshot({ path: testInfo.outputPath(`${path.replaceAll('/', '_')}-${width}.png`), fullPage: true });
       });

@@ -1,8 +1,8 @@
 // Listing photos (issue 13): the owner's photo page with and without
 // JavaScript, the tier limit, 100 hostile uploads through the real server,
 // the pictures on the published spa page, the social card, and axe.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -342,7 +342,7 @@ test.describe('published pages', () => {
     await expect(card).toContainText('Hydrafacial, start to glow');
     await expect(card.locator('img')).toHaveAttribute('src', /^\/uploads\/social\//);
     await expect(page.locator('iframe')).toHaveCount(0);
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    const axe = await axeBuilder(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
@@ -373,7 +373,7 @@ for (const width of [375, 1280]) {
     await upload(page, await photo(1200, 800, 'jpeg', 23), 'c.jpg', 'Treatment room');
     await expect(page.locator('[data-photo-list] li')).toHaveCount(3);
     await expect(page.locator('[data-position-form]')).toHaveCount(3);
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    const results = await axeBuilder(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`photos-${width}.png`), fullPage: true });
   });

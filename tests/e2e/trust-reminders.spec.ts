@@ -1,8 +1,8 @@
 // Issue 14, reminders and response time, as a client and an owner see them:
 // the cancellation window on the manage page (and the server behind it), the
 // owner's policies form, and the spa page's two trust lines. Axe on each page.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { randomBytes } from 'node:crypto';
 import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
@@ -13,7 +13,7 @@ const HOUR = 3_600_000;
 const ANSWERING_SPA = 'saltwater-skin-atelier';
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const results = await axeBuilder(page).withTags(AXE_TAGS).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

@@ -1,8 +1,8 @@
 // Who treats you and verified reviews (issue 14): the spa page's trust
 // sections, the marks and the filter in search, the review form with and
 // without JavaScript, and the bars as raw requests (each refused, 0 rows).
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { axeBuilder } from '../support/axe.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { query, write } from '../support/db.ts';
 import { signedInContext } from '../support/e2e-steps.ts';
@@ -93,7 +93,7 @@ test.describe('the spa page', () => {
       await expect(reviews.locator('[data-review-reply]')).toContainText('Reply from Harborlight Aesthetics');
       await who.screenshot({ path: test.info().outputPath(`who-treats-you-${width}.png`) });
       await reviews.screenshot({ path: test.info().outputPath(`reviews-${width}.png`) });
-      const results = await new AxeBuilder({ page })
+      const results = await axeBuilder(page)
         .include('#who-treats-you')
         .include('#reviews')
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
@@ -160,7 +160,7 @@ for (const js of [false, true]) {
       await expect(page.getByLabel('Name shown with your review')).toHaveValue('Lena');
       await screenshot(page, `review-form-${js ? 'js' : 'nojs'}`);
       // axe runs in the page, so only where scripts run.
-      if (js) expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      if (js) expect((await axeBuilder(page).analyze()).violations.map((v) => v.id)).toEqual([]);
 
       await page.getByLabel('Your review', { exact: true }).fill('Too short');
       await page.getByRole('button', { name: 'Publish review' }).click();
@@ -311,7 +311,7 @@ test.describe('owner and editor pages', () => {
     const withScripts = await signedInContext(browser, owner);
     const checked = await withScripts.newPage();
     await checked.goto(`/owner/spas/${spa.id}/clinicians`);
-    expect((await new AxeBuilder({ page: checked }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    expect((await axeBuilder(checked).analyze()).violations.map((v) => v.id)).toEqual([]);
     await withScripts.close();
 
     const signedOut = await browser.newContext();
