@@ -1,0 +1,78 @@
+// What the second walk-through found (issue 26), one block per item, each
+// test failing before its fix. The items whose tests are unit tests have them
+// beside their code.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { query, write } from '../support/db.ts';
+import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
+import { photo } from '../support/test-images.ts';
+
+const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const firstCity = () => query<{ id: number; name: string; slug: string }>('select id, name, slug from cities where active = 1 order by id limit 1')[0]!;
+
+/** A listing of `owner`'s (listed unless `active` is false), with a description. */
+function makeSpa(
+  owner: TestUser | null,
+  fields: { tier?: 'FREE' | 'PREMIUM' | 'ELITE'; active?: boolean; name?: string; review?: 'pending' | 'approved' } = {},
+) {
+  const city = firstCity();
+  const name = fields.name ?? `Walk Spa ${unique()}`;
+  const slug = `walk-2-${unique()}`;
+  const row = write<{ id: number }>(
+    `insert into spas (name, slug, tier, city_id, owner_id, active, review_status, description, address, phone, email, website)
+     values (?, ?, ?, ?, ?, ?, ?, ?, '12 Harbor Way, Newport Beach', '(949) 555-0142', 'hello@walk.example', 'https://walk.example') returning id`,
+    name,
+    slug,
+    fields.tier ?? 'PREMIUM',
+    city.id,
+    owner?.id ?? null,
+    fields.active === false ? 0 : 1,
+    fields.review ?? 'approved',
+    'A calm harbor-side med spa for injectables, lasers and facials, with a physician on site every day.',
+  )!;
+  return { id: row.id, slug, name, city };
+}
+
+async function uploadPhoto(page: Page, seed: number) {
+  await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 1067, 'jpeg', seed) });
+  await page.getByRole('button', { name: 'Upload photo' }).click();
+  await expect(page.getByRole('status').first()).toContainText('Photo uploaded');
+}
+
+const box = async (locator: Locator) => (await locator.boundingBox())!;
+
+// --- 3: an uploaded cover photo in the spa page's hero --------------------------
+
+test.describe('the spa page hero with an uploaded cover photo (item 3)', () => {
+  test('sits beside the intro at 1280 px and right under it at 375 px', async ({ page, context }, testInfo) => {
+    test.setTimeout(90_000);
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = makeSpa(owner, { name: `Harborlight Aesthetics ${unique()}` });
+    await signIn(context, owner);
+    await page.goto(`/owner/spas/${spa.id}/photos`);
+    await uploadPhoto(page, 31);
+
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      // No file for it yet: rendered from the data, as the page is until the next build.
+      await page.goto(`/spas/${spa.slug}`);
+      const header = page.locator('article > header');
+      const intro = header.locator('> div').first();
+      const picture = header.locator('picture');
+      const img = picture.locator('img');
+      await expect(picture.locator('source')).toHaveCount(2);
+      await expect(img).toBeVisible();
+      expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+      const [i, p] = [await box(intro), await box(img)];
+      if (width === 1280) {
+        // Beside the words, in the same row: its top above the intro's bottom.
+        expect(p.x).toBeGreaterThan(i.x + i.width);
+        expect(p.y).toBeLessThan(i.y + i.height);
+        expect(p.y + p.height).toBeGreaterThan(i.y);
+      } else {
+        // Under the words, one gap (2.5rem) below them, nothing in between.
+        expect(Math.round(p.y - (i.y + i.height))).toBe(40);
+      }
+      await page.screenshot({ path: testInfo.outputPath(`spa-hero-${width}.png`) });
+    }
+  });
+});
