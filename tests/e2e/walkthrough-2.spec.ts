@@ -1,7 +1,9 @@
 // What the second walk-through found (issue 26), one block per item, each
 // test failing before its fix. The items whose tests are unit tests have them
 // beside their code.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { AXE_TAGS } from '#tests/support/axe.ts';
 import { query, write } from '../support/db.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
@@ -40,6 +42,11 @@ async function uploadPhoto(page: Page, seed: number) {
 
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 // --- 3: an uploaded cover photo in the spa page's hero --------------------------
 
 test.describe('the spa page hero with an uploaded cover photo (item 3)', () => {
@@ -74,5 +81,74 @@ test.describe('the spa page hero with an uploaded cover photo (item 3)', () => {
       }
       await page.screenshot({ path: testInfo.outputPath(`spa-hero-${width}.png`) });
     }
+  });
+});
+
+// --- 4 and 23 (photo cards): one tab bar on every page of a listing ------------
+
+test.describe('the owner’s listing pages (items 4 and 23)', () => {
+  const tabs = [
+    ['Listing', ''],
+    ['Photos', '/photos'],
+    ['Services', '/services'],
+    ['Offers', '/offers'],
+    ['Hours & booking', '/availability'],
+    ['Clinicians', '/clinicians'],
+    ['Policies', '/policies'],
+    ['Reviews', '/reviews'],
+  ] as const;
+
+  test('every page has the same tab bar, with its own tab marked', async ({ page, context }) => {
+    test.setTimeout(60_000);
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = makeSpa(owner);
+    await signIn(context, owner);
+    for (const [label, path] of tabs) {
+      const response = await page.goto(`/owner/spas/${spa.id}${path}`);
+      expect(response?.status(), path).toBe(200);
+      const nav = page.getByRole('navigation', { name: 'Manage this spa' });
+      await expect(nav.getByRole('link')).toHaveText(tabs.map(([name]) => name));
+      for (const [name, href] of tabs) await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', `/owner/spas/${spa.id}${href}`);
+      await expect(nav.locator('[aria-current="page"]')).toHaveText(label);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(spa.name);
+    }
+  });
+
+  for (const width of [375, 1280]) {
+    test(`the tab bar at ${width} px: every tab in sight, axe clean`, async ({ page, context }, testInfo) => {
+      await page.setViewportSize({ width, height: 900 });
+      const owner = createSignedInUser({ role: 'owner' });
+      const spa = makeSpa(owner);
+      await signIn(context, owner);
+      await page.goto(`/owner/spas/${spa.id}/reviews`);
+      const links = page.getByRole('navigation', { name: 'Manage this spa' }).getByRole('link');
+      const boxes = await links.evaluateAll((all) => all.map((a) => a.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), right: r.right })));
+      // Nothing to scroll to: every tab ends inside the page.
+      for (const { right } of boxes) expect(right).toBeLessThanOrEqual(width);
+      // One row of tabs on a wide screen; on a phone they wrap.
+      if (width === 1280) expect(new Set(boxes.map((b) => b.top)).size).toBe(1);
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: testInfo.outputPath(`owner-tabs-${width}.png`) });
+    });
+  }
+
+  // Item 23: a photo moves one way, its position (the drag fills it in).
+  test('an owner’s photo cards have one way to move a photo', async ({ page, context }) => {
+    test.setTimeout(90_000);
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = makeSpa(owner);
+    await signIn(context, owner);
+    await page.goto(`/owner/spas/${spa.id}/photos`);
+    await uploadPhoto(page, 41);
+    await uploadPhoto(page, 42);
+    const cards = page.locator('[data-photo-list] > li');
+    await expect(cards).toHaveCount(2);
+    await expect(page.getByRole('button', { name: /^Move (up|down)/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Set as cover/ })).toHaveCount(0);
+    await expect(page.locator('[data-position-form]')).toHaveCount(2);
+    // Photo 2 to the first place: the cover.
+    await page.getByLabel('Position of photo 2').selectOption('1');
+    await page.getByRole('button', { name: 'Move photo 2' }).click();
+    await expect(page.getByRole('status').first()).toContainText('Cover photo set');
   });
 });
