@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { AXE_TAGS } from '#tests/support/axe.ts';
-import { query, write } from '../support/db.ts';
+import { query, withE2eDatabase, write } from '../support/db.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
 
@@ -39,6 +39,9 @@ async function uploadPhoto(page: Page, seed: number) {
   await page.getByRole('button', { name: 'Upload photo' }).click();
   await expect(page.getByRole('status').first()).toContainText('Photo uploaded');
 }
+
+/** A manage link's secret, as the server makes them (32 base32 characters). */
+const manageToken = () => Array.from({ length: 32 }, () => 'abcdefghijklmnopqrstuvwxyz234567'[Math.floor(Math.random() * 32)]).join('');
 
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
@@ -151,4 +154,101 @@ test.describe('the owner’s listing pages (items 4 and 23)', () => {
     await page.getByRole('button', { name: 'Move photo 2' }).click();
     await expect(page.getByRole('status').first()).toContainText('Cover photo set');
   });
+});
+
+// --- 9 and 23 (blank hero): the member home -------------------------------------
+
+test.describe('the member home (items 9 and 23)', () => {
+  function bookingsOf(user: TestUser) {
+    const spa = makeSpa(null, { name: `Harborlight Aesthetics ${unique()}` });
+    const service = write<{ id: number }>(
+      "insert into services (spa_id, name, price_cents, price_unit, duration, category) values (?, 'Botox Cosmetic', 1400, 'per unit', 30, 'injectable') returning id",
+      spa.id,
+    )!.id;
+    const ids = withE2eDatabase(
+      (db) => {
+        const insert = db.prepare(
+          'insert into bookings (user_id, service_id, spa_id, name, email, preferred_date, status, manage_token, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id',
+        );
+        const made = {} as Record<'completed' | 'cancelled' | 'pending', number>;
+        (['completed', 'cancelled', 'pending'] as const).forEach((status, i) => {
+          made[status] = (
+            insert.get(user.id, service, spa.id, 'Noor Haddad', user.email, '2026-12-02', status, manageToken(), Date.now() + i) as { id: number }
+          ).id;
+        });
+        return made;
+      },
+      { write: true },
+    );
+    return { spa, ids };
+  }
+
+  test('booking cards name the spa, say "per unit", offer View or cancel only while it can be cancelled, and a completed visit links to its review', async ({
+    page,
+    context,
+  }) => {
+    const user = createSignedInUser({ firstName: 'Noor' });
+    const { spa, ids } = bookingsOf(user);
+    await signIn(context, user);
+    await page.goto('/');
+    const card = (id: number) => page.locator(`[data-booking-card="${id}"]`);
+    for (const id of Object.values(ids)) {
+      await expect(card(id)).toContainText(spa.name);
+      await expect(card(id)).toContainText('$14.00 per unit');
+    }
+    await expect(card(ids.pending).getByRole('link', { name: /^View or cancel/ })).toBeVisible();
+    await expect(card(ids.completed).getByRole('link', { name: /^View or cancel/ })).toHaveCount(0);
+    await expect(card(ids.cancelled).getByRole('link', { name: /^View or cancel/ })).toHaveCount(0);
+    await expect(card(ids.cancelled).getByRole('button', { name: /^Review/ })).toHaveCount(0);
+
+    await card(ids.completed)
+      .getByRole('button', { name: /^Review your visit/ })
+      .click();
+    await expect(page).toHaveURL(/\/reviews\/write\/[a-z2-7]{32}$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`How was your visit to ${spa.name}?`);
+    await page.getByRole('radio', { name: /5 stars/ }).check();
+    await page.getByLabel(/^Your review/).fill('Kind staff, a careful injector, and the result looks natural. I will be back for my next appointment.');
+    await page.getByRole('button', { name: 'Publish review' }).click();
+    await expect(page.getByRole('heading', { name: 'Your review is published' })).toBeVisible();
+    // Reviewed: the card no longer offers it.
+    await page.goto('/');
+    await expect(card(ids.completed).getByRole('button', { name: /^Review/ })).toHaveCount(0);
+    await expect(card(ids.completed)).toContainText('Reviewed');
+  });
+
+  test('the review link of someone else’s booking changes nothing and is not found', async ({ page, context }) => {
+    const owner = createSignedInUser({ firstName: 'Noor' });
+    const { ids } = bookingsOf(owner);
+    await signIn(context, createSignedInUser({ firstName: 'Eve' }));
+    await page.goto('/');
+    const response = await page.request.post('/reviews/new', { form: { booking: String(ids.completed) }, headers: { Origin: new URL(page.url()).origin } });
+    expect(response.status()).toBe(404);
+    expect(query('select 1 from review_invitations where booking_id = ?', ids.completed)).toHaveLength(0);
+  });
+
+  for (const width of [375, 1280]) {
+    test(`the hero has no blank half at ${width} px: the next visit sits beside the search`, async ({ page, context }, testInfo) => {
+      test.setTimeout(60_000);
+      await page.setViewportSize({ width, height: 900 });
+      const user = createSignedInUser({ firstName: 'Noor' });
+      bookingsOf(user);
+      await signIn(context, user);
+      await page.goto('/');
+      const hero = page.locator('[data-member-hero]');
+      const search = hero.getByRole('search', { name: 'Find a provider' });
+      const glance = hero.locator('[data-member-glance]');
+      await expect(glance).toBeVisible();
+      await expect(glance).toContainText('Botox Cosmetic');
+      const [s, g, h] = [await box(search), await box(glance), await box(hero)];
+      if (width === 1280) {
+        expect(g.x).toBeGreaterThan(s.x + s.width);
+        // The two columns fill the container: no more than its padding is left on the right.
+        expect(h.x + h.width - (g.x + g.width)).toBeLessThan(120);
+      } else {
+        expect(g.y).toBeGreaterThan(s.y + s.height);
+      }
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: testInfo.outputPath(`member-home-${width}.png`), fullPage: true });
+    });
+  }
 });

@@ -59,6 +59,10 @@ export type BookingDetails = NonNullable<ReturnType<typeof bookingDetails>>;
  * Requests sent before signing in count too: the address they were sent from
  * is the one the magic link proved.
  */
+/** The bookings that are `user`'s: made while signed in, or before, with their address. */
+export const bookingsOfUser = (user: Pick<SessionUser, 'id' | 'email'>) =>
+  or(eq(bookings.userId, user.id), and(isNull(bookings.userId), eq(bookings.email, user.email.toLowerCase())));
+
 export function listUserBookings(user: Pick<SessionUser, 'id' | 'email'>, limit?: number) {
   const query = db
     .select({
@@ -75,7 +79,7 @@ export function listUserBookings(user: Pick<SessionUser, 'id' | 'email'>, limit?
     .from(bookings)
     .leftJoin(services, eq(bookings.serviceId, services.id))
     .leftJoin(spas, eq(bookings.spaId, spas.id))
-    .where(or(eq(bookings.userId, user.id), and(isNull(bookings.userId), eq(bookings.email, user.email.toLowerCase()))))
+    .where(bookingsOfUser(user))
     .orderBy(desc(bookings.createdAt), desc(bookings.id));
   return limit ? query.limit(limit).all() : query.all();
 }
