@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpUrl, pagePath } from './urls.ts';
+import { httpUrl, isCurrentPage, pagePath } from './urls.ts';
 
 describe('pagePath', () => {
   it.each(
@@ -34,5 +34,15 @@ describe('httpUrl', () => {
     undefined,
   ])('refuses %s', (value) => {
     expect(httpUrl(value)).toBeNull();
+  });
+});
+
+describe('isCurrentPage', () => {
+  it('marks the page a link leads to, and its sub-pages, never a section link', () => {
+    expect(isCurrentPage('/services', '/services')).toBe(true);
+    expect(isCurrentPage('/', '/')).toBe(true);
+    expect(isCurrentPage('/', '/services')).toBe(false);
+    expect(isCurrentPage('/#about', '/')).toBe(false);
+    expect(isCurrentPage('/offers', '/offers/botox-week')).toBe(true);
   });
 });

@@ -11,6 +11,11 @@ export function pagePath(url: URL): string {
   return path === '' ? '/' : path;
 }
 
+/** Whether a navigation link leads to the page at `path` (a section link, /#about, never does). */
+export function isCurrentPage(href: string, path: string): boolean {
+  return href === path || (href !== '/' && !href.includes('#') && path.startsWith(href));
+}
+
 // Addresses that owners give (website, booking link, social feed, video) end
 // up in href attributes. Only http(s) may: "javascript:" or "data:" in an href
 // runs in our origin when clicked. The database refuses other schemes on write

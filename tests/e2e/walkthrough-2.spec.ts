@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { AXE_TAGS } from '#tests/support/axe.ts';
 import { query, withE2eDatabase, write } from '../support/db.ts';
+import { openMobileMenu } from '../support/e2e-steps.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
 
@@ -251,4 +252,49 @@ test.describe('the member home (items 9 and 23)', () => {
       await page.screenshot({ path: testInfo.outputPath(`member-home-${width}.png`), fullPage: true });
     });
   }
+});
+
+// --- 10 and 23 (current page): the account menus -----------------------------------
+
+test.describe('the account menu (items 10 and 23)', () => {
+  for (const { role, expected } of [
+    { role: 'client', expected: ['Dashboard', 'Services'] },
+    { role: 'owner', expected: ['Dashboard', 'Owner dashboard', 'Services'] },
+    { role: 'admin', expected: ['Dashboard', 'Owner dashboard', 'Editor desk', 'Services'] },
+  ] as const) {
+    test(`for a signed-in ${role}`, async ({ page, context }) => {
+      const user = createSignedInUser({ firstName: 'Ana', lastName: 'Ruiz', role });
+      await signIn(context, user);
+      await page.goto('/privacy-policy');
+      await page.getByRole('button', { name: 'Account menu for Ana Ruiz' }).click();
+      const menu = page.getByRole('menu', { name: 'Account' });
+      const links = menu.locator('a[role="menuitem"]');
+      await expect(links).toHaveText(expected);
+      await expect(menu.getByRole('menuitem', { name: 'Dashboard', exact: true })).toHaveAttribute('href', '/');
+      if (role !== 'client') await expect(menu.getByRole('menuitem', { name: 'Owner dashboard' })).toHaveAttribute('href', '/owner/dashboard');
+      if (role === 'admin') {
+        await expect(menu.getByRole('menuitem', { name: 'Editor desk' })).toHaveAttribute('href', '/admin');
+        await menu.getByRole('menuitem', { name: 'Editor desk' }).click();
+        await expect(page).toHaveURL(/\/admin$/);
+      }
+    });
+  }
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 740 } });
+    test('the sheet has the owner’s dashboard too', async ({ page, context }) => {
+      await signIn(context, createSignedInUser({ firstName: 'Ana', role: 'owner' }));
+      const sheet = await openMobileMenu(page, '/privacy-policy');
+      await expect(sheet.getByRole('link', { name: 'Owner dashboard' })).toBeVisible();
+      await expect(sheet.getByRole('link', { name: 'Owner dashboard' })).toHaveAttribute('href', '/owner/dashboard');
+      await expect(sheet.getByRole('link', { name: 'Editor desk' })).toBeHidden();
+    });
+
+    // Item 23: the page being shown is marked, as in the desktop navigation.
+    test('the menu marks the page you are on', async ({ page }) => {
+      const sheet = await openMobileMenu(page, '/services');
+      await expect(sheet.getByRole('link', { name: 'Services', exact: true })).toHaveAttribute('aria-current', 'page');
+      await expect(sheet.getByRole('link', { name: 'Home', exact: true })).not.toHaveAttribute('aria-current', 'page');
+    });
+  });
 });
