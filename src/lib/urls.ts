@@ -30,3 +30,18 @@ export function httpUrl(value: string | null | undefined): string | null {
   // The address as the owner wrote it (trimmed), once it is known to be http(s).
   return url.protocol === 'http:' || url.protocol === 'https:' ? text : null;
 }
+
+// A bare host, as people type a web address: labels and a top-level name,
+// then an optional port and path. Nothing with a scheme ("javascript:...",
+// "ftp://...") or without a dot looks like this.
+const BARE_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+
+/**
+ * A web address as an owner types it: "walkthroughglow.example" means
+ * https://walkthroughglow.example (issue 26). Anything else is left as typed,
+ * for httpUrl to accept or refuse.
+ */
+export function withWebScheme(value: string): string {
+  const text = value.trim();
+  return BARE_HOST.test(text) ? `https://${text}` : text;
+}

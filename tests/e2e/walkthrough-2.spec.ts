@@ -298,3 +298,19 @@ test.describe('the account menu (items 10 and 23)', () => {
     });
   });
 });
+
+// --- 11: a website given as a bare host ----------------------------------------
+
+test.describe('the website field (item 11)', () => {
+  test('the listing editor takes a bare host and stores https://', async ({ page, context }) => {
+    const owner = createSignedInUser({ role: 'owner' });
+    const spa = makeSpa(owner);
+    await signIn(context, owner);
+    await page.goto(`/owner/spas/${spa.id}`);
+    await page.getByLabel('Website').fill('walkthroughglow.example');
+    await page.getByRole('button', { name: 'Save listing' }).click();
+    await expect(page.locator('[data-owner-notice]')).toContainText('Listing saved');
+    expect(query<{ website: string }>('select website from spas where id = ?', spa.id)[0]!.website).toBe('https://walkthroughglow.example');
+    await expect(page.getByLabel('Website')).toHaveValue('https://walkthroughglow.example');
+  });
+});
