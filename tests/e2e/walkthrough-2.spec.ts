@@ -314,3 +314,16 @@ test.describe('the website field (item 11)', () => {
     await expect(page.getByLabel('Website')).toHaveValue('https://walkthroughglow.example');
   });
 });
+
+// --- 12: what the dashboard's view figure counts --------------------------------
+
+test('the dashboard says its figure counts visits, one per visitor per half hour (item 12)', async ({ page, context }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  makeSpa(owner);
+  await signIn(context, owner);
+  await page.goto('/owner/dashboard');
+  const stat = page.locator('[data-stat="views"]').locator('..');
+  await expect(stat.locator('dt')).toHaveText('Visits');
+  await expect(stat).toContainText('a visitor counts once per half hour');
+  await expect(page.getByText(/^Page views/)).toHaveCount(0);
+});
