@@ -327,3 +327,15 @@ test('the dashboard says its figure counts visits, one per visitor per half hour
   await expect(stat).toContainText('a visitor counts once per half hour');
   await expect(page.getByText(/^Page views/)).toHaveCount(0);
 });
+
+// --- 14: ended offers ------------------------------------------------------------
+
+test('/offers counts the offers still running, and an ended card says Ended (item 14)', async ({ page }) => {
+  await page.goto('/offers');
+  const running = page.locator('[data-offer-card]:not([data-expired])');
+  const ended = page.locator('[data-offer-card][data-expired="true"]');
+  expect(await ended.count()).toBeGreaterThan(0);
+  await expect(page.locator('[data-offer-count]')).toHaveText(`${await running.count()} offer(s) available`);
+  await expect(ended.first().locator('[data-offer-validity]')).toHaveText(/^Ended [A-Z][a-z]+ \d{1,2}, \d{4}$/);
+  await expect(running.first().locator('[data-offer-validity]')).not.toHaveText(/^Ended/);
+});
