@@ -339,3 +339,46 @@ test('/offers counts the offers still running, and an ended card says Ended (ite
   await expect(ended.first().locator('[data-offer-validity]')).toHaveText(/^Ended [A-Z][a-z]+ \d{1,2}, \d{4}$/);
   await expect(running.first().locator('[data-offer-validity]')).not.toHaveText(/^Ended/);
 });
+
+// --- 15 and 16: the editors' desk -------------------------------------------------
+
+test.describe('the editors’ desk (items 15, 16)', () => {
+  test('a listing awaiting review shows its details and photos', async ({ page, context }) => {
+    const spa = makeSpa(createSignedInUser({ role: 'owner' }), { active: false, review: 'pending', tier: 'FREE' });
+    write("insert into spa_photos (spa_id, url, alt, position) values (?, '/images/spas/spa-03.svg', 'Reception desk', 0)", spa.id);
+    await signIn(context, createSignedInUser({ role: 'admin' }));
+    await page.goto('/admin');
+    const card = page.locator(`[data-review-spa="${spa.id}"]`);
+    await expect(card).toContainText('A calm harbor-side med spa for injectables');
+    await expect(card).toContainText('12 Harbor Way, Newport Beach');
+    await expect(card).toContainText('(949) 555-0142');
+    await expect(card).toContainText('hello@walk.example');
+    await expect(card.getByRole('link', { name: /walk\.example/ })).toHaveAttribute('href', 'https://walk.example');
+    await expect(card.getByRole('img', { name: 'Reception desk' })).toBeVisible();
+    await expect(card.getByRole('link', { name: /^Open in the listing editor/ })).toHaveAttribute('href', `/owner/spas/${spa.id}`);
+  });
+
+  for (const { action, says } of [
+    { action: 'verify', says: 'Only Elite listings show the verified badge' },
+    { action: 'feature', says: 'Only Premium and Elite listings show featured placement' },
+  ]) {
+    test(`${action} on a FREE listing says the plan does not show it`, async ({ page, context }) => {
+      const spa = makeSpa(null, { tier: 'FREE', name: `Walk Free Spa ${unique()}` });
+      await signIn(context, createSignedInUser({ role: 'admin' }));
+      await page.goto(`/admin?q=${encodeURIComponent(spa.name)}`);
+      await page.locator(`[data-listing="${spa.id}"] [data-action="${action}"]`).click();
+      const notice = page.getByRole('status').filter({ hasText: says });
+      await expect(notice).toBeVisible();
+      await expect(page.locator(`[data-listing="${spa.id}"]`)).toContainText('not shown on the Free plan');
+    });
+  }
+
+  test('feature on a Premium listing says plainly it is featured', async ({ page, context }) => {
+    const spa = makeSpa(null, { tier: 'PREMIUM', name: `Walk Premium Spa ${unique()}` });
+    await signIn(context, createSignedInUser({ role: 'admin' }));
+    await page.goto(`/admin?q=${encodeURIComponent(spa.name)}`);
+    await page.locator(`[data-listing="${spa.id}"] [data-action="feature"]`).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Listing featured.' })).toBeVisible();
+    await expect(page.getByText('show featured placement')).toHaveCount(0);
+  });
+});
