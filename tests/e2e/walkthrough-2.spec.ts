@@ -382,3 +382,53 @@ test.describe('the editors’ desk (items 15, 16)', () => {
     await expect(page.getByText('show featured placement')).toHaveCount(0);
   });
 });
+
+// --- 17: /services grouped with jump links; the home's select sorted ---------------
+
+test.describe('/services and the treatment choice (item 17)', () => {
+  test('/services has a jump link to each category, each landing on its heading', async ({ page }) => {
+    await page.goto('/services');
+    const nav = page.getByRole('navigation', { name: 'Service categories' });
+    const links = nav.getByRole('link');
+    const count = await links.count();
+    expect(count).toBeGreaterThanOrEqual(5);
+    const headings = page.getByRole('region', { name: 'All services' }).locator('h3[id^="category-"]');
+    await expect(headings).toHaveCount(count);
+    for (let i = 0; i < count; i++) {
+      const href = (await links.nth(i).getAttribute('href'))!;
+      expect(href).toMatch(/^#category-/);
+      await expect(page.locator(href)).toHaveCount(1);
+    }
+    await links.last().click();
+    await expect(page.locator((await links.last().getAttribute('href'))!)).toBeInViewport();
+    // Each category ends with a way back to the list of categories.
+    await expect(page.getByRole('link', { name: 'Back to the categories' })).toHaveCount(count);
+  });
+
+  test('the home’s treatment select is grouped by category, each group sorted by treatment', async ({ page }) => {
+    await page.goto('/');
+    const select = page.locator('#contact select[name="serviceId"]');
+    const groups = await select
+      .locator('optgroup')
+      .evaluateAll((all) =>
+        all.map((group) => ({ label: group.getAttribute('label'), options: [...group.querySelectorAll('option')].map((o) => o.textContent ?? '') })),
+      );
+    expect(groups.length).toBeGreaterThanOrEqual(5);
+    for (const group of groups) {
+      const sorted = [...group.options].sort((a, b) => a.localeCompare(b, 'en'));
+      expect(group.options, group.label!).toEqual(sorted);
+    }
+  });
+
+  for (const width of [375, 1280]) {
+    test(`/services at ${width} px: axe clean`, async ({ page }, testInfo) => {
+      // Two hundred service cards: axe takes its time over them.
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/services');
+      await expectNoAxeViolations(page);
+      await page.getByRole('navigation', { name: 'Service categories' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: testInfo.outputPath(`services-${width}.png`) });
+    });
+  }
+});
