@@ -6,6 +6,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { AXE_TAGS } from '#tests/support/axe.ts';
 import { query, withE2eDatabase, write } from '../support/db.ts';
 import { openMobileMenu } from '../support/e2e-steps.ts';
+import { hydrated } from '../support/islands.ts';
+import { forgetLoopbackLimits } from '../support/limits.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
 
@@ -431,4 +433,22 @@ test.describe('/services and the treatment choice (item 17)', () => {
       await page.screenshot({ path: testInfo.outputPath(`services-${width}.png`) });
     });
   }
+});
+
+// --- 19: after a free signup, /owner/login says the link was sent -------------------
+
+test('after a free signup the sign-in page says a link is on its way (item 19)', async ({ page }) => {
+  forgetLoopbackLimits();
+  write("delete from rate_limits where key like 'magic:client:%'");
+  await page.goto('/owner/signup');
+  await hydrated(page, 'OwnerSignupForm');
+  await page.getByLabel('Spa name *').fill(`Walk Signup Spa ${unique()}`);
+  await page.getByLabel('Your e-mail (owner) *').fill(`walk-signup-${unique()}@example.com`);
+  await page.getByLabel('City *').selectOption({ label: query<{ name: string }>('select name from cities where active = 1 order by name limit 1')[0]!.name });
+  await page.getByRole('button', { name: 'Submit Listing' }).click();
+  await page.waitForURL(/\/owner\/login\?/);
+  await expect(page.locator('[data-link-sent]')).toContainText('We e-mailed you a sign-in link');
+  // Asked again with the same page, the notice stays truthful only for that visit.
+  await page.goto('/owner/login');
+  await expect(page.locator('[data-link-sent]')).toHaveCount(0);
 });
