@@ -452,3 +452,19 @@ test('after a free signup the sign-in page says a link is on its way (item 19)',
   await page.goto('/owner/login');
   await expect(page.locator('[data-link-sent]')).toHaveCount(0);
 });
+
+// --- 21: no hydration mismatch when the first toast appears --------------------------
+
+test('the first toast of a page logs no hydration error (item 21)', async ({ page }) => {
+  write("delete from rate_limits where key like 'magic:client:%'");
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/owner/login');
+  await hydrated(page, 'MagicLinkForm');
+  await page.getByLabel('Email address').fill(`walk-toast-${unique()}@example.com`);
+  await page.getByRole('button', { name: 'Send Magic Link' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('status')).toContainText('Magic Link Sent!');
+  await expect(page.locator('astro-island[component-url*="/Toaster."]:not([ssr])')).toBeAttached();
+  expect(errors.filter((text) => /#418|hydrat/i.test(text))).toEqual([]);
+});
