@@ -468,3 +468,22 @@ test('the first toast of a page logs no hydration error (item 21)', async ({ pag
   await expect(page.locator('astro-island[component-url*="/Toaster."]:not([ssr])')).toBeAttached();
   expect(errors.filter((text) => /#418|hydrat/i.test(text))).toEqual([]);
 });
+
+// --- 22: wording ------------------------------------------------------------------
+
+test('a change to a listing that is not public does not promise the public pages (item 22)', async ({ page, context }) => {
+  const owner = createSignedInUser({ role: 'owner' });
+  const spa = makeSpa(owner, { active: false, review: 'pending', tier: 'FREE' });
+  await signIn(context, owner);
+  await page.goto(`/owner/spas/${spa.id}/services`);
+  const form = page.locator('[data-service-form]');
+  await form.getByLabel('Service name').fill('Signature Facial');
+  await form.getByLabel('All-in price').fill('150');
+  await form.getByLabel('Duration').fill('60');
+  await form.getByLabel('Category').selectOption('facial');
+  await form.getByRole('button', { name: 'Add service' }).click();
+  const notice = page.locator('[data-owner-notice]');
+  await expect(notice).toContainText('Service added.');
+  await expect(notice).not.toContainText('within a minute');
+  await expect(notice).toContainText('once your listing is listed');
+});
