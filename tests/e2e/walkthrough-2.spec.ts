@@ -487,3 +487,64 @@ test('a change to a listing that is not public does not promise the public pages
   await expect(notice).not.toContainText('within a minute');
   await expect(notice).toContainText('once your listing is listed');
 });
+
+// --- 23: layout -------------------------------------------------------------------
+
+test.describe('layout (item 23)', () => {
+  test('/spa-owners: the hero’s right half shows how listing works', async ({ page }, testInfo) => {
+    await page.goto('/spa-owners');
+    const heading = page.getByRole('heading', { level: 1 });
+    const steps = page.locator('[data-owner-steps]');
+    await expect(steps).toBeVisible();
+    const [h, s] = [await box(heading), await box(steps)];
+    expect(s.x).toBeGreaterThan(640);
+    expect(s.y).toBeLessThan(h.y + h.height + 200);
+    await page.screenshot({ path: testInfo.outputPath('spa-owners-1280.png') });
+  });
+
+  test('search cards: Contact is a bordered button lined up with the others', async ({ page }) => {
+    await page.goto('/search-results?service=botox');
+    const card = page.locator('[data-spa-card]').first();
+    const learn = card.getByRole('link', { name: /^Learn More/ });
+    const contact = card.getByRole('link', { name: /^Contact/ });
+    const style = (el: Locator) =>
+      el.evaluate((a) => ({ shadow: getComputedStyle(a).boxShadow, border: getComputedStyle(a).borderTopWidth, pad: getComputedStyle(a).paddingLeft }));
+    const [l, c] = [await style(learn), await style(contact)];
+    expect(c.pad).toBe(l.pad);
+    expect(c.shadow !== 'none' || c.border !== '0px').toBe(true);
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 800 } });
+
+    test('the carousel’s controls stay on one row', async ({ page }) => {
+      await page.goto('/');
+      const carousel = page.locator('astro-island[component-url*="/EliteCarousel."]');
+      await carousel.scrollIntoViewIfNeeded();
+      await hydrated(page, 'EliteCarousel');
+      const previous = page.getByRole('button', { name: 'Previous spa' });
+      const next = page.getByRole('button', { name: 'Next spa' });
+      const [p, n] = [await box(previous), await box(next)];
+      expect(Math.abs(p.y - n.y)).toBeLessThan(2);
+      // Every control the carousel shows sits on the row of Previous and Next: no dots wrapping onto rows of their own.
+      const middles = await carousel
+        .locator('button:visible')
+        .evaluateAll((all) => all.map((button) => Math.round(button.getBoundingClientRect().top + button.getBoundingClientRect().height / 2)));
+      for (const middle of middles) expect(Math.abs(middle - (p.y + p.height / 2))).toBeLessThan(4);
+      await expect(carousel.locator('[data-slide-count]')).toHaveText(/^1 of \d+$/);
+      await next.click();
+      await expect(carousel.locator('[data-slide-count]')).toHaveText(/^2 of \d+$/);
+    });
+  });
+
+  test('/sitemap: the per-city treatment links look like links', async ({ page }) => {
+    await page.goto('/sitemap');
+    const city = page.getByRole('region', { name: 'Cities' });
+    const main = page.getByRole('region', { name: 'Main pages' }).getByRole('link').first();
+    const perCity = city.locator('ul ul a').first();
+    const look = (el: Locator) => el.evaluate((a) => ({ color: getComputedStyle(a).color, line: getComputedStyle(a).textDecorationLine }));
+    const [m, c] = [await look(main), await look(perCity)];
+    expect(c.line).toContain('underline');
+    expect(c.color).toBe(m.color);
+  });
+});
