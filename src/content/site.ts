@@ -149,6 +149,16 @@ export const ownerPitch = {
   cta: 'Explore Plans',
   /** The /spa-owners landing page's own heading. */
   landingHeading: 'Grow your practice with Orange County’s med spa directory',
+  /** How listing works, beside the landing page's heading. */
+  steps: {
+    heading: 'How listing works',
+    items: [
+      { title: 'List your spa', text: 'Tell us your name, city and services. The Essential listing is free.' },
+      { title: 'An editor reviews it', text: 'We check every new listing before it appears in the directory, and e-mail you when it is live.' },
+      { title: 'Clients find you', text: 'Requests arrive by e-mail and in your dashboard; the directory promises a reply within 24 hours.' },
+      { title: 'Upgrade when you are ready', text: 'Premium and Elite add featured placement, your own booking link and more.' },
+    ],
+  },
 } as const;
 
 /** The static package promo of /services and /booking (spec 2, 9): $650, was $825, save $175. */

@@ -6,6 +6,7 @@ import {
   canMoveLead,
   decideBookingChange,
   leadMoves,
+  leadStatusForBooking,
   selfCancelDeadline,
   type BookingActor,
   type BookingState,
@@ -311,5 +312,21 @@ describe('leads', () => {
     expect([...leadMoves('contacted')].sort()).toEqual(['converted', 'lost']);
     expect(leadMoves('converted')).toEqual([]);
     expect(leadMoves('lost')).toEqual([]);
+  });
+});
+
+describe('a lead follows its booking (issue 26)', () => {
+  it.each([
+    ['pending', 'new', 'new'],
+    ['confirmed', 'new', 'contacted'],
+    ['confirmed', 'contacted', 'contacted'],
+    ['completed', 'new', 'converted'],
+    ['completed', 'contacted', 'converted'],
+    ['cancelled', 'new', 'lost'],
+    ['cancelled', 'contacted', 'lost'],
+    ['completed', 'lost', 'lost'],
+    ['cancelled', 'converted', 'converted'],
+  ] as const)('a %s booking takes a %s lead to %s', (booking, lead, next) => {
+    expect(leadStatusForBooking(booking, lead)).toBe(next);
   });
 });

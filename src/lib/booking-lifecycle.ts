@@ -119,3 +119,17 @@ export function canMoveLead(from: LeadStatus, to: LeadStatus): boolean {
 }
 
 export const leadMoves = (from: LeadStatus): readonly LeadStatus[] => LEAD_MOVES[from];
+
+/**
+ * Where a booking's lead goes when the booking moves (issue 26: a lead stayed
+ * "new" after its booking was confirmed, completed or declined). The spa
+ * confirming is the spa in contact; a visit that took place converted the
+ * lead; a cancelled booking lost it. A lead already converted or lost stays.
+ */
+export function leadStatusForBooking(booking: BookingStatus, lead: LeadStatus): LeadStatus {
+  if (lead === 'converted' || lead === 'lost') return lead;
+  if (booking === 'confirmed') return 'contacted';
+  if (booking === 'completed') return 'converted';
+  if (booking === 'cancelled') return 'lost';
+  return lead;
+}

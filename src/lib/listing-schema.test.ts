@@ -23,12 +23,19 @@ describe('listingSchema', () => {
   });
 
   it('takes only http(s) addresses, with the spec’s message', () => {
-    for (const bad of ['javascript:alert(1)', 'data:text/html,hi', 'ftp://example.com', 'example.com', 'https://']) {
+    for (const bad of ['javascript:alert(1)', 'data:text/html,hi', 'ftp://example.com', 'example', 'https://']) {
       expect(errorsOf(listing({ website: bad })).website, bad).toBe('Valid URL is required');
       expect(errorsOf(listing({ videoUrl: bad })).videoUrl, bad).toBe('Valid URL is required');
     }
     const ok = listing({ website: ' https://glow.example/ ', bookingLink: 'http://glow.example/book' });
     expect(ok.success && ok.data.website).toBe('https://glow.example/');
+  });
+
+  it('reads a bare host as an https address (issue 26)', () => {
+    const ok = listing({ website: 'walkthroughglow.example', videoUrl: 'www.youtube.com/watch?v=glow' });
+    expect(ok.success && ok.data.website).toBe('https://walkthroughglow.example');
+    expect(ok.success && ok.data.videoUrl).toBe('https://www.youtube.com/watch?v=glow');
+    expect(listing({ website: '' }).data?.website).toBeNull();
   });
 
   it('turns blank fields into null', () => {

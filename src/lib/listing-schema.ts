@@ -10,7 +10,7 @@ import { toCalendarDate } from './booking-schema.ts';
 import { decimalToCents } from './money.ts';
 import { SLUG_PATTERN } from './slug.ts';
 import { featuresOf } from './tiers.ts';
-import { httpUrl } from './urls.ts';
+import { httpUrl, withWebScheme } from './urls.ts';
 
 export const LISTING_MESSAGES = {
   spaName: 'Spa name is required',
@@ -77,6 +77,8 @@ const optional = (max: number, message = `At most ${max} characters`, check: (va
 
 /** An http(s) address or nothing: every URL a user gives is http(s) or refused. */
 const optionalUrl = optional(LISTING_LIMITS.url, LISTING_MESSAGES.url, (value) => httpUrl(value) !== null);
+/** An address an owner types for their own pages: a bare host ("glow.example") means https:// (issue 26). */
+const ownerUrl = z.preprocess((value) => (typeof value === 'string' ? withWebScheme(value) : value), optionalUrl);
 
 const phoneDigits = (value: string) => {
   const digits = value.replace(/\D/g, '').length;
@@ -114,15 +116,15 @@ export const listingSchema = z
     address: optional(LISTING_LIMITS.address),
     phone: optional(LISTING_LIMITS.phone, LISTING_MESSAGES.phone, phoneDigits),
     email: optional(254, LISTING_MESSAGES.email, isEmail).transform((value) => value?.toLowerCase() ?? null),
-    website: optionalUrl,
-    bookingLink: optionalUrl,
-    socialFeedUrl: optionalUrl,
+    website: ownerUrl,
+    bookingLink: ownerUrl,
+    socialFeedUrl: ownerUrl,
     socialPlatform: z
       .string()
       .trim()
       .refine((value) => value === '' || (SOCIAL_PLATFORMS as readonly string[]).includes(value), LISTING_MESSAGES.platform)
       .optional(),
-    videoUrl: optionalUrl,
+    videoUrl: ownerUrl,
   })
   .transform(({ socialPlatform, ...rest }, context) => {
     // The platform names the feed's icon and words; read it from the address when not chosen.

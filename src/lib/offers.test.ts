@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupOffers, offerCountLabel, offerDisplay, type OfferTerms } from './offers.ts';
+import { availableOfferCount, groupOffers, offerCountLabel, offerDisplay, type OfferTerms } from './offers.ts';
 
 const today = '2026-11-22';
 const terms = (overrides: Partial<OfferTerms> = {}): OfferTerms => ({
@@ -46,6 +46,9 @@ describe('offer display', () => {
 
   it('expires after the last valid day in Pacific time, never without an end date', () => {
     expect(offerDisplay(terms({ validTo: '2026-11-21' }), today).expired).toBe(true);
+    // Ended: not "valid until" a day gone by (issue 26).
+    expect(offerDisplay(terms({ validTo: '2026-11-21' }), today).validity).toBe('Ended November 21, 2026');
+    expect(offerDisplay(terms({ validTo: '2026-11-22' }), today).validity).toBe('Valid until November 22, 2026');
     expect(offerDisplay(terms({ validTo: '2026-11-22' }), today).expired).toBe(false);
     const ongoing = offerDisplay(terms({ validTo: null }), today);
     expect(ongoing.expired).toBe(false);
@@ -65,6 +68,12 @@ describe('the offers list', () => {
     expect(offerCountLabel(48)).toBe('48 offer(s) available');
     expect(offerCountLabel(1)).toBe('1 offer(s) available');
     expect(offerCountLabel(0)).toBe('0 offer(s) available');
+  });
+
+  it('counts as available only the offers that have not ended (issue 26)', () => {
+    const offers = [{ validTo: '2026-11-21' }, { validTo: '2026-11-22' }, { validTo: null }, { validTo: '2025-01-01' }];
+    expect(availableOfferCount(offers, today)).toBe(2);
+    expect(availableOfferCount([], today)).toBe(0);
   });
 
   it('puts featured offers apart and ended offers last, keeping the order otherwise', () => {

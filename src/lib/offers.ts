@@ -22,7 +22,7 @@ export interface OfferDisplay {
   originalPrice: string | null;
   /** "Save $60", null without savings. */
   savings: string | null;
-  /** "Valid until December 31, 2026", or "Ongoing offer" without an end date. */
+  /** "Valid until December 31, 2026", "Ended November 30, 2026" once past, or "Ongoing offer" without an end date. */
   validity: string;
   validFrom: string | null;
   validUntil: string | null;
@@ -32,17 +32,19 @@ export const ONGOING = 'Ongoing offer';
 
 /** `today` is Orange County's date; pages pass the build's, so a daily rebuild keeps it true. */
 export function offerDisplay(offer: OfferTerms, today: string): OfferDisplay {
+  const expired = isExpired(offer.validTo, today);
   const percent = discountPercent(offer.originalPriceCents, offer.offerPriceCents);
   const hasSavings = offer.savingsCents > 0;
   const validUntil = offer.validTo ? formatLongDate(offer.validTo) : null;
   return {
-    expired: isExpired(offer.validTo, today),
+    expired,
     upcoming: offer.validFrom != null && offer.validFrom > today,
     percentOff: percent > 0 ? `${percent}% Off` : null,
     offerPrice: formatWholeDollars(offer.offerPriceCents),
     originalPrice: hasSavings ? formatWholeDollars(offer.originalPriceCents) : null,
     savings: hasSavings ? `Save ${formatWholeDollars(offer.savingsCents)}` : null,
-    validity: validUntil ? `Valid until ${validUntil}` : ONGOING,
+    // An ended offer is not "valid until" a day gone by (issue 26).
+    validity: validUntil ? `${expired ? 'Ended' : 'Valid until'} ${validUntil}` : ONGOING,
     validFrom: offer.validFrom ? formatLongDate(offer.validFrom) : null,
     validUntil,
   };
@@ -50,6 +52,10 @@ export function offerDisplay(offer: OfferTerms, today: string): OfferDisplay {
 
 /** The spec's own wording, "N offer(s) available", whatever N is. */
 export const offerCountLabel = (count: number) => `${count} offer(s) available`;
+
+/** How many of the offers are still on `today`: "available" does not count ended ones (issue 26). */
+export const availableOfferCount = (offers: readonly { validTo: string | null }[], today: string) =>
+  offers.filter((offer) => !isExpired(offer.validTo, today)).length;
 
 /**
  * Featured offers and the rest (spec 2: "Featured Deals", "All Offers"). Within

@@ -53,7 +53,10 @@ describe('the owner signup form', () => {
 
   it('takes only http(s) websites', () => {
     expect(ownerSignupSchema.parse({ ...complete, website: ' https://tidewater.example/ ' }).website).toBe('https://tidewater.example/');
-    for (const website of ['javascript:alert(1)', 'data:text/html,x', 'tidewater.example', 'ftp://tidewater.example']) {
+    // A bare host is an https address (issue 26); anything else without http(s) is refused.
+    expect(ownerSignupSchema.parse({ ...complete, website: 'tidewater.example' }).website).toBe('https://tidewater.example');
+    expect(ownerSignupSchema.parse({ ...complete, website: '' }).website).toBeUndefined();
+    for (const website of ['javascript:alert(1)', 'data:text/html,x', 'tidewater', 'ftp://tidewater.example']) {
       expect(messageFor({ ...complete, website }, 'website')).toBe(SIGNUP_MESSAGES.website);
     }
   });

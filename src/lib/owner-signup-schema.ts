@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import type { BillingPeriod, Tier } from '#db/schema.ts';
 import { emailAddress } from './auth-schemas.ts';
-import { httpUrl } from './urls.ts';
+import { httpUrl, withWebScheme } from './urls.ts';
 
 export const SIGNUP_MESSAGES = {
   /** The toast when a required field is empty (spec 5), title and description. */
@@ -86,7 +86,11 @@ const phoneDigits = (value: string) => {
 };
 const phone = optionalText(SIGNUP_LIMITS.phone, SIGNUP_MESSAGES.phone, [phoneDigits]);
 // Every URL a user gives is http(s) or refused (it ends up in an href).
-const website = optionalText(SIGNUP_LIMITS.website, SIGNUP_MESSAGES.website, [(value) => value === '' || httpUrl(value) !== null]);
+// A bare host ("glow.example") is read as https:// (issue 26).
+const website = z.pipe(
+  z.transform((value: unknown) => (typeof value === 'string' ? withWebScheme(value) : value)),
+  optionalText(SIGNUP_LIMITS.website, SIGNUP_MESSAGES.website, [(value) => value === '' || httpUrl(value) !== null]),
+);
 
 const listingFields = {
   description: optionalText(SIGNUP_LIMITS.description),

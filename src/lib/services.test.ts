@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationLabel, isComplimentary, priceLabel, spotlightServices } from './services.ts';
+import { byCategoryThenName, durationLabel, isComplimentary, priceLabel, spotlightServices } from './services.ts';
 
 describe('service presentation', () => {
   it('calls a free or consultation service complimentary', () => {
@@ -30,5 +30,26 @@ describe('spotlightServices', () => {
     const list = [s(1, 'body', 10), s(2, 'facial', 10), s(3, 'facial', 11), s(4, 'laser', 10)];
     expect(spotlightServices(list).map((x) => x.id)).toEqual([1, 3, 4]);
     expect(spotlightServices([])).toEqual([]);
+  });
+});
+
+describe('byCategoryThenName', () => {
+  it('groups by category and puts the same treatment at every spa together (issue 26)', () => {
+    const services = [
+      { category: 'injectable', name: 'Dysport', spaName: 'Harbor' },
+      { category: 'facial', name: 'HydraFacial', spaName: 'Zen' },
+      { category: 'injectable', name: 'Botox Cosmetic', spaName: 'Zen' },
+      { category: 'injectable', name: 'Botox Cosmetic', spaName: 'Aqua' },
+      { category: 'facial', name: 'Chemical Peel', spaName: 'Aqua' },
+    ];
+    expect(byCategoryThenName(services).map((s) => `${s.category}: ${s.name} at ${s.spaName}`)).toEqual([
+      'facial: Chemical Peel at Aqua',
+      'facial: HydraFacial at Zen',
+      'injectable: Botox Cosmetic at Aqua',
+      'injectable: Botox Cosmetic at Zen',
+      'injectable: Dysport at Harbor',
+    ]);
+    // The list given is left as it was.
+    expect(services[0]!.name).toBe('Dysport');
   });
 });

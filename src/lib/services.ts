@@ -31,3 +31,15 @@ export function spotlightServices<T extends { category: string; spaId: number }>
   }
   return picked;
 }
+
+/**
+ * The directory-wide treatment choice (the home's request form): by category
+ * (the select's groups), then by what the option says, "Botox Cosmetic at
+ * Glow Spa", so the same treatment at every spa sits together (issue 26: two
+ * hundred options in tier order could not be scanned).
+ */
+export function byCategoryThenName<T extends { category: string; name: string; spaName: string }>(services: readonly T[]): T[] {
+  return services.toSorted(
+    (a, b) => a.category.localeCompare(b.category, 'en') || `${a.name} at ${a.spaName}`.localeCompare(`${b.name} at ${b.spaName}`, 'en'),
+  );
+}

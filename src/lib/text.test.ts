@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayUrl, platformLabel, telHref, truncate } from './text.ts';
+import { displayUrl, platformLabel, possessive, telHref, truncate } from './text.ts';
 
 describe('text helpers', () => {
   it('cuts descriptions at 120 characters', () => {
@@ -23,5 +23,13 @@ describe('platform names', () => {
     [null, 'Social media'],
   ])('spells platforms their own way: %s as %s', (platform, label) => {
     expect(platformLabel(platform)).toBe(label);
+  });
+});
+
+describe('possessive', () => {
+  it('adds ’s, or only the apostrophe after a final s (issue 26: “Harborlight Aesthetics’s page”)', () => {
+    expect(possessive('Glow Spa')).toBe('Glow Spa’s');
+    expect(possessive('Harborlight Aesthetics')).toBe('Harborlight Aesthetics’');
+    expect(possessive('SKIN LABS ')).toBe('SKIN LABS’');
   });
 });

@@ -19,3 +19,9 @@ const PLATFORM_NAMES: Record<string, string> = { instagram: 'Instagram', tiktok:
 
 /** The social platform's own spelling, for link text. */
 export const platformLabel = (platform: string | null | undefined) => (platform && PLATFORM_NAMES[platform]) || 'Social media';
+
+/** "Glow Spa’s", and "Harborlight Aesthetics’" for a name ending in s (the plural's apostrophe, not "Aesthetics’s"). */
+export function possessive(name: string): string {
+  const trimmed = name.trim();
+  return /s$/i.test(trimmed) ? `${trimmed}’` : `${trimmed}’s`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpUrl, pagePath } from './urls.ts';
+import { httpUrl, isCurrentPage, pagePath, withWebScheme } from './urls.ts';
 
 describe('pagePath', () => {
   it.each(
@@ -34,5 +34,33 @@ describe('httpUrl', () => {
     undefined,
   ])('refuses %s', (value) => {
     expect(httpUrl(value)).toBeNull();
+  });
+});
+
+describe('withWebScheme', () => {
+  it.each([
+    ['walkthroughglow.example', 'https://walkthroughglow.example'],
+    [' www.glow-spa.example/book?x=1 ', 'https://www.glow-spa.example/book?x=1'],
+    ['glow.example:8443/path', 'https://glow.example:8443/path'],
+  ])('reads the bare host %s as %s', (typed, stored) => {
+    expect(withWebScheme(typed)).toBe(stored);
+    expect(httpUrl(withWebScheme(typed))).toBe(stored);
+  });
+
+  it.each(['https://glow.example', 'http://glow.example', 'javascript:alert(1)', 'ftp://glow.example', '//glow.example', 'localhost', 'not a url', ''])(
+    'leaves %s as typed',
+    (typed) => {
+      expect(withWebScheme(typed)).toBe(typed);
+    },
+  );
+});
+
+describe('isCurrentPage', () => {
+  it('marks the page a link leads to, and its sub-pages, never a section link', () => {
+    expect(isCurrentPage('/services', '/services')).toBe(true);
+    expect(isCurrentPage('/', '/')).toBe(true);
+    expect(isCurrentPage('/', '/services')).toBe(false);
+    expect(isCurrentPage('/#about', '/')).toBe(false);
+    expect(isCurrentPage('/offers', '/offers/botox-week')).toBe(true);
   });
 });

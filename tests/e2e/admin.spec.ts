@@ -302,7 +302,7 @@ test.describe('the editors’ desk on the suite’s server', () => {
         const card = ownerPage.locator(`[data-spa-id="${demoSpa.id}"]`);
         // At least the views stored here (the other width's test may have added its own).
         expect(Number(await card.locator('[data-spa-stat="views"]').textContent())).toBeGreaterThanOrEqual(expectedViews);
-        await expect(card.locator('[data-views-chart] title')).toHaveText(/page views in the last 30 days; the busiest day was/);
+        await expect(card.locator('[data-views-chart] title')).toHaveText(/visits in the last 30 days; the busiest day was/);
         expect(await axe(ownerPage)).toEqual([]);
         mkdirSync(test.info().outputDir, { recursive: true });
         await ownerPage.screenshot({ path: join(test.info().outputDir, `dashboard-${width}.png`), fullPage: true });

@@ -463,6 +463,11 @@ test.describe('the bookings API', () => {
       expect(complete.status()).toBe(409);
       expect((await complete.json()).error.message).toContain('Only a confirmed booking can be completed');
 
+      // The lead that came with it: the owner moves it, in order only (while its booking waits).
+      expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'converted' } })).status()).toBe(409);
+      const contacted = await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'contacted' } });
+      expect(await contacted.json()).toEqual({ id: lead.id, status: 'contacted' });
+      expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'maybe' } })).status()).toBe(422);
       const confirmed = await page.request.patch(`/api/bookings/${id}`, { data: { status: 'confirmed', scheduledAt: at } });
       expect(confirmed.status()).toBe(200);
       expect(await confirmed.json()).toMatchObject({ id, status: 'confirmed' });
@@ -471,11 +476,8 @@ test.describe('the bookings API', () => {
       const again = await page.request.patch(`/api/bookings/${id}`, { data: { status: 'cancelled' } });
       expect(again.status()).toBe(409);
 
-      // The lead that came with it: the owner moves it, in order only.
-      expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'converted' } })).status()).toBe(409);
-      const contacted = await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'contacted' } });
-      expect(await contacted.json()).toEqual({ id: lead.id, status: 'contacted' });
-      expect((await page.request.patch(`/api/leads/${lead.id}`, { data: { status: 'maybe' } })).status()).toBe(422);
+      // A lead follows its booking (issue 26): cancelled, it is lost.
+      expect(query<{ status: string }>('select status from leads where id = ?', lead.id)[0]!.status).toBe('lost');
       expect(query<{ status: string }>('select status from bookings where id = ?', id)[0]!.status).toBe('cancelled');
     } finally {
       spa.giveBack();

@@ -74,7 +74,8 @@ test.describe('the listing editor', () => {
     await expect(page.locator('[data-character-count]')).toContainText(`${description.length} / 5,000 characters`);
     await page.getByLabel('Booking link').fill('https://glow.example/book');
     await page.getByRole('button', { name: 'Save listing' }).click();
-    await expect(page.getByRole('status')).toHaveText('Listing saved. The public page shows the change within a minute.');
+    // Not listed (inactive), so nothing public changes yet (issue 26).
+    await expect(page.getByRole('status')).toHaveText('Listing saved. It shows on your public page once your listing is listed.');
     await expect(page).toHaveURL(new RegExp(`/owner/spas/${spa.id}\\?saved=1$`));
     const saved = spaRow(spa.id);
     expect(saved).toMatchObject({ name: 'Glow Studio Irvine Spectrum', slug: spa.slug, description, booking_link: 'https://glow.example/book' });

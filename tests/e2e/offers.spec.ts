@@ -107,7 +107,8 @@ test.describe('/offers', () => {
     expect(response?.status()).toBe(200);
 
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.locator('[data-offer-count]')).toHaveText(`${offers.length} offer(s) available`);
+    // Ended offers are listed, but not counted as available.
+    await expect(page.locator('[data-offer-count]')).toHaveText(`${offers.filter((o) => !expired(o)).length} offer(s) available`);
     await expect(page.getByRole('heading', { level: 2, name: 'Featured Deals' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: 'All Offers' })).toBeVisible();
 
@@ -174,7 +175,7 @@ test.describe('/offers', () => {
       expect(card.badges.includes('Featured'), where).toBe(offer.featured === 1);
       expect(card.badges.includes('Expired'), where).toBe(expired(offer));
 
-      expect(card.validity, where).toBe(offer.validTo ? `Valid until ${longDate(offer.validTo)}` : 'Ongoing offer');
+      expect(card.validity, where).toBe(offer.validTo ? `${expired(offer) ? 'Ended' : 'Valid until'} ${longDate(offer.validTo)}` : 'Ongoing offer');
 
       expect(card.viewOffer, where).toEqual({ href: `/offers/${offer.slug}`, visible: 'View Offer', name: `View Offer: ${offer.title}` });
       expect(card.viewSpa.href, where).toBe(`/spas/${offer.spaSlug}`);

@@ -92,7 +92,7 @@ test.describe('/owner/signup', () => {
     await expect(page.getByRole('button', { name: 'Processing...' })).toBeDisabled();
     release();
     await expect(page.getByText('Success!', { exact: true })).toBeVisible();
-    await page.waitForURL(/\/owner\/login$/);
+    await page.waitForURL(/\/owner\/login\?link=sent$/);
 
     const [spa] = spaNamed(spaName);
     expect(spa).toMatchObject({ tier: 'FREE', active: 0, review_status: 'pending', owner_id: null, claim_email: ownerEmail });

@@ -61,7 +61,7 @@ for (const javaScriptEnabled of [false, true]) {
       const spa = makeSpa(owner, 'PREMIUM');
       await signIn(context, owner);
       await page.goto(spa.path);
-      await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Photos', level: 2 })).toBeVisible();
       await expect(page.locator('[data-no-photos]')).toBeVisible();
 
       // Pictures of their own (a picture another listing shows keeps its files when deleted here).
@@ -95,20 +95,22 @@ for (const javaScriptEnabled of [false, true]) {
       await expect(page.getByRole('status')).toContainText('Description saved');
       expect(photosOf(spa.id)[1]!.alt).toBe('Treatment room');
 
-      // Move the second photo up: it becomes the cover.
-      await page.getByRole('button', { name: 'Move up photo 2' }).click();
-      await expect(page.getByRole('status')).toContainText('Order saved');
+      // Move the second photo to the first place: it becomes the cover.
+      await page.getByLabel('Position of photo 2').selectOption('1');
+      await page.getByRole('button', { name: 'Move photo 2' }).click();
+      await expect(page.getByRole('status')).toContainText('Cover photo set');
       rows = photosOf(spa.id);
       expect(rows.map((r) => r.alt)).toEqual(['Treatment room', 'Front desk with orchids']);
       expect(coverOf(spa.id)).toBe(rows[0]!.url);
-      // And back with "Set as cover".
-      await page.getByRole('button', { name: 'Set as cover (photo 2)' }).click();
+      // And back the same way.
+      await page.getByLabel('Position of photo 2').selectOption('1');
+      await page.getByRole('button', { name: 'Move photo 2' }).click();
       await expect(page.getByRole('status')).toContainText('Cover photo set');
       rows = photosOf(spa.id);
       expect(rows[0]!.alt).toBe('Front desk with orchids');
       expect(coverOf(spa.id)).toBe(rows[0]!.url);
 
-      // With three, a photo goes straight to a place: the position form, or (with JavaScript) a drag onto that place.
+      // A photo goes straight to a place: the position form, or (with JavaScript) a drag onto that place.
       await upload(page, await photo(1000, 750, 'jpeg', seed + 2), 'laser.jpg', 'Laser suite');
       await expect(page.getByRole('status')).toContainText('Photo uploaded');
       if (javaScriptEnabled) {
@@ -125,7 +127,8 @@ for (const javaScriptEnabled of [false, true]) {
         await page.getByLabel('Position of photo 3').selectOption('1');
         await page.getByRole('button', { name: 'Move photo 3' }).click();
       }
-      await expect(page.getByRole('status')).toContainText('Order saved');
+      // Its first place makes it the cover, and the notice says so.
+      await expect(page.getByRole('status')).toContainText('Cover photo set');
       rows = photosOf(spa.id);
       expect(rows.map((r) => r.alt)).toEqual(['Laser suite', 'Front desk with orchids', 'Treatment room']);
       expect(coverOf(spa.id)).toBe(rows[0]!.url);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { providersFoundHeading } from '#lib/search-heading.ts';
 import { query, tierWeight, write } from '../support/db.ts';
 import { holdRequests } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
@@ -25,14 +26,14 @@ const cardNames = (page: Page) => page.locator('#search-results [data-spa-card] 
 test('results are rendered on the server, in tier order then newest, with the count', async ({ page }) => {
   const expected = spasMatching('newport-beach').sort((a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.created_at - a.created_at || b.id - a.id);
   await page.goto('/search-results?city=newport-beach');
-  await expect(page.getByRole('heading', { name: `${expected.length} Distinguished Providers Found` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: providersFoundHeading(expected.length) })).toBeVisible();
   expect((await cardNames(page)).map((n) => n.trim())).toEqual(expected.map((s) => s.name));
 });
 
 test('a treatment filter keeps only spas offering it', async ({ page }) => {
   const expected = spasMatching('irvine', 'botox');
   await page.goto('/search-results?service=botox&city=irvine');
-  await expect(page.getByRole('heading', { name: `${expected.length} Distinguished Providers Found` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: providersFoundHeading(expected.length) })).toBeVisible();
   expect((await cardNames(page)).sort()).toEqual(expected.map((s) => s.name).sort());
 });
 
@@ -44,7 +45,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Update Results' }).click();
     await expect(page).toHaveURL(/\/search-results\?city=laguna-beach$/);
     const expected = spasMatching('laguna-beach');
-    await expect(page.getByRole('heading', { name: `${expected.length} Distinguished Providers Found` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: providersFoundHeading(expected.length) })).toBeVisible();
   });
 });
 
@@ -60,7 +61,7 @@ test('Update Results rewrites the URL and shows six skeleton cards while results
   await expect(page.locator('#search-results [data-results-heading]')).toHaveText('Searching...');
   release();
   const expected = spasMatching('irvine', 'hydrafacial');
-  await expect(page.getByRole('heading', { name: `${expected.length} Distinguished Providers Found` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: providersFoundHeading(expected.length) })).toBeVisible();
   await expect(page.locator('#search-results [data-skeleton-card]')).toHaveCount(0);
   expect((await cardNames(page)).sort()).toEqual(expected.map((s) => s.name).sort());
   // The page did not reload: the island is still the same element.
@@ -132,7 +133,7 @@ test('/client/* is the same search screen', async ({ page }) => {
   const response = await page.goto('/client/anything/here?city=anaheim');
   expect(response?.status()).toBe(200);
   const expected = spasMatching('anaheim');
-  await expect(page.getByRole('heading', { name: `${expected.length} Distinguished Providers Found` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: providersFoundHeading(expected.length) })).toBeVisible();
 });
 
 test('results are paged 24 at a time with working links', async ({ page }) => {

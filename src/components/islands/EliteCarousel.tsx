@@ -101,12 +101,15 @@ export default function EliteCarousel({ slides, interval = 5000 }: Props) {
         ))}
       </div>
       {count > 1 && (
-        <div className="mt-5 flex flex-wrap items-center justify-center gap-x-3 gap-y-2">
+        <div className="mt-5 flex items-center justify-center gap-x-3">
           <button type="button" className="btn-ghost" aria-controls={`${id}-slides`} onClick={() => go(index - 1)}>
             <span aria-hidden="true">←</span> Previous<span className="sr-only"> spa</span>
           </button>
-          {/* On a phone the dots take their own row above Previous and Next. */}
-          <div className="order-first flex w-full flex-wrap items-center justify-center gap-1 sm:order-none sm:w-auto">
+          {/* On a phone a dot per spa would wrap onto rows of their own (issue 26): the place in words instead. */}
+          <span className="min-w-16 text-center text-sm text-ink-muted tabular-nums md:hidden" data-slide-count>
+            {index + 1} of {count}
+          </span>
+          <div className="hidden flex-wrap items-center justify-center gap-1 md:flex">
             {slides.map((slide, i) => (
               <button
                 key={slide.id}

@@ -12,6 +12,7 @@ import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { afterToastShown, toast } from '#lib/client/toasts.ts';
+import { LINK_SENT_LOGIN } from '#lib/owner-login.ts';
 import { EMAIL_INPUT, fieldErrors, schemaFormProps, URL_INPUT } from './field-errors.tsx';
 import { ELITE_UNAVAILABLE } from './SubscriptionPlans.tsx';
 
@@ -131,7 +132,8 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
               ? 'Your listing was submitted for review.'
               : 'Your listing was submitted. Sign in with your e-mail to claim it.',
         });
-        afterToastShown(2000, () => window.location.assign('/owner/login'));
+        // The sign-in page then says a link is on its way instead of asking for the address again (issue 26).
+        afterToastShown(2000, () => window.location.assign(body.magicLinkSent ? LINK_SENT_LOGIN : '/owner/login'));
         return;
       }
       setProcessing(false);

@@ -11,7 +11,14 @@ const DRAG_START = 4;
 // Bottom-right, at most 420px wide from md up, full width on phones. F8 moves
 // focus to the notifications; the clock stops while they are hovered or focused.
 export default function Toaster() {
-  const toasts = useStore($toasts);
+  const stored = useStore($toasts);
+  // The first render must match the server's (an empty region): the toast that
+  // woke this island (client:toast) is already in the store when it hydrates,
+  // and rendering it at once was React's hydration error #418 (issue 26). It
+  // shows on the render right after.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const toasts = hydrated ? stored : [];
   const regionRef = useRef<HTMLElement>(null);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { fullName, initials } from '#lib/initials.ts';
 import { $user, loadUser, type NavUser } from '#lib/client/user.ts';
+import { roleLinks } from '#lib/role-links.ts';
 
 interface Props {
   signIn: { label: string; href: string };
@@ -122,6 +123,11 @@ function AvatarMenu({ user }: { user: NavUser }) {
           <a role="menuitem" href="/" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell">
             Dashboard
           </a>
+          {roleLinks(user.role).map((link) => (
+            <a key={link.href} role="menuitem" href={link.href} className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell">
+              {link.label}
+            </a>
+          ))}
           <a role="menuitem" href="/services" className="block rounded-lg px-3 py-2 text-ink hover:bg-shell focus:bg-shell">
             Services
           </a>

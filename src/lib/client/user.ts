@@ -1,6 +1,7 @@
 // The signed-in user as the islands see it, looked up once per page (spec 4:
 // the lookup is not retried) and shared by the navigation islands.
 import { atom } from 'nanostores';
+import type { Role } from '#lib/role-links.ts';
 
 export interface NavUser {
   id: number;
@@ -8,6 +9,7 @@ export interface NavUser {
   firstName: string | null;
   lastName: string | null;
   profileImageUrl: string | null;
+  role?: Role;
 }
 
 export type UserState = { status: 'loading' } | { status: 'signed-in'; user: NavUser } | { status: 'signed-out' };

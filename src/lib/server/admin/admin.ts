@@ -3,11 +3,12 @@
 // deactivate, verify, feature; "Rebuild now"; every action written to the
 // audit log in the same transaction as the change. Plain form posts; the page
 // redirects after a success (PRG) and shows a refusal in place.
-import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { auditLog, cities, spas, users, type AuditAction } from '#db/schema.ts';
+import { auditLog, cities, spaPhotos, spas, users, type AuditAction } from '#db/schema.ts';
 import { brand } from '#content/site.ts';
 import { idSchema } from '#lib/ids.ts';
+import { isFeatured, isVerified } from '#lib/tiers.ts';
 import { conflict, invalid, malformed, notFound, ok, type Result } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { spaInbox } from '../db-helpers.ts';
@@ -27,8 +28,11 @@ export const ADMIN_NOTICES = {
   activated: 'Listing activated.',
   deactivated: 'Listing deactivated. It leaves the directory with the next build.',
   verified: 'Listing verified.',
+  // The flag is kept, but the listing's plan does not show it (issue 26: "done" and nothing public changed).
+  'verified-hidden': 'Listing verified. Only Elite listings show the verified badge, so its page shows nothing new until it moves to Elite.',
   unverified: 'Verified badge removed.',
   featured: 'Listing featured.',
+  'featured-hidden': 'Listing featured. Only Premium and Elite listings show featured placement, so nothing public changes until it upgrades.',
   unfeatured: 'Listing no longer featured.',
   rebuild: 'Rebuild asked for. The queue starts it within a second or two.',
   // The bookings and leads lists are the dashboard's, and so are their notices.
@@ -117,7 +121,8 @@ function databaseRefusal(error: unknown): AdminActionResult {
 interface ListingActionSpec {
   action: AuditAction;
   change: ListingChange;
-  notice: AdminNotice;
+  /** The notice, or one chosen by the listing as it was (its plan). */
+  notice: AdminNotice | ((spa: typeof spas.$inferSelect) => AdminNotice);
   detail?: string;
   /** Why the action does not apply to this listing now, or null. */
   precondition?: (spa: typeof spas.$inferSelect) => string | null;
@@ -140,7 +145,7 @@ function changeListing(user: SessionUser, spaId: number, spec: ListingActionSpec
       recordAudit(user, spec.action, `spa:${spaId}`, spec.detail ?? spa.name);
       const inbox = spec.mail ? listingInbox(spaId) : null;
       if (spec.mail && inbox?.to) sendMailInBackground(spec.mail(inbox.to, inbox.name));
-      return ok({ notice: spec.notice, spaId });
+      return ok({ notice: typeof spec.notice === 'function' ? spec.notice(spa) : spec.notice, spaId });
     });
   } catch (error) {
     return databaseRefusal(error);
@@ -191,7 +196,12 @@ export function handleAdminAction(form: URLSearchParams, user: SessionUser, orig
       return changeListing(user, action.id, {
         action: action.intent,
         change,
-        notice,
+        notice: (spa) =>
+          notice === 'verified' && !isVerified({ ...spa, verified: true })
+            ? 'verified-hidden'
+            : notice === 'featured' && !isFeatured({ ...spa, featured: true })
+              ? 'featured-hidden'
+              : notice,
         precondition: (spa) => (action.intent === 'activate' && spa.reviewStatus !== 'approved' ? 'Approve the listing before activating it.' : null),
       });
     }
@@ -215,10 +225,23 @@ const listingColumns = {
   spaEmail: spas.email,
 };
 
-/** Listings waiting for an editor, oldest first (first come, first reviewed). */
+/** The photos an editor sees on a listing awaiting review: the first few, in order. */
+export const REVIEW_PHOTOS = 6;
+
+/**
+ * Listings waiting for an editor, oldest first (first come, first reviewed),
+ * with what the editor must judge (issue 26: the card showed a name only):
+ * the listing's words, contact details and first photos.
+ */
 export function listAwaitingReview(limit = 100) {
-  return db
-    .select(listingColumns)
+  const rows = db
+    .select({
+      ...listingColumns,
+      description: spas.description,
+      address: spas.address,
+      phone: spas.phone,
+      website: spas.website,
+    })
     .from(spas)
     .innerJoin(cities, eq(spas.cityId, cities.id))
     .leftJoin(users, eq(spas.ownerId, users.id))
@@ -226,6 +249,20 @@ export function listAwaitingReview(limit = 100) {
     .orderBy(asc(spas.createdAt), asc(spas.id))
     .limit(limit)
     .all();
+  const photos = rows.length
+    ? db
+        .select({ spaId: spaPhotos.spaId, url: spaPhotos.url, alt: spaPhotos.alt })
+        .from(spaPhotos)
+        .where(
+          inArray(
+            spaPhotos.spaId,
+            rows.map((row) => row.id),
+          ),
+        )
+        .orderBy(asc(spaPhotos.spaId), asc(spaPhotos.position), asc(spaPhotos.id))
+        .all()
+    : [];
+  return rows.map((row) => ({ ...row, photos: photos.filter((photo) => photo.spaId === row.id).slice(0, REVIEW_PHOTOS) }));
 }
 
 export const LISTINGS_PER_PAGE = 25;

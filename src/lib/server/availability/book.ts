@@ -12,6 +12,7 @@ import { bookings, leads, spas, type BookingStatus } from '#db/schema.ts';
 import { eq } from 'drizzle-orm';
 import { checkTime, pacificMinutes, type TimeRefusal } from '#lib/availability.ts';
 import { openTimeBookingSchema, OPEN_TIME_MESSAGES, type OpenTimeBooking } from '#lib/open-time-schema.ts';
+import { leadStatusForBooking } from '#lib/booking-lifecycle.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
 import { db } from '../db.ts';
 import { hashClientAddress } from '../client-address.ts';
@@ -193,6 +194,8 @@ function writeBooking(spa: BookableSpa, request: OpenTimeBooking, userId: number
         tx.insert(leads)
           .values({
             ...asked,
+            // An instant booking is confirmed at once: its lead starts where confirming takes it (issue 26).
+            status: leadStatusForBooking(instant ? 'confirmed' : 'pending', 'new'),
             bookingId: booking.id,
             cityId: cityOf(tx, spa.id),
             source: request.source ?? null,

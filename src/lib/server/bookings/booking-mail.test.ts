@@ -196,7 +196,7 @@ describe('statusChangeMail (to the client)', () => {
     const mail = statusChangeMail(confirmed(), 'confirmed', ORIGIN, false);
     expect(mail.to).toBe('ana@example.com');
     expect(mail.subject).toBe('Confirmed: Signature HydraFacial at Glow Spa');
-    expect(mail.text).toContain(`Glow Spa confirmed your appointment to ${formatPacificDateTime(at)}.`);
+    expect(mail.text).toContain(`Glow Spa confirmed your appointment for ${formatPacificDateTime(at)}.`);
     // The listed address already names the city; it is not repeated.
     expect(mail.text).toContain('Address: 71 Fortune Drive, Suite 200, Irvine, CA 92618\n');
     expect(mail.text).toContain('Phone: (949) 555-0111');

@@ -128,7 +128,7 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
           preheader: `${when}`,
           heading: event === 'confirmed' ? 'Your appointment is confirmed' : 'Your appointment has a new time',
           paragraphs: [
-            `${provider} ${event === 'confirmed' ? 'confirmed' : 'moved'} your appointment to ${when}.`,
+            `${provider} ${event === 'confirmed' ? 'confirmed your appointment for' : 'moved your appointment to'} ${when}.`,
             [
               ...summaryLines(details).filter((line) => !line.startsWith('Preferred date')),
               ...(address ? [`Address: ${address}`] : []),

@@ -4,7 +4,7 @@
 // has committed, never inside it.
 import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/sqlite-core';
-import { bookings, cities, leads, services, spas, users } from '#db/schema.ts';
+import { bookings, cities, leads, services, spas, users, type BookingStatus } from '#db/schema.ts';
 import type { BookingRequest } from '#lib/booking-schema.ts';
 import {
   canMoveLead,
@@ -15,6 +15,7 @@ import {
   type BookingState,
   type Decision,
   type LeadStatus,
+  leadStatusForBooking,
 } from '#lib/booking-lifecycle.ts';
 import { conflict, invalid, notFound, ok, type Result } from '#lib/result.ts';
 import { centsToDecimal } from '#lib/money.ts';
@@ -59,6 +60,10 @@ export type BookingDetails = NonNullable<ReturnType<typeof bookingDetails>>;
  * Requests sent before signing in count too: the address they were sent from
  * is the one the magic link proved.
  */
+/** The bookings that are `user`'s: made while signed in, or before, with their address. */
+export const bookingsOfUser = (user: Pick<SessionUser, 'id' | 'email'>) =>
+  or(eq(bookings.userId, user.id), and(isNull(bookings.userId), eq(bookings.email, user.email.toLowerCase())));
+
 export function listUserBookings(user: Pick<SessionUser, 'id' | 'email'>, limit?: number) {
   const query = db
     .select({
@@ -75,7 +80,7 @@ export function listUserBookings(user: Pick<SessionUser, 'id' | 'email'>, limit?
     .from(bookings)
     .leftJoin(services, eq(bookings.serviceId, services.id))
     .leftJoin(spas, eq(bookings.spaId, spas.id))
-    .where(or(eq(bookings.userId, user.id), and(isNull(bookings.userId), eq(bookings.email, user.email.toLowerCase()))))
+    .where(bookingsOfUser(user))
     .orderBy(desc(bookings.createdAt), desc(bookings.id));
   return limit ? query.limit(limit).all() : query.all();
 }
@@ -287,21 +292,26 @@ export function changeBooking(
 
   // The client's calendar must apply confirmations, new times and cancellations of a confirmed booking.
   const calendarChanges = decision.status === 'confirmed' || (decision.status === 'cancelled' && before.booking.status === 'confirmed');
-  const result = db
-    .update(bookings)
-    .set({
-      status: decision.status,
-      // Only a confirmation or a new time sets the time; cancelling or
-      // completing leaves whatever is stored.
-      ...(decision.status === 'confirmed' ? { scheduledAt: decision.scheduledAt } : {}),
-      updatedAt: now,
-      ...firstAnswer(actor, now),
-      ...(calendarChanges ? { calendarSequence: sql`${bookings.calendarSequence} + 1` } : {}),
-    })
-    // Every change the calendar sees raises the sequence, so matching it too
-    // refuses a change made against a time that was replaced meanwhile.
-    .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status), eq(bookings.calendarSequence, before.booking.calendarSequence)))
-    .run();
+  // The booking's lead follows it in the same transaction (issue 26).
+  const result = db.transaction((tx) => {
+    const changed = tx
+      .update(bookings)
+      .set({
+        status: decision.status,
+        // Only a confirmation or a new time sets the time; cancelling or
+        // completing leaves whatever is stored.
+        ...(decision.status === 'confirmed' ? { scheduledAt: decision.scheduledAt } : {}),
+        updatedAt: now,
+        ...firstAnswer(actor, now),
+        ...(calendarChanges ? { calendarSequence: sql`${bookings.calendarSequence} + 1` } : {}),
+      })
+      // Every change the calendar sees raises the sequence, so matching it too
+      // refuses a change made against a time that was replaced meanwhile.
+      .where(and(eq(bookings.id, id), eq(bookings.status, before.booking.status), eq(bookings.calendarSequence, before.booking.calendarSequence)))
+      .run();
+    if (changed.changes === 1) leadFollowsBooking(tx, id, decision.status, now);
+    return changed;
+  });
   if (result.changes === 0) return stale();
   return ok({ before, after: bookingDetails(id)! });
 }
@@ -327,6 +337,14 @@ function firstAnswer(actor: BookingActor, now: Date) {
 }
 
 // --- leads ------------------------------------------------------------------
+
+/** Moves the booking's lead where the booking's new status takes it (leadStatusForBooking). */
+function leadFollowsBooking(tx: Pick<typeof db, 'select' | 'update'>, bookingId: number, status: BookingStatus, now: Date): void {
+  for (const lead of tx.select({ id: leads.id, status: leads.status }).from(leads).where(eq(leads.bookingId, bookingId)).all()) {
+    const next = leadStatusForBooking(status, lead.status);
+    if (next !== lead.status) tx.update(leads).set({ status: next, updatedAt: now }).where(eq(leads.id, lead.id)).run();
+  }
+}
 
 export type LeadChangeResult = Result<{ id: number; status: LeadStatus }, 'not_found' | 'conflict'>;
 

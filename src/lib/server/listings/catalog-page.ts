@@ -21,8 +21,8 @@ interface CatalogPage<Item, V, A extends Record<string, string>> {
   kind: CatalogKind;
   /** Who shows a saved change, and how soon, for the notices after adding and saving ("The public pages show"). */
   shownBy: string;
-  /** The notices of the rows' actions, by the key `act` answers. */
-  actions: A;
+  /** The notices of the rows' actions, by the key `act` answers; `listed` tells whether the listing is public at all. */
+  actions: (listed: boolean) => A;
   find: (spaId: number, id: number | null) => Item | null;
   /** A row's action (an intent other than saving): its notice, or false when the item is not the spa's; undefined when the intent is no action. */
   act: (spaId: number, id: number | null, intent: string | null) => keyof A | false | undefined;
@@ -32,6 +32,23 @@ interface CatalogPage<Item, V, A extends Record<string, string>> {
 }
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** Where a listing that is not public yet (awaiting review, or withdrawn) shows a change: nowhere until it is listed. */
+export const UNLISTED_CHANGE = 'It shows on your public page once your listing is listed.';
+
+/**
+ * The notices after adding or saving an item, and the rows' own: a listed
+ * spa's change is public within a minute; an unlisted one's is not public at
+ * all yet, and the notice must not promise it (issue 26).
+ */
+export function catalogNotices<A extends Record<string, string>>(kind: CatalogKind, shownBy: string, listed: boolean, actions: A) {
+  const kindName = capitalized(kind.one);
+  return {
+    added: `${kindName} added. ${listed ? `${shownBy} it within a minute.` : UNLISTED_CHANGE}`,
+    saved: `${kindName} saved. ${listed ? `${shownBy} the change within a minute.` : UNLISTED_CHANGE}`,
+    ...actions,
+  };
+}
 
 export async function catalogPage<Item, V, A extends Record<string, string>>(page: AstroGlobal, spec: CatalogPage<Item, V, A>) {
   const { user, spa, loginUrl } = editableSpaPage(page);
@@ -66,10 +83,6 @@ export async function catalogPage<Item, V, A extends Record<string, string>>(pag
     /** What was typed into a refused form, to show again in place of the stored values. */
     typed: answer?.values ?? null,
     kind: spec.kind,
-    notice: noticeOf(page.request, page.url, {
-      added: `${capitalized(spec.kind.one)} added. ${spec.shownBy} it within a minute.`,
-      saved: `${capitalized(spec.kind.one)} saved. ${spec.shownBy} the change within a minute.`,
-      ...spec.actions,
-    }),
+    notice: spa ? noticeOf(page.request, page.url, catalogNotices(spec.kind, spec.shownBy, spa.active, spec.actions(spa.active))) : null,
   };
 }

@@ -32,10 +32,18 @@ import { listingPublishState, publishingStatus, type ListingPublishState, type P
 import type { ResponseTime } from '#lib/response-time.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { responseTimeFor } from '../trust/response-time.ts';
+import { EVENT_LIMITS } from '../directory/analytics.ts';
 import { allowSignup, createPendingListing } from './pending.ts';
 
 export const VIEW_DAYS = 30;
 const DAY_MS = 86_400_000;
+
+/**
+ * What the "views" figures count (issue 26): a view of a spa page is stored
+ * once per visitor per half hour (analytics.ts, EVENT_LIMITS.viewWindowMs),
+ * so they are visits, not page loads, and the dashboard says so.
+ */
+export const VISIT_NOTE = `a visitor counts once per ${EVENT_LIMITS.viewWindowMs === 30 * 60_000 ? 'half hour' : `${EVENT_LIMITS.viewWindowMs / 60_000} minutes`}`;
 
 export const OWNER_DASHBOARD_NOTICES = {
   ...DASHBOARD_NOTICES,

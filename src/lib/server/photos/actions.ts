@@ -64,14 +64,11 @@ export async function handlePhotoAction(form: FormData | URLSearchParams, spa: {
   const intent = form.get('intent');
   const photoId = parseId(form.get('photo'));
   switch (intent) {
-    case 'up':
-    case 'down':
-      return fromPhotoResult(movePhoto(spa.id, photoId, intent), 'moved');
-    case 'move':
-      // The position form, and what dragging a photo submits through it.
-      return fromPhotoResult(movePhoto(spa.id, photoId, { position: Number(form.get('position') ?? '') }), 'moved');
-    case 'cover':
-      return fromPhotoResult(movePhoto(spa.id, photoId, 'first'), 'cover');
+    case 'move': {
+      // The position form, the one way a photo moves (what dragging a photo submits too); the first place is the cover.
+      const position = Number(form.get('position') ?? '');
+      return fromPhotoResult(movePhoto(spa.id, photoId, { position }), position === 1 ? 'cover' : 'moved');
+    }
     case 'alt':
       return fromPhotoResult(setPhotoAlt(spa.id, photoId, form.get('alt') ?? ''), 'alt', 'alt', photoId ?? undefined);
     case 'delete':

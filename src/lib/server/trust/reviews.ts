@@ -4,7 +4,7 @@
 // written (a trigger refuses edits, whoever asks); the spa may reply once;
 // anyone may report a review and only an editor removes one, with a reason
 // that is logged. Pages and endpoints stay thin and call these.
-import { and, desc, eq, isNull, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql, TransactionRollbackError } from 'drizzle-orm';
 import { bookings, reviewInvitations, reviewReports, reviews, services, spas, users } from '#db/schema.ts';
 import { pacificDate } from '#lib/dates.ts';
 import { summarise, type ReviewInput } from '#lib/review-schema.ts';
@@ -16,6 +16,7 @@ import { hashClientAddress } from '../client-address.ts';
 import { hitAll, type RateLimitResult } from '../rate-limit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { recordAudit } from '../admin/audit.ts';
+import { bookingsOfUser } from '../bookings/bookings.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
 
 const log = logger('reviews');
@@ -49,6 +50,37 @@ export function issueReviewInvitation(bookingId: number, now = new Date()): stri
     .returning({ bookingId: reviewInvitations.bookingId })
     .get();
   return row ? token : null;
+}
+
+/**
+ * A signed-in client's own way to the review form of a completed visit (the
+ * member home's "Review your visit"), besides the link in the completion mail:
+ * a fresh link secret for that visit (the mailed one then stops working, as
+ * with a resent mail). Not their booking, not completed, or already reviewed:
+ * not found, so nothing is learnt about other people's bookings.
+ */
+export function reviewLinkForClient(user: Pick<SessionUser, 'id' | 'email'>, bookingId: number, now = new Date()): Result<{ token: string }, 'not_found'> {
+  const booking = db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .leftJoin(reviews, eq(reviews.bookingId, bookings.id))
+    .where(and(eq(bookings.id, bookingId), eq(bookings.status, 'completed'), isNull(reviews.id), bookingsOfUser(user)))
+    .get();
+  const token = booking ? issueReviewInvitation(booking.id, now) : null;
+  return token ? ok({ token }) : notFound('There is no visit of yours to review here.');
+}
+
+/** Which of these bookings have a review already (the member home says "Reviewed" instead of offering one). */
+export function reviewedBookings(bookingIds: readonly number[]): Set<number> {
+  if (bookingIds.length === 0) return new Set();
+  return new Set(
+    db
+      .select({ bookingId: reviews.bookingId })
+      .from(reviews)
+      .where(inArray(reviews.bookingId, [...bookingIds]))
+      .all()
+      .map((row) => row.bookingId),
+  );
 }
 
 export type ReviewLinkState =

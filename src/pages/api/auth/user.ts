@@ -7,6 +7,7 @@ export const prerender = false;
 export const GET: APIRoute = (context) => {
   const user = requireApiUser(context);
   if (user instanceof Response) return user;
-  const { id, email, firstName, lastName, profileImageUrl } = user;
-  return json({ id, email, firstName, lastName, profileImageUrl });
+  const { id, email, firstName, lastName, profileImageUrl, role } = user;
+  // The role too: the account menus lead owners and editors to their own pages.
+  return json({ id, email, firstName, lastName, profileImageUrl, role });
 };
