@@ -760,9 +760,10 @@ export const reviewReports = sqliteTable(
   ],
 );
 
-// One row (id = 1). content_version is bumped by triggers (see the custom
-// migration) whenever anything a pre-rendered page shows changes, so a build
-// can tell whether it is older than the data.
+// One row (id = 1). content_version is bumped by triggers (the custom
+// migrations 0001 and 0019) whenever something a public page shows changes (not
+// for a listing nobody sees yet, nor for a write that changes no shown column),
+// so a build can tell whether it is older than the data.
 export const siteMeta = sqliteTable('site_meta', {
   id: integer('id').primaryKey(),
   contentVersion: integer('content_version').notNull().default(0),
