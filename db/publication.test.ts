@@ -170,7 +170,7 @@ const NOT_PUBLIC: Record<string, string[]> = {
   offers: ['id'],
   offer_services: [],
   clinicians: ['id', 'updated_at', 'license_checked_by'],
-  reviews: ['id', 'removed_reason'],
+  reviews: ['id', 'removed_reason', 'writer_network'],
   social_media_cache: ['id'],
 };
 
