@@ -30,12 +30,5 @@ export function htmlErrors(documents: { name: string; html: string }[]): string[
     output = String((error as { stderr?: Buffer }).stderr ?? error);
   }
   const messages = output ? (JSON.parse(output) as { messages: VnuMessage[] }).messages : [];
-  // The pages carry the site's stylesheet inline (Tailwind's output, for the
-  // first paint: astro.config.mjs). The checker's CSS grammar predates what it
-  // uses (@property, margin-trim in @supports, custom properties in
-  // transition-property), and the stylesheet was never checked as a file
-  // either: this is a check of the HTML.
-  return messages
-    .filter((m) => !m.message.startsWith('CSS: '))
-    .map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`);
+  return messages.map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`);
 }
