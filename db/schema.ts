@@ -724,6 +724,14 @@ export const reviews = sqliteTable(
     removedReason: text('removed_reason'),
     reply: text('reply'),
     repliedAt: timestamp('replied_at'),
+    // "Verified visit" (docs/decisions/0029): the visit was paid through the
+    // site and nothing an editor must see was found, or an editor released it
+    // with the badge. Shown only while the booking's payment stands (a refund
+    // takes the badge away: directory and reviews read it with the booking).
+    verifiedVisit: bool('verified_visit').notNull().default(false),
+    // The keyed hash (client-address.ts) of the address the review was written
+    // from, for the editors' signals (the owner's own network); never shown.
+    writerNetwork: text('writer_network'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -734,6 +742,66 @@ export const reviews = sqliteTable(
     check('reviews_reply_length_check', sql`reply is null or length(reply) between 1 and ${sql.raw(String(REVIEW_MAX_REPLY))}`),
     check('reviews_state_check', inList('state', REVIEW_STATES)),
   ],
+);
+
+/** Why a review waits for an editor (src/lib/server/trust/visit-evidence.ts). */
+export const HOLD_SIGNALS = ['owner-address', 'owner-account', 'owner-network', 'first-time-burst'] as const;
+export type HoldSignal = (typeof HOLD_SIGNALS)[number];
+export const HOLD_DECISIONS = ['published', 'removed'] as const;
+
+// A review written through a valid link that shows a sign of being the spa's
+// own (docs/decisions/0029): kept exactly as written, out of sight, until an
+// editor publishes it (with or without "Verified visit") or removes it with a
+// reason. Never deleted; the published review is a copy, word for word.
+export const reviewHolds = sqliteTable(
+  'review_holds',
+  {
+    id: id(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    spaId: spaId(),
+    rating: integer('rating').notNull(),
+    body: text('body').notNull(),
+    treatment: text('treatment'),
+    authorName: text('author_name').notNull(),
+    visitMonth: text('visit_month').notNull(),
+    writerNetwork: text('writer_network'),
+    /** The signals found when it was written: [{ signal, detail }]. */
+    signals: text('signals', { mode: 'json' }).$type<{ signal: HoldSignal; detail: string }[]>().notNull(),
+    decision: text('decision', { enum: HOLD_DECISIONS }),
+    decisionReason: text('decision_reason'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at'),
+    /** The review it became, once published. */
+    reviewId: integer('review_id').references(() => reviews.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('review_holds_booking_unique').on(t.bookingId),
+    index('review_holds_open_idx').on(t.decidedAt, t.createdAt),
+    index('review_holds_spa_idx').on(t.spaId, t.createdAt),
+    check('review_holds_rating_check', sql`rating between 1 and 5`),
+    check('review_holds_body_length_check', sql`length(body) between 1 and ${sql.raw(String(REVIEW_MAX_TEXT))}`),
+    check('review_holds_decision_check', sql`decision is null or decision in ('published', 'removed')`),
+  ],
+);
+
+// Where spa owners use the site from: the keyed hash (client-address.ts) of
+// each client address a signed-in owner's request came from, with when it was
+// last seen. Only for comparing with where a review was written (an editor's
+// signal, docs/decisions/0029); never an address, never shown.
+export const accountNetworks = sqliteTable(
+  'account_networks',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    firstSeenAt: timestamp('first_seen_at').notNull(),
+    lastSeenAt: timestamp('last_seen_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.network] }), index('account_networks_network_idx').on(t.network, t.lastSeenAt)],
 );
 
 export const REVIEW_REPORT_DECISIONS = ['kept', 'removed'] as const;
@@ -760,9 +828,10 @@ export const reviewReports = sqliteTable(
   ],
 );
 
-// One row (id = 1). content_version is bumped by triggers (see the custom
-// migration) whenever anything a pre-rendered page shows changes, so a build
-// can tell whether it is older than the data.
+// One row (id = 1). content_version is bumped by triggers (the custom
+// migrations 0001 and 0019) whenever something a public page shows changes (not
+// for a listing nobody sees yet, nor for a write that changes no shown column),
+// so a build can tell whether it is older than the data.
 export const siteMeta = sqliteTable('site_meta', {
   id: integer('id').primaryKey(),
   contentVersion: integer('content_version').notNull().default(0),
@@ -783,6 +852,7 @@ export const AUDIT_ACTIONS = [
   'uncheck-licence',
   'keep-review',
   'remove-review',
+  'release-review',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

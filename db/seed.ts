@@ -184,8 +184,9 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
       }
     }
 
-    // Verified reviews, each behind a completed booking (keyed by the client's
-    // address and the spa). A review is never rewritten (reviews are kept as
+    // Reviews, each behind a completed booking paid through the site (keyed by
+    // the client's address and the spa), so each carries "Verified visit"
+    // (docs/decisions/0029). A review is never rewritten (reviews are kept as
     // written, db/migrations), so a second seed leaves it as it is.
     for (const review of demoReviews) {
       const spaId = spaIds.get(review.spaSlug);
@@ -208,6 +209,9 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
             email: review.clientEmail,
             status: 'completed',
             scheduledAt: visit,
+            paymentStatus: 'paid',
+            paymentAmountCents: tx.select({ cents: services.priceCents }).from(services).where(eq(services.id, serviceId)).get()!.cents,
+            paidAt: visit,
             createdAt: visit,
             updatedAt: visit,
           })
@@ -224,6 +228,7 @@ export function seedDemo(db: Db, today: string = pacificDate()): SeedResult {
           visitMonth: addDays(today, -review.visitDaysAgo).slice(0, 7),
           reply: review.reply,
           repliedAt: review.reply ? new Date(visit.getTime() + 3 * DAY_MS) : null,
+          verifiedVisit: true,
           createdAt: new Date(visit.getTime() + 2 * DAY_MS),
         })
         .onConflictDoNothing({ target: reviews.bookingId })

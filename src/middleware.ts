@@ -1,7 +1,8 @@
 // Runs before every on-request page and endpoint (never for pre-rendered pages):
 // 1. refuses cross-origin state changes with 403 (Astro's own check covers
 //    only form posts; this covers JSON too);
-// 2. resolves the session cookie into Astro.locals.user;
+// 2. resolves the session cookie into Astro.locals.user (and notes, hashed,
+//    the network a spa owner uses the site from: trust/visit-evidence.ts);
 // 3. marks every answer `private, no-store` unless the route chose otherwise:
 //    what is rendered on request depends on a session or a token in the URL
 //    (member home, dashboard, checkout, manage links), and a shared cache must
@@ -10,6 +11,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#lib/server/auth/auth.ts';
 import { crossOrigin, isSameOrigin } from '#lib/server/http.ts';
 import { validateSessionToken } from '#lib/server/auth/sessions.ts';
+import { clientAddressOf } from '#lib/server/directory/analytics.ts';
+import { noteOwnerNetwork } from '#lib/server/trust/visit-evidence.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,6 +29,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
     if (result) {
       context.locals.user = result.user;
       context.locals.session = result.session;
+      // Where owners work from, for the editors' review signals (decision 0029); a keyed hash, at most hourly.
+      noteOwnerNetwork(result.user, clientAddressOf(context));
       if (result.refreshed) setSessionCookie(context.cookies, token, result.session.expiresAt);
     } else {
       clearSessionCookie(context.cookies);

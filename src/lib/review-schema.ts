@@ -6,6 +6,7 @@ import { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT } from '#db/schema.ts';
 
 export { REVIEW_MAX_REPLY, REVIEW_MAX_TEXT };
 export const REVIEW_MIN_TEXT = 20;
+export const VISIT_NOT_CONFIRMED = 'Confirm that you visited to publish a review';
 
 /** Control characters other than line breaks and tabs carry nothing a reader sees. */
 const plain = (value: string) =>
@@ -38,6 +39,9 @@ export const reviewSchema = z.object({
   body: plainText(REVIEW_MAX_TEXT, { length: REVIEW_MIN_TEXT, message: `Tell others a little more: at least ${REVIEW_MIN_TEXT} characters` }),
   treatment: optionalPlainText(100),
   authorName: plainText(40, { length: 1, message: 'Enter the name to show with your review' }),
+  // The client's own word that the visit took place (docs/decisions/0029): the
+  // spa marked it completed; the review link asks the person it was sent to.
+  visited: z.literal('yes', { message: VISIT_NOT_CONFIRMED }),
 });
 
 export type ReviewInput = z.output<typeof reviewSchema>;
@@ -60,6 +64,15 @@ export const reportSchema = z.object({
 
 export const decisionSchema = z.object({
   decision: z.enum(['kept', 'removed'], { message: 'Choose keep or remove' }),
+  reason: plainText(500, { length: 5, message: 'Give the reason for the decision (it is logged)' }),
+});
+
+/** An editor's decision on a held review (docs/decisions/0029): publish it (the badge when its visit was paid), publish it without the badge, or remove it. */
+export const HELD_DECISIONS = ['publish', 'publish-unverified', 'remove'] as const;
+export type HeldDecision = (typeof HELD_DECISIONS)[number];
+
+export const heldDecisionSchema = z.object({
+  decision: z.enum(HELD_DECISIONS, { message: 'Choose publish or remove' }),
   reason: plainText(500, { length: 5, message: 'Give the reason for the decision (it is logged)' }),
 });
 

@@ -67,7 +67,13 @@ const newSpa = (name: string, ownerId: number | null = null) =>
 
 const post = (request: APIRequestContext, path: string, form: Record<string, string>) =>
   request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
-const goodReview = { rating: '5', body: 'A careful exam first, then a gentle treatment. I would come back.', authorName: 'Lena', treatment: 'HydraFacial' };
+const goodReview = {
+  rating: '5',
+  body: 'A careful exam first, then a gentle treatment. I would come back.',
+  authorName: 'Lena',
+  treatment: 'HydraFacial',
+  visited: 'yes',
+};
 
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
@@ -84,11 +90,14 @@ test.describe('the spa page', () => {
       await expect(who.locator('[data-clinician]').first()).toContainText('Medical director');
       await expect(who.locator('[data-clinician]').first()).toContainText('Licence checked');
       await expect(who.locator('[data-supervision-note]')).toContainText('a physician, NP or PA examines you before your first treatment');
-      const reviews = page.getByRole('region', { name: 'Verified reviews' });
-      const count = query<{ n: number }>(
-        "select count(*) as n from reviews r join spas s on s.id = r.spa_id where s.slug = 'harborlight-aesthetics' and r.state = 'published'",
-      )[0]!.n;
-      await expect(reviews.locator('[data-review-count]')).toHaveText(`${count} verified reviews`);
+      const reviews = page.getByRole('region', { name: 'Client reviews' });
+      const [{ count, verified }] = query<{ count: number; verified: number }>(
+        `select count(*) as count, sum(r.verified_visit = 1 and b.payment_status = 'paid') as verified
+           from reviews r join spas s on s.id = r.spa_id join bookings b on b.id = r.booking_id
+          where s.slug = 'harborlight-aesthetics' and r.state = 'published'`,
+      ) as [{ count: number; verified: number }];
+      expect(verified).toBeGreaterThan(0);
+      await expect(reviews.locator('[data-review-count]')).toHaveText(`${count} reviews, ${verified} verified visits`);
       await expect(reviews.locator('[data-review]').first()).toContainText('Verified visit');
       await expect(reviews.locator('[data-review-reply]')).toContainText('Reply from Harborlight Aesthetics');
       await who.screenshot({ path: test.info().outputPath(`who-treats-you-${width}.png`) });
@@ -128,7 +137,7 @@ test.describe('search', () => {
     await page.goto('/search-results?city=newport-beach');
     const harbor = page.locator('[data-spa-card]', { has: page.getByRole('link', { name: 'Harborlight Aesthetics', exact: true }) });
     await expect(harbor.locator('[data-trust-mark]')).toHaveText('Licences checked');
-    await expect(harbor.locator('[data-card-rating]')).toContainText('verified reviews');
+    await expect(harbor.locator('[data-card-rating]')).toContainText('reviews');
     const saltwater = page.locator('[data-spa-card]', { has: page.getByRole('link', { name: 'Saltwater Skin Atelier', exact: true }) });
     await expect(saltwater.locator('[data-trust-mark]')).toHaveText('Medical director listed');
 
@@ -167,10 +176,13 @@ for (const js of [false, true]) {
       await expect(page.locator('[data-review-error]')).toHaveText('Some fields need your attention.');
       await expect(page.getByText('Choose a rating from 1 to 5 stars')).toBeVisible();
       await expect(page.getByText('Tell others a little more: at least 20 characters')).toBeVisible();
+      // The client confirms the visit themselves (decision 0029).
+      await expect(page.locator('[data-field-error="visited"]')).toHaveText('Confirm that you visited to publish a review');
       await expect(page.getByLabel('Your review', { exact: true })).toHaveValue('Too short');
       expect(query('select id from reviews where booking_id = ?', bookingId)).toEqual([]);
 
       await page.getByLabel('4 stars').check();
+      await page.getByLabel(/I visited Bayfront Glow Studio in .*, and this review is my own\./).check();
       await page.getByLabel('Your review', { exact: true }).fill('Kind staff. <a href="https://spam.example">click</a> https://spam.example stays text.');
       await page.getByRole('button', { name: 'Publish review' }).click();
       await expect(page.locator('[data-review-thanks]')).toContainText('Your review is published');

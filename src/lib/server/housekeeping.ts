@@ -6,18 +6,21 @@
 //   sessions            expired (a sign-in lasts 30 days, sliding)
 //   magic_tokens        spent, or past their 15 minutes
 //   newsletter tokens   confirmation tokens older than their 7 days (the row stays)
-//   rate_limits         windows long over (the longest window is an hour)
+//   rate_limits         windows long over (the longest window is a day)
+//   account_networks    an owner's network not seen for 180 days (trust/visit-evidence.ts)
 // It also runs the one frequent job: every 15 minutes, requests unanswered for
 // 24 hours remind their spa once (unanswered-requests.ts).
 import { and, isNotNull, lt, or, eq } from 'drizzle-orm';
 import type { Db } from '#db/client.ts';
-import { magicTokens, newsletterSubscribers, rateLimits, sessions } from '#db/schema.ts';
+import { accountNetworks, magicTokens, newsletterSubscribers, rateLimits, sessions } from '#db/schema.ts';
 import { msUntilNextPacificMidnight } from '../dates.ts';
 import { logger } from '../log.ts';
 import { remindUnansweredRequests } from './bookings/unanswered-requests.ts';
 
 /** Rate-limit rows whose window began this long ago are over whatever their window (at most an hour). */
 export const RATE_LIMIT_KEEP_MS = 24 * 3_600_000;
+/** How long an owner's network counts as theirs after it was last seen (trust/visit-evidence.ts OWNER_NETWORK_DAYS; a test keeps them equal). */
+export const OWNER_NETWORK_KEEP_MS = 180 * 24 * 3_600_000;
 /** The life of a newsletter confirmation token (newsletter.ts CONFIRM_TTL_MS; a test keeps them equal). */
 export const NEWSLETTER_CONFIRM_TTL_MS = 7 * 24 * 3_600_000;
 
@@ -40,6 +43,10 @@ export function pruneExpired(db: Db, now: number = Date.now()) {
     rateLimits: tx
       .delete(rateLimits)
       .where(lt(rateLimits.windowStart, new Date(now - RATE_LIMIT_KEEP_MS)))
+      .run().changes,
+    accountNetworks: tx
+      .delete(accountNetworks)
+      .where(lt(accountNetworks.lastSeenAt, new Date(now - OWNER_NETWORK_KEEP_MS)))
       .run().changes,
   }));
 }

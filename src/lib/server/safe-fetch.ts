@@ -6,61 +6,31 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-// Two lists: a BlockList with IPv6 rules also matches IPv4 addresses against
-// their mapped form, so ::ffff:0:0/96 would block every IPv4 address.
-const blocked4 = new BlockList();
-const blocked6 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked4.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked6.addSubnet(net, prefix, 'ipv6');
-}
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+// Which addresses are public is ipaddr.js's to know (its range() names every
+// special-purpose block the IANA registries list: private, loopback, link-local,
+// CGNAT, documentation, 6to4, NAT64, Teredo, site-local...): we keep no list of
+// our own. An address is fetched from only when ipaddr.js calls it plain
+// 'unicast'; an IPv6 one must also be global unicast (2000::/3, RFC 4291), which
+// refuses what the registries leave unnamed, such as the deprecated
+// IPv4-compatible ::a.b.c.d (so [::127.0.0.1] is not 127.0.0.1 by another name).
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
 export interface FetchPolicy {
   /** Tests only: let 127.0.0.1 / ::1 through (a local stand-in). Private networks stay refused. */
   allowLoopback?: boolean;
 }
 
-/** Whether the server may connect to this address. */
+/** Whether the server may connect to this address. IPv4-mapped IPv6 (::ffff:a.b.c.d) is refused outright: a client has no reason to write one. */
 export function isPublicAddress(address: string, policy: FetchPolicy = {}): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (policy.allowLoopback && loopback.check(address, type)) return true;
-  // IPv4-mapped and NAT64 IPv6 addresses are refused outright (in blocked6).
-  return family === 4 ? !blocked4.check(address, 'ipv4') : !blocked6.check(address, 'ipv6');
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.parse(address);
+  const range = parsed.range();
+  if (policy.allowLoopback && range === 'loopback') return true;
+  if (range !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 export class FetchRefused extends Error {

@@ -22,11 +22,11 @@ import {
   type Plan,
 } from '#lib/billing-rules.ts';
 import { listingDataSchema } from '#lib/owner-signup-schema.ts';
-import { conflict, invalid, notFound, ok, parseWith, rateLimited, unavailable, type Result } from '#lib/result.ts';
+import { conflict, invalid, notFound, ok, parseWith, unavailable, type Result } from '#lib/result.ts';
 import { ownerOf } from '../auth/auth.ts';
 import { stripeUnavailable } from './billing.ts';
 import { db } from '../db.ts';
-import { allowSignup, createPendingListing } from '../listings/pending.ts';
+import { createPendingListing } from '../listings/pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 export const checkoutRequestSchema = z.object({
@@ -59,15 +59,15 @@ export async function priceFor(stripe: Stripe, plan: Plan): Promise<string | nul
 export const forgetPrices = () => priceIds.clear();
 
 /** The spa a checkout is for: the one named (the asker's own), a new listing from spaData, or the asker's only one. */
-function spaForCheckout(user: SessionUser, request: CheckoutRequest): Result<{ spaId: number; created?: boolean }> {
+function spaForCheckout(user: SessionUser, request: CheckoutRequest, clientAddress: string | null): Result<{ spaId: number; created?: boolean }> {
   if (request.spaId) {
     const owner = ownerOf(user, request.spaId);
     return owner.ok ? ok({ spaId: request.spaId }) : owner;
   }
   if (request.spaData) {
-    const limit = allowSignup({ userId: user.id });
-    if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, 'Too many listings created. Please try again later.');
-    const created = createPendingListing(request.spaData, { user });
+    // Counted against the listing limits (per account and client address) where it is written.
+    const created = createPendingListing(request.spaData, { user }, { clientAddress });
+    if (!created.ok && created.reason === 'rate_limited') return created;
     if (!created.ok) return invalid(Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [`spaData.${k}`, v])));
     return ok({ spaId: created.value.spaId, created: true });
   }
@@ -139,7 +139,7 @@ export async function startSubscriptionCheckout(
   user: SessionUser,
   body: unknown,
   stripe: Stripe,
-  options: { origin: string; now?: Date },
+  options: { origin: string; now?: Date; clientAddress?: string | null },
 ): Promise<Result<{ url: string }>> {
   const parsed = parseWith(checkoutRequestSchema, body);
   if (!parsed.ok) return parsed;
@@ -158,7 +158,7 @@ export async function startSubscriptionCheckout(
     return unavailable('This plan is not available yet. Please try again later.', { code: 'plans_not_set_up' });
   }
 
-  const target = spaForCheckout(user, request);
+  const target = spaForCheckout(user, request, options.clientAddress ?? null);
   if (!target.ok) return target;
   const spa = db.select().from(spas).where(eq(spas.id, target.value.spaId)).get();
   if (!spa) return notFound('Spa not found.');

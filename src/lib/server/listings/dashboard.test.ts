@@ -202,7 +202,10 @@ describe('Add New Spa', () => {
       .returning()
       .get();
     const user: SessionUser = { id: client.id, email: client.email, firstName: null, lastName: null, profileImageUrl: null, role: 'client' };
-    expect(addSpa(user, new URLSearchParams({ name: `${TAG} Second Location`, cityId: String(cityId) }))).toEqual({ ok: true, value: { notice: 'spa-added' } });
+    expect(addSpa(user, new URLSearchParams({ name: `${TAG} Second Location`, cityId: String(cityId) }), null)).toEqual({
+      ok: true,
+      value: { notice: 'spa-added' },
+    });
     const [spa] = ownerDashboard(user, NOW, upToDate);
     expect(spa).toMatchObject({
       name: `${TAG} Second Location`,
@@ -218,19 +221,19 @@ describe('Add New Spa', () => {
   it('refuses a missing name or city with the field and stores nothing', async () => {
     const count = () => db.select().from(spas).where(eq(spas.ownerId, owner.id)).all().length;
     const before = count();
-    expect(addSpa(owner, new URLSearchParams({ name: '  ', cityId: String(cityId) }))).toMatchObject({
+    expect(addSpa(owner, new URLSearchParams({ name: '  ', cityId: String(cityId) }), null)).toMatchObject({
       ok: false,
       reason: 'invalid',
       fields: { name: 'Spa name is required' },
       message: 'Spa name is required',
     });
-    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '' }))).toMatchObject({
+    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '' }), null)).toMatchObject({
       ok: false,
       reason: 'invalid',
       fields: { cityId: 'Choose a city' },
       message: 'Choose a city',
     });
-    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '999999' }))).toMatchObject({
+    expect(addSpa(owner, new URLSearchParams({ name: 'Fine', cityId: '999999' }), null)).toMatchObject({
       ok: false,
       reason: 'invalid',
       fields: { cityId: expect.any(String) },
@@ -239,7 +242,7 @@ describe('Add New Spa', () => {
   });
 
   it('says billing is not configured without Stripe keys', async () => {
-    expect(await handleOwnerDashboardPost(new URLSearchParams({ intent: 'billing', spaId: String(spaId) }), owner, 'http://localhost')).toMatchObject({
+    expect(await handleOwnerDashboardPost(new URLSearchParams({ intent: 'billing', spaId: String(spaId) }), owner, 'http://localhost', null)).toMatchObject({
       ok: false,
       reason: 'unavailable',
       message: 'Billing is not configured on this site.',

@@ -23,7 +23,7 @@ import {
 } from '#db/schema.ts';
 import { pacificDate, addDays } from '#lib/dates.ts';
 import { idSchema } from '#lib/ids.ts';
-import { invalid, notFound, ok, rateLimited, unavailable, type Result } from '#lib/result.ts';
+import { invalid, notFound, ok, unavailable, type Result } from '#lib/result.ts';
 import { getStripe } from '../billing/billing.ts';
 import { openBillingPortal } from '../billing/checkout.ts';
 import { db } from '../db.ts';
@@ -33,7 +33,7 @@ import type { ResponseTime } from '#lib/response-time.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { responseTimeFor } from '../trust/response-time.ts';
 import { EVENT_LIMITS } from '../directory/analytics.ts';
-import { allowSignup, createPendingListing } from './pending.ts';
+import { createPendingListing } from './pending.ts';
 
 export const VIEW_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -248,17 +248,16 @@ export const newSpaSchema = z.object({
 /** The notice to show, or where to go on (Stripe's portal); refused with the reason's message (and, adding a spa, the field). */
 export type OwnerPostResult = Result<{ notice: OwnerDashboardNotice } | { redirect: string }>;
 
-export function addSpa(user: SessionUser, form: URLSearchParams): OwnerPostResult {
+export function addSpa(user: SessionUser, form: URLSearchParams, clientAddress: string | null): OwnerPostResult {
   const parsed = newSpaSchema.safeParse({ name: form.get('name') ?? '', cityId: form.get('cityId') ?? '' });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return invalid({ [String(issue.path[0] ?? 'name')]: issue.message }, issue.message);
   }
   // The same limits and the same write as /owner/signup: one way to add a listing.
-  const limit = allowSignup({ userId: user.id });
-  if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, 'You have added several listings today. Please try again tomorrow.');
-  const created = createPendingListing({ name: parsed.data.name, cityId: parsed.data.cityId }, { user });
+  const created = createPendingListing({ name: parsed.data.name, cityId: parsed.data.cityId }, { user }, { clientAddress });
   if (!created.ok) {
+    if (created.reason === 'rate_limited') return created;
     const [field, message] = Object.entries(created.fields)[0]!;
     return invalid({ [field]: message }, message);
   }
@@ -279,9 +278,14 @@ export async function openPortal(user: SessionUser, form: URLSearchParams, origi
 }
 
 /** Every form of the dashboard posts here: its own (add a spa, billing) and the bookings' and leads'. */
-export async function handleOwnerDashboardPost(form: URLSearchParams, user: SessionUser, origin: string): Promise<OwnerPostResult> {
+export async function handleOwnerDashboardPost(
+  form: URLSearchParams,
+  user: SessionUser,
+  origin: string,
+  clientAddress: string | null,
+): Promise<OwnerPostResult> {
   const intent = form.get('intent');
-  if (intent === 'add-spa') return addSpa(user, form);
+  if (intent === 'add-spa') return addSpa(user, form, clientAddress);
   if (intent === 'billing') return openPortal(user, form, origin);
   const result = handleDashboardAction(form, user, origin);
   return result.ok ? ok({ notice: result.value }) : result;

@@ -71,6 +71,40 @@ describe('saveListing', () => {
     expect(version()).toBeGreaterThan(before);
   });
 
+  /** What `work` answered and how often it bumped the content version, with the write lock held so no other test file's write counts. */
+  const counted = <T>(work: () => T) =>
+    db.transaction(
+      () => {
+        const before = version();
+        const result = work();
+        return { result, bumps: version() - before };
+      },
+      { behavior: 'immediate' },
+    );
+
+  it('writes nothing for a save that changes nothing: no new last change, no content version', () => {
+    const spa = makeSpa('FREE', { description: 'Calm.', website: 'https://glow.example', updatedAt: new Date('2026-01-01T00:00:00Z') });
+    const same = form({ name: spa.name, description: 'Calm.', website: 'https://glow.example', address: '', phone: '', email: '' });
+    expect(counted(() => saveListing(owner, spa.id, same))).toEqual({
+      result: { ok: true, value: { changed: false, slugChanged: false, slug: spa.slug } },
+      bumps: 0,
+    });
+    expect(db.select().from(spas).where(eq(spas.id, spa.id)).get()!.updatedAt).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(counted(() => saveListing(owner, spa.id, form({ description: 'Calmer.' })))).toMatchObject({
+      result: { ok: true, value: { changed: true } },
+      bumps: 1,
+    });
+  });
+
+  it('saves a listing awaiting review or hidden without asking for a rebuild: no public page shows it', () => {
+    for (const extra of [{ active: false, reviewStatus: 'pending' as const }, { active: false }]) {
+      const spa = makeSpa('FREE', extra);
+      const saved = counted(() => saveListing(owner, spa.id, form({ name: 'Spam Spam Spam', description: 'Buy now' })));
+      expect(saved).toMatchObject({ result: { ok: true, value: { changed: true } }, bumps: 0 });
+      expect(loadListing(spa.id)).toMatchObject({ name: 'Spam Spam Spam', description: 'Buy now' });
+    }
+  });
+
   it('keeps the slug when the spa is renamed', () => {
     const spa = makeSpa('FREE');
     expect(saveListing(owner, spa.id, form({ name: 'A New Name Entirely' }))).toMatchObject({ ok: true, value: { slug: spa.slug } });

@@ -3,8 +3,9 @@
 // one transaction with the write: the schema (spec 5 messages), who may change
 // the slug (editors only), the tier rules (spec 3) against the tier the row has
 // at that moment, and that a new slug is free. A refused change writes nothing.
-// The spas triggers (content version, URL schemes) then mark the published
-// site stale, and the publishing queue rebuilds it.
+// A save that changes nothing writes nothing. The spas triggers (content
+// version, URL schemes) then mark the published site stale when the listing is
+// public (migration 0019), and the publishing queue rebuilds it.
 import { and, eq, ne } from 'drizzle-orm';
 import { spas, spaSlugHistory, type Tier } from '#db/schema.ts';
 import { LISTING_FIELDS, listingFromForm, listingSchema, listingTierViolations, type ListingFormValues, type ListingInput } from '#lib/listing-schema.ts';
@@ -19,7 +20,7 @@ export interface EditableListing extends ListingInput {
 }
 
 /** Saved (and whether the address moved); refused as not_found, invalid, forbidden (a slug change by an owner, a tier rule) or conflict (a taken slug). */
-export type SaveListingResult = Result<{ slugChanged: boolean; slug: string }, 'not_found' | 'invalid' | 'forbidden' | 'conflict'>;
+export type SaveListingResult = Result<{ changed: boolean; slugChanged: boolean; slug: string }, 'not_found' | 'invalid' | 'forbidden' | 'conflict'>;
 
 export const SLUG_TAKEN = 'Another listing uses this address. Choose another slug.';
 export const SLUG_EDITORS_ONLY = 'Only directory editors can change a listing’s address.';
@@ -107,21 +108,13 @@ export function saveListing(user: SessionUser, spaId: number, form: Pick<URLSear
     if (Object.keys(violations).length > 0) return forbidden(firstOf(violations), { fields: violations });
     if (slugChanged && slugInUse(next.slug, spaId)) return conflict(SLUG_TAKEN, { fields: { slug: SLUG_TAKEN } });
 
+    // A save that changes nothing writes nothing: the listing's last change (and "Publishing…") stays as it was.
+    const changes = Object.fromEntries(
+      LISTING_FIELDS.filter((field) => (next[field] ?? null) !== (current[field] ?? null)).map((field) => [field, next[field]]),
+    );
+    if (Object.keys(changes).length === 0) return ok({ changed: false, slugChanged: false, slug: current.slug });
     db.update(spas)
-      .set({
-        name: next.name,
-        slug: next.slug,
-        description: next.description,
-        address: next.address,
-        phone: next.phone,
-        email: next.email,
-        website: next.website,
-        bookingLink: next.bookingLink,
-        socialFeedUrl: next.socialFeedUrl,
-        socialPlatform: next.socialPlatform,
-        videoUrl: next.videoUrl,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(spas.id, spaId))
       .run();
     if (slugChanged) {
@@ -130,7 +123,7 @@ export function saveListing(user: SessionUser, spaId: number, form: Pick<URLSear
       db.delete(spaSlugHistory).where(eq(spaSlugHistory.slug, next.slug)).run();
       db.insert(spaSlugHistory).values({ slug: current.slug, spaId }).onConflictDoUpdate({ target: spaSlugHistory.slug, set: { spaId } }).run();
     }
-    return ok({ slugChanged, slug: next.slug });
+    return ok({ changed: true, slugChanged, slug: next.slug });
   });
 }
 

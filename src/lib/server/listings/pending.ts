@@ -14,7 +14,7 @@ import type { ListingData } from '#lib/owner-signup-schema.ts';
 import { rateLimitKeyForEmail } from '#lib/rate-limit-key.ts';
 import { uniqueSlug } from '#lib/slug.ts';
 import { httpUrl } from '#lib/urls.ts';
-import { invalid, ok, type Result } from '#lib/result.ts';
+import { invalid, ok, rateLimited, type Result } from '#lib/result.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { db } from '../db.ts';
 import { hitAll, type Limit, type RateLimitResult } from '../rate-limit.ts';
@@ -23,36 +23,54 @@ import type { SessionUser } from '../auth/sessions.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /**
- * Signups per client address, per owner address (its inbox: victim+1@ and
- * victim+2@ count as one) and per account. Low: a spa registers once, and
- * each signup writes a listing for an editor to review and may send a mail.
+ * New listings per client address (an hour, and a day), per owner address
+ * (its inbox: victim+1@ and victim+2@ count as one) and per account. Low: a
+ * spa registers once, and each listing waits for an editor and may send a
+ * mail. Every way in (signup, the dashboard's Add New Spa, a paid plan's
+ * checkout) counts against all that apply, so no path is a way around them.
  */
-export const SIGNUP_LIMITS = { perClientPerHour: 5, perOwnerEmailPerDay: 3, perUserPerDay: 5 } as const;
+export const SIGNUP_LIMITS = { perClientPerHour: 5, perClientPerDay: 10, perOwnerEmailPerDay: 3, perUserPerDay: 5 } as const;
 
 /** Counts one signup against every limit that applies; the first refusal stops the count. */
 export function allowSignup(who: { clientAddress?: string | null; ownerEmail?: string | null; userId?: number | null }, now = Date.now()): RateLimitResult {
   const limits: Limit[] = [];
-  if (who.clientAddress) limits.push({ key: `signup:client:${hashClientAddress(who.clientAddress)}`, limit: SIGNUP_LIMITS.perClientPerHour, windowMs: HOUR });
+  if (who.clientAddress) {
+    const client = hashClientAddress(who.clientAddress);
+    limits.push({ key: `signup:client:${client}`, limit: SIGNUP_LIMITS.perClientPerHour, windowMs: HOUR });
+    limits.push({ key: `signup:client-day:${client}`, limit: SIGNUP_LIMITS.perClientPerDay, windowMs: DAY });
+  }
   if (who.userId) limits.push({ key: `signup:user:${who.userId}`, limit: SIGNUP_LIMITS.perUserPerDay, windowMs: DAY });
   if (who.ownerEmail) limits.push({ key: `signup:email:${rateLimitKeyForEmail(who.ownerEmail)}`, limit: SIGNUP_LIMITS.perOwnerEmailPerDay, windowMs: DAY });
   return hitAll(limits, now);
 }
 
+/** What a refused listing says: when to try again, in minutes or hours. */
+export function tooManyListings(retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = minutes <= 90 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.ceil(minutes / 60)} hours`;
+  return `Too many listings submitted. Try again in ${wait}.`;
+}
+
 export type ListingOwner = { user: Pick<SessionUser, 'id' | 'role'> } | { claimEmail: string };
 
-export type PendingListingResult = Result<{ spaId: number; slug: string }, 'invalid'>;
+export type PendingListingResult = Result<{ spaId: number; slug: string }, 'invalid' | 'rate_limited'>;
 
 /**
  * Writes a listing awaiting review, FREE, with its owner (a signed-in user,
- * who becomes an owner if they were a client) or a claim on an address.
+ * who becomes an owner if they were a client) or a claim on an address, when
+ * the limits allow it: over one, it is refused (rate_limited) and nothing is
+ * written. `from` is the client address the request came from (null when
+ * unknown: that limit is skipped, the others still count).
  */
-export function createPendingListing(data: ListingData, owner: ListingOwner): PendingListingResult {
+export function createPendingListing(data: ListingData, owner: ListingOwner, from: { clientAddress: string | null }, now = Date.now()): PendingListingResult {
   const city = db
     .select({ id: cities.id })
     .from(cities)
     .where(and(eq(cities.id, data.cityId), eq(cities.active, true)))
     .get();
   if (!city) return invalid({ cityId: 'Choose a city' });
+  const limit = allowSignup({ clientAddress: from.clientAddress, ...('user' in owner ? { userId: owner.user.id } : { ownerEmail: owner.claimEmail }) }, now);
+  if (!limit.allowed) return rateLimited(limit.retryAfterSeconds, tooManyListings(limit.retryAfterSeconds));
   return db.transaction(() => {
     const slug = uniqueSlug(data.name, (s) => Boolean(db.select({ id: spas.id }).from(spas).where(eq(spas.slug, s)).get()));
     const spa = db

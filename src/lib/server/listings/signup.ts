@@ -19,7 +19,7 @@ import { listingDataOf, missingFields, ownerSignupSchema, SIGNUP_MESSAGES, signu
 import { startSubscriptionCheckout } from '../billing/checkout.ts';
 import { fieldErrors, invalid, ok, rateLimited, type Result } from '#lib/result.ts';
 import { requestMagicLink } from '../auth/magic-links.ts';
-import { allowSignup, createPendingListing } from './pending.ts';
+import { createPendingListing, tooManyListings } from './pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const log = logger('signup');
@@ -52,10 +52,7 @@ export const CLAIM_INTRO = {
   paid: 'A spa was listed on our directory with this address as its owner, for a paid plan. Sign in with the button below to claim the listing and continue to payment. If this was not you, ignore this message: nothing is listed or charged in your name.',
 } as const;
 
-const tooMany = (retryAfterSeconds: number) => {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return rateLimited(retryAfterSeconds, `Too many listings submitted. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-};
+const tooMany = (retryAfterSeconds: number) => rateLimited(retryAfterSeconds, tooManyListings(retryAfterSeconds));
 
 export async function registerSpa(body: unknown, context: SignupContext): Promise<SignupOutcome> {
   const { user } = context;
@@ -77,6 +74,7 @@ export async function registerSpa(body: unknown, context: SignupContext): Promis
     // Its own limits (per account) and its own undo: a checkout that cannot open leaves no listing.
     const checkout = await startSubscriptionCheckout(user, { tier, billing: signup.billing, spaData: listingDataOf(signup) }, context.stripe, {
       origin: context.origin,
+      clientAddress: context.clientAddress,
     });
     if (checkout.ok) return ok({ kind: 'checkout', url: checkout.value.url });
     if (checkout.reason === 'rate_limited') return tooMany(checkout.retryAfterSeconds);
@@ -88,10 +86,8 @@ export async function registerSpa(body: unknown, context: SignupContext): Promis
     return checkout;
   }
 
-  const limit = allowSignup({ clientAddress: context.clientAddress, userId: user?.id, ownerEmail: user ? null : signup.ownerEmail });
-  if (!limit.allowed) return tooMany(limit.retryAfterSeconds);
-
-  const created = createPendingListing(listingDataOf(signup), user ? { user } : { claimEmail: signup.ownerEmail });
+  // The listing's limits (per client address, account and owner inbox) are counted where it is written.
+  const created = createPendingListing(listingDataOf(signup), user ? { user } : { claimEmail: signup.ownerEmail }, { clientAddress: context.clientAddress });
   if (!created.ok) return created;
   const { spaId } = created.value;
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, siteMeta, socialMediaCache, spas, type Tier } from '#db/schema.ts';
+import { cities, socialMediaCache, spas, type Tier } from '#db/schema.ts';
 import { photo } from '#tests/support/test-images.ts';
 import { pictureSources } from '#lib/photos.ts';
 import { db } from '../db.ts';
@@ -67,11 +67,8 @@ describe('refreshSocialCard', () => {
     const feed = `https://www.youtube.com/watch?v=card-${Date.now()}`;
     const spaId = makeSpa('PREMIUM', feed);
     const now = new Date();
-    const version = () => db.select({ v: siteMeta.contentVersion }).from(siteMeta).get()!.v;
-    const before = version();
+    // (Whether a card moves the content version, so the build publishes it, depends on its spa being listed: db/publication.test.ts.)
     expect(await refreshSocialCard(spaId, now, settings())).toEqual({ ok: true, value: { title: 'Glow facial in 60 seconds', thumbnail: true } });
-    // A new card changes a pre-rendered page: the content version moves, so it gets published.
-    expect(version()).toBeGreaterThan(before);
     const card = freshSocialCard(feed, now)!;
     expect(card).toMatchObject({ platform: 'youtube', title: 'Glow facial in 60 seconds', authorName: 'Harborlight Aesthetics', embedHtml: null });
     // An author link that is not http(s) is dropped, not stored.

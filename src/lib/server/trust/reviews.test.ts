@@ -42,7 +42,15 @@ function booking(spaId: number, status: 'pending' | 'confirmed' | 'completed' | 
     .get().id;
 }
 
-const input: ReviewInput = { rating: 5, body: 'Thorough exam first, a natural result, no pressure to buy more.', treatment: 'Botox', authorName: 'Ana' };
+const input: ReviewInput = {
+  rating: 5,
+  body: 'Thorough exam first, a natural result, no pressure to buy more.',
+  treatment: 'Botox',
+  authorName: 'Ana',
+  visited: 'yes',
+};
+/** A writer whose address is unknown (no network signal can match). */
+const anywhere = { clientAddress: null };
 const reviewRows = () =>
   db
     .select()
@@ -100,7 +108,7 @@ describe('the review link', () => {
     const token = issueReviewInvitation(booking(spaA, 'completed'))!;
     const later = new Date(Date.now() + (REVIEW_LINK_DAYS + 1) * DAY);
     expect(reviewLink(token, later).state).toBe('expired');
-    expect(submitReview(token, input, later)).toMatchObject({ ok: false, reason: 'gone' });
+    expect(submitReview(token, input, anywhere, later)).toMatchObject({ ok: false, reason: 'gone' });
   });
 
   it('goes out with the completion mail, through the durable queue', () => {
@@ -137,7 +145,7 @@ describe('writing a review (the bars)', () => {
     const id = booking(spaA, 'completed', 'client', 40);
     const token = issueReviewInvitation(id)!;
     const version = contentVersion();
-    const result = submitReview(token, input);
+    const result = submitReview(token, input, anywhere);
     expect(result).toMatchObject({ ok: true, value: { spaSlug: `${TAG}-a` } });
     const row = db.select().from(reviews).where(eq(reviews.bookingId, id)).get()!;
     expect(row).toMatchObject({ rating: 5, body: input.body, authorName: 'Ana', state: 'published' });
@@ -147,17 +155,17 @@ describe('writing a review (the bars)', () => {
 
   it('refuses a guessed or malformed link: nothing changes', () => {
     const before = reviewRows();
-    expect(submitReview('a'.repeat(32), input)).toMatchObject({ ok: false, reason: 'not_found' });
-    expect(submitReview('../../etc', input)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(submitReview('a'.repeat(32), input, anywhere)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(submitReview('../../etc', input, anywhere)).toMatchObject({ ok: false, reason: 'not_found' });
     expect(reviewRows()).toEqual(before);
   });
 
   it('refuses a second review of the same booking: nothing changes', () => {
     const id = booking(spaA, 'completed');
     const token = issueReviewInvitation(id)!;
-    expect(submitReview(token, input).ok).toBe(true);
+    expect(submitReview(token, input, anywhere).ok).toBe(true);
     const before = reviewRows();
-    expect(submitReview(token, { ...input, rating: 1 })).toMatchObject({ ok: false, reason: 'conflict' });
+    expect(submitReview(token, { ...input, rating: 1 }, anywhere)).toMatchObject({ ok: false, reason: 'conflict' });
     // A fresh link for the same booking is not issued once it is reviewed.
     expect(issueReviewInvitation(id)).toBeNull();
     // And the database itself refuses a second row for the booking.
@@ -173,8 +181,9 @@ describe('writing a review (the bars)', () => {
   it('a link reviews only its own booking, at its own spa', () => {
     const mine = booking(spaB, 'completed', 'someone-else');
     const token = issueReviewInvitation(mine)!;
-    const result = submitReview(token, input);
+    const result = submitReview(token, input, anywhere);
     if (!result.ok) throw new Error(result.message);
+    if (result.value.held) throw new Error('held for an editor');
     const row = db.select().from(reviews).where(eq(reviews.id, result.value.reviewId)).get()!;
     expect(row).toMatchObject({ bookingId: mine, spaId: spaB });
   });
@@ -189,7 +198,7 @@ describe('writing a review (the bars)', () => {
       .values({ bookingId: pending, tokenHash: hashToken(forged), expiresAt: new Date(Date.now() + DAY) })
       .run();
     expect(reviewLink(forged).state).toBe('unknown');
-    expect(submitReview(forged, input)).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(submitReview(forged, input, anywhere)).toMatchObject({ ok: false, reason: 'not_found' });
     expect(reviewRows()).toEqual(before);
   });
 });
@@ -198,8 +207,9 @@ describe('published as written', () => {
   let reviewId = 0;
   beforeAll(() => {
     const token = issueReviewInvitation(booking(spaA, 'completed', 'written'))!;
-    const result = submitReview(token, input);
+    const result = submitReview(token, input, anywhere);
     if (!result.ok) throw new Error(result.message);
+    if (result.value.held) throw new Error('held for an editor');
     reviewId = result.value.reviewId;
   });
 

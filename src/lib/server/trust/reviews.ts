@@ -1,11 +1,14 @@
-// Verified reviews (docs/decisions/0023). Only the client of a completed
-// booking can review it, through the single-use link the completion mail
-// carries; one review per booking (a unique index); the text is published as
-// written (a trigger refuses edits, whoever asks); the spa may reply once;
-// anyone may report a review and only an editor removes one, with a reason
-// that is logged. Pages and endpoints stay thin and call these.
+// Reviews of completed visits (docs/decisions/0023, 0029). Only the client of a
+// completed booking can review it, through the single-use link the completion
+// mail carries, confirming the visit themselves; one review per booking (unique
+// indexes); the text is kept as written (triggers refuse edits, whoever asks).
+// A review that shows a sign of being the spa's own is held for an editor
+// (visit-evidence.ts), otherwise published, with "Verified visit" when the
+// visit was paid through the site. The spa may reply once; anyone may report
+// a review and only an editor removes one, with a reason that is logged.
+// Pages and endpoints stay thin and call these.
 import { and, desc, eq, inArray, isNull, sql, TransactionRollbackError } from 'drizzle-orm';
-import { bookings, reviewInvitations, reviewReports, reviews, services, spas, users } from '#db/schema.ts';
+import { bookings, reviewHolds, reviewInvitations, reviewReports, reviews, services, spas, users } from '#db/schema.ts';
 import { pacificDate } from '#lib/dates.ts';
 import { summarise, type ReviewInput } from '#lib/review-schema.ts';
 import { logger } from '#lib/log.ts';
@@ -18,6 +21,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import { recordAudit } from '../admin/audit.ts';
 import { bookingsOfUser } from '../bookings/bookings.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
+import { assessVisit, networkOf, VERIFIED_VISIT } from './visit-evidence.ts';
 
 const log = logger('reviews');
 
@@ -124,16 +128,29 @@ export function reviewLink(token: string, now = new Date()): ReviewLinkState {
 
 // --- writing a review ---------------------------------------------------------
 
-export type SubmitResult = Result<{ reviewId: number; spaSlug: string }, 'not_found' | 'gone' | 'conflict'>;
+/**
+ * Written: published (with "Verified visit" when the visit was paid through
+ * the site), or held for an editor when something suggests the spa wrote it
+ * (visit-evidence.ts). Either way it is stored as written and the link is spent.
+ */
+export type SubmitResult = Result<
+  { spaSlug: string; held: false; reviewId: number; verifiedVisit: boolean } | { spaSlug: string; held: true; holdId: number },
+  'not_found' | 'gone' | 'conflict'
+>;
 
 const ALREADY_REVIEWED = 'You have already reviewed this visit. Thank you!';
 
+/** Where the review is written from: the client address (only its keyed hash is kept). */
+export interface WriterContext {
+  clientAddress: string | null;
+}
+
 /**
- * Publishes the review the link's visit allows. Everything is decided inside
+ * Stores the review the link's visit allows. Everything is decided inside
  * one transaction, and the link is spent in it: a second post with the same
  * link (or a second link for the same booking) changes nothing.
  */
-function writeReview(token: string, input: ReviewInput, now: Date): SubmitResult {
+function writeReview(token: string, input: ReviewInput, from: WriterContext, now: Date): SubmitResult {
   return db.transaction((tx): SubmitResult => {
     const link = reviewLink(token, now);
     if (link.state === 'unknown') return notFound('This review link is not valid. Use the link in your e-mail.');
@@ -144,36 +161,51 @@ function writeReview(token: string, input: ReviewInput, now: Date): SubmitResult
       .set({ usedAt: now })
       .where(and(eq(reviewInvitations.bookingId, link.bookingId), isNull(reviewInvitations.usedAt)))
       .run();
-    const already = tx.select({ id: reviews.id }).from(reviews).where(eq(reviews.bookingId, link.bookingId)).get();
+    const already =
+      tx.select({ id: reviews.id }).from(reviews).where(eq(reviews.bookingId, link.bookingId)).get() ??
+      tx.select({ id: reviewHolds.id }).from(reviewHolds).where(eq(reviewHolds.bookingId, link.bookingId)).get();
     if (spent.changes !== 1 || already) {
       tx.rollback();
     }
+    const writerNetwork = networkOf(from.clientAddress);
+    const { paid, signals } = assessVisit(link.bookingId, writerNetwork, now);
+    const written = {
+      bookingId: link.bookingId,
+      spaId: link.spa.id,
+      rating: input.rating,
+      body: input.body,
+      treatment: input.treatment ?? null,
+      authorName: input.authorName,
+      visitMonth: link.visitMonth,
+      writerNetwork,
+      createdAt: now,
+    };
+    if (signals.length > 0) {
+      const hold = tx
+        .insert(reviewHolds)
+        .values({ ...written, signals })
+        .returning({ id: reviewHolds.id })
+        .get();
+      log.info('review held for an editor', { holdId: hold.id, spaId: link.spa.id, signals: signals.map((s) => s.signal).join(',') });
+      return ok({ spaSlug: link.spa.slug, held: true, holdId: hold.id });
+    }
     const row = tx
       .insert(reviews)
-      .values({
-        bookingId: link.bookingId,
-        spaId: link.spa.id,
-        rating: input.rating,
-        body: input.body,
-        treatment: input.treatment ?? null,
-        authorName: input.authorName,
-        visitMonth: link.visitMonth,
-        createdAt: now,
-      })
+      .values({ ...written, verifiedVisit: paid })
       .returning({ id: reviews.id })
       .get();
-    log.info('review published', { reviewId: row.id, spaId: link.spa.id });
-    return ok({ reviewId: row.id, spaSlug: link.spa.slug });
+    log.info('review published', { reviewId: row.id, spaId: link.spa.id, verifiedVisit: paid });
+    return ok({ spaSlug: link.spa.slug, held: false, reviewId: row.id, verifiedVisit: paid });
   });
 }
 
-/** Publishes a review (writeReview), a lost race answered like a used link. */
-export function submitReview(token: string, input: ReviewInput, now = new Date()): SubmitResult {
+/** Stores a review (writeReview), a lost race answered like a used link. */
+export function submitReview(token: string, input: ReviewInput, from: WriterContext, now = new Date()): SubmitResult {
   try {
-    return writeReview(token, input, now);
+    return writeReview(token, input, from, now);
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
-    if (error instanceof TransactionRollbackError || message.includes('reviews.booking_id')) {
+    if (error instanceof TransactionRollbackError || message.includes('reviews.booking_id') || message.includes('review_holds.booking_id')) {
       return conflict(ALREADY_REVIEWED);
     }
     throw error;
@@ -182,7 +214,10 @@ export function submitReview(token: string, input: ReviewInput, now = new Date()
 
 // --- reading ------------------------------------------------------------------
 
-const publicColumns = columnsOf(reviews, 'id', 'rating', 'body', 'treatment', 'authorName', 'visitMonth', 'reply', 'repliedAt', 'createdAt');
+const publicColumns = {
+  ...columnsOf(reviews, 'id', 'rating', 'body', 'treatment', 'authorName', 'visitMonth', 'reply', 'repliedAt', 'createdAt'),
+  verifiedVisit: VERIFIED_VISIT,
+};
 
 /** A spa's published reviews, newest first. */
 export function listPublishedReviews(spaId: number) {

@@ -5,7 +5,10 @@
 import { paymentEndpoint } from '#lib/server/billing/payment-endpoint.ts';
 import { startSubscriptionCheckout } from '#lib/server/billing/checkout.ts';
 import { publicOrigin } from '#lib/server/http.ts';
+import { clientAddressOf } from '#lib/server/directory/analytics.ts';
 
 export const prerender = false;
 
-export const POST = paymentEndpoint(16_384, (user, body, stripe) => startSubscriptionCheckout(user, body, stripe, { origin: publicOrigin }));
+export const POST = paymentEndpoint(16_384, (user, body, stripe, context) =>
+  startSubscriptionCheckout(user, body, stripe, { origin: publicOrigin, clientAddress: clientAddressOf(context) }),
+);
