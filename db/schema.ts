@@ -20,6 +20,19 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** A booking's card payment, as Stripe last told us (webhooks only; never the browser). `refunded`: the whole charge was refunded. */
 export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/**
+ * What a row of the money ledger (booking_payments) is: a deposit taken at
+ * booking, a fee the spa charged for a late cancellation or a no-show, or a
+ * refund of one of those (or of a card payment that was superseded).
+ */
+export const MONEY_KINDS = ['deposit', 'late_cancel_fee', 'no_show_fee', 'refund'] as const;
+export type MoneyKind = (typeof MONEY_KINDS)[number];
+/** Where a ledger row stands at Stripe: asked, waiting for the client's bank (authentication), done, refused, or withdrawn. */
+export const MONEY_STATUSES = ['pending', 'requires_action', 'succeeded', 'failed', 'canceled'] as const;
+export type MoneyStatus = (typeof MONEY_STATUSES)[number];
+/** Who moved the money: the client (paying a deposit, authenticating), the spa's owner, an editor, or the site itself (an automatic refund). */
+export const MONEY_ACTORS = ['client', 'owner', 'admin', 'system'] as const;
+export type MoneyActor = (typeof MONEY_ACTORS)[number];
 /** A listing's editorial state: new listings wait for an editor; only approved ones can be public. */
 export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
@@ -513,6 +526,9 @@ export const checkoutHolds = sqliteTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     tier: text('tier', { enum: ['PREMIUM', 'ELITE'] }).notNull(),
     checkoutSessionId: text('checkout_session_id'),
+    // The SHA-256 of the secret in the checkout's cancel link: coming back
+    // from an abandoned Checkout with it expires the session and frees the slot.
+    releaseTokenHash: text('release_token_hash'),
     expiresAt: timestamp('expires_at').notNull(),
     releasedAt: timestamp('released_at'),
     createdAt: createdAt(),
@@ -520,6 +536,61 @@ export const checkoutHolds = sqliteTable(
   (t) => [
     index('checkout_holds_city_idx').on(t.cityId, t.tier, t.releasedAt, t.expiresAt),
     uniqueIndex('checkout_holds_session_unique').on(t.checkoutSessionId),
+  ],
+);
+
+// The money ledger of bookings (docs/decisions/0030): every deposit, fee and
+// refund the site asked Stripe for, one row each, written before Stripe is
+// asked (with the idempotency key it is asked with) and updated from its
+// answer and its webhooks. The partial unique indexes are the floor under
+// "never twice": one live deposit and one live fee per booking, one live
+// refund per payment intent, whoever writes and however often.
+export const bookingPayments = sqliteTable(
+  'booking_payments',
+  {
+    id: id(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: MONEY_KINDS }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: MONEY_STATUSES }).notNull().default('pending'),
+    /** The charge's payment intent; for a refund, the intent it refunds. */
+    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    stripeRefundId: text('stripe_refund_id'),
+    /** The key Stripe was asked with: the same request never moves money twice. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Why: a refund's reason (an editor's words are kept as written), or what the charge was for. */
+    reason: text('reason'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorRole: text('actor_role', { enum: MONEY_ACTORS }).notNull(),
+    /** `created` (epoch seconds) of the last Stripe event applied: older deliveries are ignored. */
+    eventCreated: integer('event_created'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('booking_payments_idempotency_unique').on(t.idempotencyKey),
+    index('booking_payments_booking_idx').on(t.bookingId, t.createdAt),
+    index('booking_payments_created_idx').on(t.createdAt),
+    uniqueIndex('booking_payments_one_deposit')
+      .on(t.bookingId)
+      .where(sql`kind = 'deposit' and status not in ('failed', 'canceled')`),
+    uniqueIndex('booking_payments_one_fee')
+      .on(t.bookingId)
+      .where(sql`kind in ('late_cancel_fee', 'no_show_fee') and status not in ('failed', 'canceled')`),
+    uniqueIndex('booking_payments_one_refund')
+      .on(t.stripePaymentIntentId)
+      .where(sql`kind = 'refund' and status <> 'failed'`),
+    uniqueIndex('booking_payments_intent_unique')
+      .on(t.stripePaymentIntentId)
+      .where(sql`kind <> 'refund'`),
+    check('booking_payments_kind_check', inList('kind', MONEY_KINDS)),
+    check('booking_payments_status_check', inList('status', MONEY_STATUSES)),
+    check('booking_payments_actor_check', inList('actor_role', MONEY_ACTORS)),
+    check('booking_payments_amount_check', sql`amount_cents > 0`),
+    check('booking_payments_reason_length_check', sql`reason is null or length(reason) <= 500`),
   ],
 );
 

@@ -11,10 +11,16 @@ import { analyticsSalt } from './env.ts';
 /** The server's keyed hash of a client address (src/lib/server/client-address.ts, IPv4). */
 export const clientHash = (address: string) => createHmac('sha256', analyticsSalt).update(address).digest('hex');
 
-/** Forgets the per-client booking, signup and analytics counts of 127.0.0.1 (not per-address or per-spa ones). */
+/** Forgets the per-client booking, signup, checkout and analytics counts of 127.0.0.1 (not per-address or per-spa ones). */
 export function forgetLoopbackLimits(): void {
   const hash = clientHash('127.0.0.1');
-  write('delete from rate_limits where key in (?, ?, ?)', `booking:client:${hash}`, `analytics:client:${hash}`, `signup:client:${hash}`);
+  write(
+    'delete from rate_limits where key in (?, ?, ?, ?)',
+    `booking:client:${hash}`,
+    `analytics:client:${hash}`,
+    `signup:client:${hash}`,
+    `checkout:client:${hash}`,
+  );
 }
 
 /** Forgets that 127.0.0.1 has viewed this spa (a view counts once per client per half hour). */

@@ -6,10 +6,13 @@
 //
 // Calls: payment_intents create/retrieve/cancel, customers create,
 // checkout.sessions create/retrieve/expire, billing_portal.sessions create,
-// subscriptions retrieve, prices list (lookup_keys) / create.
+// subscriptions retrieve/update, prices list (lookup_keys) / create,
+// refunds create/retrieve.
 // Test controls: completeCheckout (what Stripe does when the customer pays;
-// also POST /test/checkout/sessions/{id}/complete), setSubscription,
-// setPaymentIntent, and the request log.
+// also POST /test/checkout/sessions/{id}/complete), succeedPaymentIntent (the
+// client paid; POST /test/payment_intents/{id}/succeed), switchPlan (a plan
+// switched in the customer portal; POST /test/subscriptions/{id}/switch with
+// lookup_key), setSubscription, setPaymentIntent, and the request log.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +38,11 @@ export interface StripeStandIn {
   checkoutSessions: Map<string, Obj>;
   subscriptions: Map<string, Obj>;
   prices: Map<string, Obj>;
+  refunds: Map<string, Obj>;
+  /** The client paid the intent (Stripe.js confirmed it): succeeded, with a charge. */
+  succeedPaymentIntent: (id: string) => Obj;
+  /** The customer switched the subscription to the price with this lookup key in the portal. */
+  switchPlan: (subscriptionId: string, lookupKey: string) => Obj;
   /** The customer pays: the session completes and a subscription starts (status `active`). */
   completeCheckout: (sessionId: string, status?: string) => Obj;
   setSubscription: (id: string, patch: Obj) => Obj;
@@ -77,6 +85,7 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
   const checkoutSessions = new Map<string, Obj>();
   const subscriptions = new Map<string, Obj>();
   const prices = new Map<string, Obj>();
+  const refunds = new Map<string, Obj>();
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const requests: StandInRequest[] = [];
   let failures = 0;
@@ -87,6 +96,10 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param: 'id' } },
   });
   const ok = (body: unknown) => ({ status: 200, body });
+  const refused = (message: string, code = 'parameter_invalid', status = 400) => ({
+    status,
+    body: { error: { type: 'invalid_request_error', code, message } },
+  });
 
   function route(method: string, path: string, params: Obj): { status: number; body: unknown } {
     let m: RegExpExecArray | null;
@@ -117,8 +130,41 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     if ((m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)) && method === 'POST') {
       const intent = paymentIntents.get(m[1]!);
       if (!intent) return missing('payment_intent', m[1]!);
+      if (['succeeded', 'processing', 'canceled'].includes(String(intent.status))) {
+        return refused(`You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`, 'payment_intent_unexpected_state');
+      }
       intent.status = 'canceled';
+      intent.cancellation_reason = params.cancellation_reason ?? null;
       return ok(intent);
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const intent = paymentIntents.get(String(params.payment_intent));
+      if (!intent) return missing('payment_intent', String(params.payment_intent));
+      if (intent.status !== 'succeeded') return refused('This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
+      const left = Number(intent.amount_received) - Number(intent._amount_refunded ?? 0);
+      const amount = params.amount === undefined ? left : Number(params.amount);
+      if (left <= 0) return refused(`Charge ${String(intent.latest_charge)} has already been refunded.`, 'charge_already_refunded');
+      if (!(amount > 0) || amount > left)
+        return refused(`Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${left / 100})`, 'amount_too_large');
+      intent._amount_refunded = Number(intent._amount_refunded ?? 0) + amount;
+      const refund: Obj = {
+        id: newId('re'),
+        object: 'refund',
+        amount,
+        currency: intent.currency,
+        payment_intent: intent.id,
+        charge: intent.latest_charge,
+        reason: params.reason ?? null,
+        metadata: metadataOf(params.metadata),
+        status: 'succeeded',
+        created: now(),
+      };
+      refunds.set(String(refund.id), refund);
+      return ok(refund);
+    }
+    if ((m = /^\/v1\/refunds\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const refund = refunds.get(m[1]!);
+      return refund ? ok(refund) : missing('refund', m[1]!);
     }
     if (method === 'POST' && path === '/v1/customers') {
       const id = newId('cus');
@@ -193,6 +239,21 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       const sub = subscriptions.get(m[1]!);
       return sub ? ok(sub) : missing('subscription', m[1]!);
     }
+    if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)) && method === 'POST') {
+      const sub = subscriptions.get(m[1]!);
+      if (!sub) return missing('subscription', m[1]!);
+      const items = (sub.items as { data: Obj[] }).data;
+      for (const change of (params.items as Obj[] | undefined) ?? []) {
+        const item = items.find((i) => i.id === change.id);
+        if (!item) return missing('subscription_item', String(change.id));
+        const price = prices.get(String(change.price));
+        if (!price) return missing('price', String(change.price));
+        item.price = price;
+      }
+      if (params.metadata) sub.metadata = { ...metadataOf(sub.metadata), ...metadataOf(params.metadata) };
+      if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
+      return ok(sub);
+    }
     if (method === 'GET' && path === '/v1/prices') {
       const keys = (params.lookup_keys as string[] | undefined) ?? [];
       const data = [...prices.values()].filter((p) => keys.length === 0 || keys.includes(String(p.lookup_key)));
@@ -228,6 +289,14 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       if (!checkoutSessions.has(m[1]!)) return missing('checkout.session', m[1]!);
       return ok(completeCheckout(m[1]!));
     }
+    if ((m = /^\/test\/payment_intents\/([^/]+)\/succeed$/.exec(path)) && method === 'POST') {
+      if (!paymentIntents.has(m[1]!)) return missing('payment_intent', m[1]!);
+      return ok(succeedPaymentIntent(m[1]!));
+    }
+    if ((m = /^\/test\/subscriptions\/([^/]+)\/switch$/.exec(path)) && method === 'POST') {
+      if (!subscriptions.has(m[1]!)) return missing('subscription', m[1]!);
+      return ok(switchPlan(m[1]!, String(params.lookup_key)));
+    }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } } };
   }
 
@@ -251,11 +320,28 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       if (method === 'POST' && key) idempotent.set(`${url.pathname} ${key}`, answer);
     }
     res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': newId('req'), ...(key ? { 'Idempotency-Key': key } : {}) });
-    res.end(JSON.stringify(answer.body));
+    // Fields named _... are the stand-in's own bookkeeping, never in Stripe's answer.
+    res.end(JSON.stringify(answer.body, (name, value: unknown) => (name.startsWith('_') ? undefined : value)));
   });
   await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   base = `http://127.0.0.1:${port}`;
+
+  function succeedPaymentIntent(id: string): Obj {
+    const intent = paymentIntents.get(id);
+    if (!intent) throw new Error(`no payment intent ${id}`);
+    if (intent.status === 'canceled') throw new Error(`payment intent ${id} is canceled`);
+    Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: intent.latest_charge ?? newId('ch') });
+    return intent;
+  }
+
+  function switchPlan(subscriptionId: string, lookupKey: string): Obj {
+    const sub = subscriptions.get(subscriptionId);
+    const price = [...prices.values()].find((p) => p.lookup_key === lookupKey);
+    if (!sub || !price) throw new Error(`no subscription ${subscriptionId} or price ${lookupKey}`);
+    ((sub.items as { data: Obj[] }).data[0] as Obj).price = price;
+    return sub;
+  }
 
   function completeCheckout(sessionId: string, status = 'active'): Obj {
     const session = checkoutSessions.get(sessionId);
@@ -305,6 +391,9 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     checkoutSessions,
     subscriptions,
     prices,
+    refunds,
+    succeedPaymentIntent,
+    switchPlan,
     completeCheckout,
     setSubscription: (id, patch) => Object.assign(subscriptions.get(id) ?? {}, patch),
     setPaymentIntent: (id, patch) => Object.assign(paymentIntents.get(id) ?? {}, patch),
