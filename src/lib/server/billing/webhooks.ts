@@ -18,6 +18,8 @@ import {
   SupersededMeanwhile,
 } from './payments.ts';
 import { eliteSwitchUndoneMail, supersededRefundMail } from './money-mail.ts';
+import { announceSecured, applyDepositEvent, applySetupIntentEvent, isUnwantedDeposit, refundDepositAtStripe, type SecureOutcome } from './protection.ts';
+import { applyFeeEvent, applyRefundEvent, feeReceiptFor } from './fees.ts';
 import { bookingPaidMail, bookingRefundedMail } from '../bookings/booking-mail.ts';
 import { bookingDetails } from '../bookings/bookings.ts';
 import { malformed, ok, type Result } from '#lib/result.ts';
@@ -64,6 +66,10 @@ export async function handleStripeWebhook(
   if (event.type === 'payment_intent.succeeded' && isSupersededPayment(event.data.object)) {
     // Never a booking's payment: refunded in full (once: the idempotency key), then recorded below.
     refund = await refundSuperseded(options.stripe, event.data.object);
+  } else if (event.type === 'payment_intent.succeeded' && isUnwantedDeposit(event.data.object)) {
+    // A deposit for a booking that was cancelled or left unfinished: it goes back (the deposit's one refund key).
+    const intent = event.data.object;
+    refund = await refundDepositAtStripe(options.stripe, Number(intent.metadata.booking_id), intent.id, intent.amount_received || intent.amount, 'not wanted');
   }
   if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
     const session = event.data.object;
@@ -75,6 +81,8 @@ export async function handleStripeWebhook(
   }
 
   let refundedBooking: number | null = null;
+  // What the card step's and the fees' events did, for the mails after the commit.
+  const money: { secure: SecureOutcome | null; feePaid: number | null } = { secure: null, feePaid: null };
   let outcome: ApplyResult | 'skipped' | 'duplicate';
   try {
     // IMMEDIATE: the Elite cap's count and the tier's write must not interleave with another delivery's (two portal switches at once).
@@ -82,6 +90,23 @@ export async function handleStripeWebhook(
       () => {
         const inserted = db.insert(stripeEvents).values({ id: event.id, type: event.type, created: event.created }).onConflictDoNothing().returning().get();
         if (!inserted) return 'duplicate' as const;
+        const purpose = event.type.startsWith('payment_intent.') ? (event.data.object as Stripe.PaymentIntent).metadata?.purpose : undefined;
+        if (purpose === 'deposit') {
+          money.secure = applyDepositEvent(event.data.object as Stripe.PaymentIntent, event.created, refund);
+          return money.secure.result;
+        }
+        if (purpose === 'fee') {
+          const applied = applyFeeEvent(event.data.object as Stripe.PaymentIntent, event.created);
+          money.feePaid = applied.paid ?? null;
+          return applied.result;
+        }
+        if (event.type === 'setup_intent.succeeded' || event.type === 'setup_intent.setup_failed') {
+          money.secure = applySetupIntentEvent(event.data.object, event.type);
+          return money.secure.result;
+        }
+        if (event.type === 'refund.created' || event.type === 'refund.updated' || event.type === 'charge.refund.updated') {
+          return applyRefundEvent(event.data.object, event.created);
+        }
         if (refund && event.type === 'payment_intent.succeeded') {
           refundedBooking = recordSupersededRefund(event.data.object, refund, event.created);
           return 'applied';
@@ -101,6 +126,8 @@ export async function handleStripeWebhook(
     if (details) sendMailInBackground(supersededRefundMail(details, (refund as Stripe.Refund).amount, origin));
   }
   if (outcome === 'applied') announce(event, origin);
+  if (money.secure) announceSecured(money.secure, origin);
+  if (money.feePaid !== null) feeReceiptFor(money.feePaid, origin);
   await undoCappedElite(event, options.stripe, origin);
   return ok({ result: outcome });
 }
