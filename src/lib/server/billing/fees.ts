@@ -98,6 +98,27 @@ export const feeActionSchema = z.object({
 
 export type FeeResult = Result<{ row: LedgerRow | null; outcome: 'charged' | 'kept_from_deposit' | 'requires_action' | 'failed' | 'pending' | 'already' }>;
 
+/**
+ * The fee form read against the booking: the offer it may charge; null when
+ * the fee was decided already (a second click, tab or person: shown where it
+ * stands, nothing moves); refused when there is no fee, or the amount or kind
+ * is not the booking's own (422, naming the real amount: nothing is done).
+ */
+export function checkFeeRequest(details: BookingDetails, body: unknown): Result<FeeOffer | null, 'invalid' | 'conflict'> {
+  const parsed = parseWith(feeActionSchema, body);
+  if (!parsed.ok) return parsed;
+  const offer = feeOffer(details);
+  if (!offer) {
+    if (details.booking.feeDecision) return ok(null);
+    return conflict('There is no fee to charge on this booking now.', { code: 'no_fee' });
+  }
+  if (parsed.value.kind !== offer.kind || parsed.value.amountCents !== offer.feeCents) {
+    const message = `The ${FEE_LABELS[offer.kind]} of this booking is ${formatDollars(offer.feeCents)}; reload the page to see it.`;
+    return invalid({ amountCents: message }, message, { code: 'amount_mismatch' });
+  }
+  return ok(offer);
+}
+
 const stale = () => conflict('The fee was decided meanwhile (another tab or person). Reload to see it.', { code: 'already_decided' });
 
 /**
@@ -109,18 +130,10 @@ export async function chargeFee(bookingId: number, body: unknown, user: SessionU
   const details = bookingDetails(bookingId);
   const role = staffOf(details, user);
   if (!role) return notFound(NOT_FOUND);
-  const parsed = parseWith(feeActionSchema, body);
-  if (!parsed.ok) return parsed;
-  const offer = feeOffer(details!);
-  if (!offer) {
-    // A second click, tab or person: the fee was decided; they are shown where it stands, and nothing moves.
-    if (details!.booking.feeDecision) return ok({ row: latestFee(bookingId), outcome: 'already' });
-    return conflict('There is no fee to charge on this booking now.', { code: 'no_fee' });
-  }
-  if (parsed.value.kind !== offer.kind || parsed.value.amountCents !== offer.feeCents) {
-    const message = `The ${FEE_LABELS[offer.kind]} of this booking is ${formatDollars(offer.feeCents)}; reload the page to see it.`;
-    return invalid({ amountCents: message }, message, { code: 'amount_mismatch' });
-  }
+  const checked = checkFeeRequest(details!, body);
+  if (!checked.ok) return checked;
+  const offer = checked.value;
+  if (!offer) return ok({ row: latestFee(bookingId), outcome: 'already' });
   const actor = { role: role as MoneyActor, id: user.id };
 
   // The decision and the ledger rows in one IMMEDIATE transaction: the first click wins, whoever else presses.
@@ -429,12 +442,17 @@ export async function handleBookingMoneyAction(
     return marked.ok ? ok('no-show') : marked;
   }
   if (!NEEDS_STRIPE.includes(intent)) return invalid({}, 'Unknown action.', { code: 'unknown_action' });
+  const body = { kind: form.get('kind') ?? undefined, amountCents: form.get('amountCents') ?? undefined };
+  // A forged or stale amount is refused before anything else is asked (also on a site without Stripe).
+  if (intent === 'charge') {
+    const checked = checkFeeRequest(bookingDetails(bookingId)!, body);
+    if (!checked.ok) return checked;
+  }
   if (!stripe) return paymentsNotConfigured();
   if (intent === 'waive') {
     const waived = await waiveFee(bookingId, user, stripe, origin);
     return waived.ok ? ok('waived') : waived;
   }
-  const body = { kind: form.get('kind') ?? undefined, amountCents: form.get('amountCents') ?? undefined };
   const result = intent === 'charge' ? await chargeFee(bookingId, body, user, stripe, origin) : await chargeFeeAgain(bookingId, body, user, stripe, origin);
   if (!result.ok) return result;
   const notices: Record<FeeResult extends Result<infer T> ? (T extends { outcome: infer O } ? O & string : never) : never, MoneyNotice> = {
