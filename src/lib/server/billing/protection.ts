@@ -81,6 +81,9 @@ export type SecureStep =
   | { kind: 'authenticate'; clientSecret: string; amountCents: number; paymentMethodId: string | null }
   | { kind: 'done'; secureStatus: 'secured' };
 
+/** How late Stripe's webhook may arrive for a deposit paid in the last moment of the card step. */
+const WEBHOOK_GRACE_MS = 5 * 60_000;
+
 export const SECURE_GONE = 'This booking was not completed in time and its time was released. Please book again.';
 
 /**
@@ -237,7 +240,8 @@ export function isUnwantedDeposit(intent: Stripe.PaymentIntent, now = Date.now()
     .get();
   if (!booking) return false;
   if (booking.secureStatus === 'secured') return false;
-  return booking.status === 'cancelled' || booking.secureStatus === 'expired' || !stepOpen(booking, now);
+  // A few minutes' grace for the webhook's own delay: the client paid while the page was open.
+  return booking.status === 'cancelled' || booking.secureStatus === 'expired' || !stepOpen(booking, now - WEBHOOK_GRACE_MS);
 }
 
 export const depositRefundKey = (bookingId: number) => `booking-${bookingId}-deposit-refund`;
