@@ -3,8 +3,9 @@
 // no time of day (a preferred booking date, an offer's validity) are ISO
 // 'YYYY-MM-DD' text in America/Los_Angeles.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { DayHours, WeeklyHours } from '#lib/opening-hours.ts';
+import type { NoShowPolicy } from '#lib/no-show-policy.ts';
 
 export const TIERS = ['FREE', 'PREMIUM', 'ELITE'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -20,6 +21,26 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** A booking's card payment, as Stripe last told us (webhooks only; never the browser). `refunded`: the whole charge was refunded. */
 export const PAYMENT_STATUSES = ['unpaid', 'processing', 'paid', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/**
+ * What a row of the money ledger (booking_payments) is: a deposit taken at
+ * booking, a fee the spa charged for a late cancellation or a no-show, or a
+ * refund of one of those (or of a card payment that was superseded).
+ */
+export const MONEY_KINDS = ['deposit', 'late_cancel_fee', 'no_show_fee', 'refund'] as const;
+export type MoneyKind = (typeof MONEY_KINDS)[number];
+/** Where a ledger row stands at Stripe: asked, waiting for the client's bank (authentication), done, refused, or withdrawn. */
+export const MONEY_STATUSES = ['pending', 'requires_action', 'succeeded', 'failed', 'canceled'] as const;
+export type MoneyStatus = (typeof MONEY_STATUSES)[number];
+/** Who moved the money: the client (paying a deposit, authenticating), the spa's owner, an editor, or the site itself (an automatic refund). */
+export const MONEY_ACTORS = ['client', 'owner', 'admin', 'system'] as const;
+export type MoneyActor = (typeof MONEY_ACTORS)[number];
+/** What a booking asks of the client's card (issue 25): nothing, a card kept on file, or a deposit. */
+export const BOOKING_PROTECTIONS = ['none', 'card', 'deposit'] as const;
+/** A protected booking's card step: waiting for the client, done (Stripe's webhook said so), or lapsed unfinished. */
+export const SECURE_STATUSES = ['awaiting', 'secured', 'expired'] as const;
+export type SecureStatus = (typeof SECURE_STATUSES)[number];
+/** The spa's decision on a late cancellation's or a no-show's fee: charged (once), or waived. */
+export const FEE_DECISIONS = ['charged', 'waived'] as const;
 /** A listing's editorial state: new listings wait for an editor; only approved ones can be public. */
 export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
@@ -242,6 +263,10 @@ export const spas = sqliteTable(
     // Inside this many hours before a confirmed appointment the client cancels
     // by phone, not online (booking-lifecycle.ts).
     cancellationWindowHours: integer('cancellation_window_hours').notNull().default(24),
+    // No-show protection (issue 25, src/lib/no-show-policy.ts): a card on file
+    // or a deposit, and the late-cancellation and no-show fees; null: none.
+    // New bookings store what it comes to for them (bookings.protection...).
+    noShowPolicy: text('no_show_policy', { mode: 'json' }).$type<NoShowPolicy>(),
     ...timestamps(),
   },
   (t) => [
@@ -425,6 +450,28 @@ export const bookings = sqliteTable(
     firstAnsweredAt: timestamp('first_answered_at'),
     // When the owner was reminded of a request left unanswered for 24 hours; never twice.
     ownerRemindedAt: timestamp('owner_reminded_at'),
+    // No-show protection (issue 25, docs/decisions/0030): the spa's policy as
+    // it came to for this booking when it was made (amounts in cents, at most
+    // the price then; a later change of policy or price never alters them),
+    // the card step's state and Stripe's ids for the client's saved card.
+    // The triggers of migration 0022 refuse amounts above the price.
+    protection: text('protection', { enum: BOOKING_PROTECTIONS }).notNull().default('none'),
+    secureStatus: text('secure_status', { enum: SECURE_STATUSES }),
+    policyPriceCents: integer('policy_price_cents'),
+    policyWindowHours: integer('policy_window_hours'),
+    depositCents: integer('deposit_cents'),
+    lateCancelFeeCents: integer('late_cancel_fee_cents'),
+    noShowFeeCents: integer('no_show_fee_cents'),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSetupIntentId: text('stripe_setup_intent_id'),
+    stripePaymentMethodId: text('stripe_payment_method_id'),
+    // Beside the status (which keeps the spec's four values): the spa marked
+    // the client absent, or the client cancelled inside the window.
+    noShowAt: timestamp('no_show_at'),
+    lateCancelledAt: timestamp('late_cancelled_at'),
+    // The owner's one decision on the fee such a booking allows.
+    feeDecision: text('fee_decision', { enum: FEE_DECISIONS }),
+    feeDecidedAt: timestamp('fee_decided_at'),
     ...timestamps(),
   },
   (t) => [
@@ -434,6 +481,9 @@ export const bookings = sqliteTable(
     index('bookings_spa_idx').on(t.spaId, t.status),
     uniqueIndex('bookings_payment_intent_unique').on(t.stripePaymentIntentId),
     check('bookings_status_check', inList('status', BOOKING_STATUSES)),
+    // The sweep of card steps left unfinished, and the webhook's way from a SetupIntent to its booking.
+    index('bookings_secure_idx').on(t.secureStatus, t.createdAt),
+    uniqueIndex('bookings_setup_intent_unique').on(t.stripeSetupIntentId),
     // What the availability engine and the double-booking triggers read: a spa's timed bookings by start.
     index('bookings_spa_time_idx').on(t.spaId, t.scheduledAt),
     index('bookings_clinician_time_idx').on(t.clinicianId, t.scheduledAt),
@@ -513,6 +563,9 @@ export const checkoutHolds = sqliteTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     tier: text('tier', { enum: ['PREMIUM', 'ELITE'] }).notNull(),
     checkoutSessionId: text('checkout_session_id'),
+    // The SHA-256 of the secret in the checkout's cancel link: coming back
+    // from an abandoned Checkout with it expires the session and frees the slot.
+    releaseTokenHash: text('release_token_hash'),
     expiresAt: timestamp('expires_at').notNull(),
     releasedAt: timestamp('released_at'),
     createdAt: createdAt(),
@@ -520,6 +573,67 @@ export const checkoutHolds = sqliteTable(
   (t) => [
     index('checkout_holds_city_idx').on(t.cityId, t.tier, t.releasedAt, t.expiresAt),
     uniqueIndex('checkout_holds_session_unique').on(t.checkoutSessionId),
+  ],
+);
+
+// The money ledger of bookings (docs/decisions/0030): every deposit, fee and
+// refund the site asked Stripe for, one row each, written before Stripe is
+// asked (with the idempotency key it is asked with) and updated from its
+// answer and its webhooks. The partial unique indexes are the floor under
+// "never twice": one live deposit and one live fee per booking, one live
+// refund per ledger row (and per payment intent the ledger never held),
+// whoever writes and however often.
+export const bookingPayments = sqliteTable(
+  'booking_payments',
+  {
+    id: id(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: MONEY_KINDS }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: MONEY_STATUSES }).notNull().default('pending'),
+    /** The charge's payment intent (a fee taken from a deposit: the deposit's); for a refund, the intent it refunds. */
+    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    stripeRefundId: text('stripe_refund_id'),
+    /** A refund of a ledger row: which one (null for a payment the ledger never held, a superseded card payment). */
+    refundOf: integer('refund_of').references((): AnySQLiteColumn => bookingPayments.id, { onDelete: 'restrict' }),
+    /** The key Stripe was asked with: the same request never moves money twice. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Why: a refund's reason (an editor's words are kept as written), or what the charge was for. */
+    reason: text('reason'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorRole: text('actor_role', { enum: MONEY_ACTORS }).notNull(),
+    /** `created` (epoch seconds) of the last Stripe event applied: older deliveries are ignored. */
+    eventCreated: integer('event_created'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('booking_payments_idempotency_unique').on(t.idempotencyKey),
+    index('booking_payments_booking_idx').on(t.bookingId, t.createdAt),
+    index('booking_payments_created_idx').on(t.createdAt),
+    uniqueIndex('booking_payments_one_deposit')
+      .on(t.bookingId)
+      .where(sql`kind = 'deposit' and status not in ('failed', 'canceled')`),
+    uniqueIndex('booking_payments_one_fee')
+      .on(t.bookingId)
+      .where(sql`kind in ('late_cancel_fee', 'no_show_fee') and status not in ('failed', 'canceled')`),
+    uniqueIndex('booking_payments_one_refund')
+      .on(t.refundOf)
+      .where(sql`kind = 'refund' and refund_of is not null and status <> 'failed'`),
+    uniqueIndex('booking_payments_one_intent_refund')
+      .on(t.stripePaymentIntentId)
+      .where(sql`kind = 'refund' and refund_of is null and status <> 'failed'`),
+    uniqueIndex('booking_payments_intent_unique')
+      .on(t.stripePaymentIntentId, t.kind)
+      .where(sql`kind <> 'refund'`),
+    check('booking_payments_kind_check', inList('kind', MONEY_KINDS)),
+    check('booking_payments_status_check', inList('status', MONEY_STATUSES)),
+    check('booking_payments_actor_check', inList('actor_role', MONEY_ACTORS)),
+    check('booking_payments_amount_check', sql`amount_cents > 0`),
+    check('booking_payments_reason_length_check', sql`reason is null or length(reason) <= 500`),
   ],
 );
 
@@ -853,6 +967,7 @@ export const AUDIT_ACTIONS = [
   'keep-review',
   'remove-review',
   'release-review',
+  'refund-fee',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -199,6 +199,21 @@ export function eliteSlotsLeft(activeElite: number, openHolds: number): number {
 /** The spec's client looks for this phrase to show "Elite Tier Unavailable" (spec 8). */
 export const ELITE_CAPACITY_MESSAGE = 'Elite tier is at capacity for this city: at most 3 Elite spas per city. Try Premium instead.';
 
+/** Elite placement is for live listings: a listing awaiting review cannot take one of the city's slots (issue 23.3). */
+export const ELITE_NEEDS_APPROVAL_MESSAGE =
+  'Elite placement is for approved listings. List your spa for free or with Premium now; once an editor approves it, you can upgrade to Elite from your dashboard.';
+
+/**
+ * How many Elite holds may be started in 24 hours (only those that reached
+ * Stripe count): a listing twice (a first try and one more), an account four
+ * times. An account holds one slot at a time, and a listing's open hold is
+ * given back as it is, never renewed.
+ */
+export const ELITE_HOLD_LIMITS = { perListingPerDay: 2, perAccountPerDay: 4 } as const;
+
+/** Checkouts (any plan) started per hour: per account, and per client address. */
+export const CHECKOUT_LIMITS = { perAccount: 10, perClient: 20 } as const;
+
 /** An open checkout lasts 30 minutes (Stripe's minimum); its hold a little longer, so it never ends before the session. */
 export const CHECKOUT_SESSION_MINUTES = 30;
 export const HOLD_GRACE_MINUTES = 5;

@@ -3,8 +3,13 @@
 //
 //   pending -> confirmed -> completed        (the spa's owner or an admin)
 //   pending | confirmed -> cancelled         (owner or admin; the client before the appointment,
-//                                            and for a confirmed one before the spa's cancellation window)
+//                                            and for a confirmed one before the spa's cancellation window;
+//                                            inside it too when the booking carries a late-cancellation fee
+//                                            the client was shown and accepts: a late cancellation)
 //   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
+// No-show protection (issue 25) adds, beside the status: a booking waiting for
+// its card step cannot be confirmed by the spa yet, and one marked as a
+// no-show cannot be completed.
 import type { BookingStatus } from '#db/schema.ts';
 import { startOfPacificDay } from './dates.ts';
 import { conflict, forbidden, invalid, ok, type Result } from './result.ts';
@@ -18,6 +23,12 @@ export interface BookingState {
   scheduledAt: Date | null;
   /** The spa's cancellation window in hours; unknown means the default. */
   cancellationWindowHours?: number | null;
+  /** No-show protection: the card step's state (null: none asked). */
+  secureStatus?: string | null;
+  /** The fee a cancellation inside the window costs, as agreed at booking (null: none; the client then calls the spa). */
+  lateCancelFeeCents?: number | null;
+  /** When the spa marked the client absent. */
+  noShowAt?: Date | null;
 }
 
 /** A spa's cancellation window unless it sets its own (spas.cancellation_window_hours). */
@@ -42,10 +53,20 @@ export function cancellationPolicyLine(hours: number): string {
   return `Free cancellation up to ${hours} ${hours === 1 ? 'hour' : 'hours'} before`;
 }
 
-export type BookingChange = { status: 'confirmed'; scheduledAt: Date } | { status: 'completed' } | { status: 'cancelled' } | { reschedule: Date };
+export type BookingChange =
+  | { status: 'confirmed'; scheduledAt: Date }
+  | { status: 'completed' }
+  /** `acceptFeeCents`: the late-cancellation fee the client was shown and accepts (their cancellation inside the window). */
+  | { status: 'cancelled'; acceptFeeCents?: number }
+  | { reschedule: Date };
 
-/** The booking's next status and time; refused as forbidden (not theirs to do), conflict (coded invalid_transition, too_late, inside_cancellation_window) or invalid. */
-export type Decision = Result<{ status: BookingStatus; scheduledAt: Date | null }, 'forbidden' | 'conflict' | 'invalid'>;
+/**
+ * The booking's next status and time (and whether a cancellation is late);
+ * refused as forbidden (not theirs to do), conflict (coded
+ * invalid_transition, too_late, inside_cancellation_window, fee_applies,
+ * card_pending) or invalid.
+ */
+export type Decision = Result<{ status: BookingStatus; scheduledAt: Date | null; lateCancel?: boolean }, 'forbidden' | 'conflict' | 'invalid'>;
 
 /** When the appointment is: the confirmed time, else the start of the preferred day, else unknown. */
 export function appointmentStart(booking: BookingState): Date | null {
@@ -72,12 +93,16 @@ export function decideBookingChange(booking: BookingState, change: BookingChange
       );
     }
     if (at.getTime() <= now.getTime()) return invalid({ scheduledAt: FUTURE_TIME }, FUTURE_TIME);
+    if (booking.secureStatus === 'awaiting' || booking.secureStatus === 'expired') {
+      return conflict('The client has not saved their card for this booking yet, so it cannot be confirmed.', { code: 'card_pending' });
+    }
     return ok({ status: 'confirmed', scheduledAt: at });
   }
 
   if (change.status === 'completed') {
     if (!staff) return forbidden('Only the spa can mark a booking completed.');
     if (status !== 'confirmed') return conflict(`Only a confirmed booking can be completed; this one is ${status}.`, { code: 'invalid_transition' });
+    if (booking.noShowAt) return conflict('This booking is marked as a no-show, so it cannot be completed.', { code: 'invalid_transition' });
     if (booking.scheduledAt && booking.scheduledAt.getTime() > now.getTime()) {
       return conflict('The appointment has not taken place yet.', { code: 'invalid_transition' });
     }
@@ -94,6 +119,15 @@ export function decideBookingChange(booking: BookingState, change: BookingChange
       const deadline = selfCancelDeadline(booking);
       if (deadline && deadline.getTime() <= now.getTime()) {
         const hours = booking.cancellationWindowHours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
+        // A fee agreed at booking replaces the phone call: the client cancels online once they accept it, as shown.
+        const fee = booking.secureStatus === 'secured' ? (booking.lateCancelFeeCents ?? null) : null;
+        if (fee !== null) {
+          if (change.acceptFeeCents === fee) return ok({ status: 'cancelled', scheduledAt: booking.scheduledAt, lateCancel: true });
+          return conflict(
+            `Your appointment is less than ${hours} ${hours === 1 ? 'hour' : 'hours'} away: cancelling now is a late cancellation, for which the spa may charge the fee you agreed to. Confirm to cancel.`,
+            { code: 'fee_applies', details: { feeCents: fee } },
+          );
+        }
         return conflict(
           `Your appointment is less than ${hours} ${hours === 1 ? 'hour' : 'hours'} away, so it can no longer be cancelled online. Call the spa to cancel or change it.`,
           { code: 'inside_cancellation_window' },

@@ -26,6 +26,13 @@ interface Fixture {
   leadId: number;
   pendingSpaId: number;
   when: string;
+  /** Confirmed, its time passed (no-show protection): may be marked a no-show. */
+  pastBookingId: number;
+  /** Marked a no-show, its card saved under a policy: its $150.00 no-show fee may be charged. */
+  feeBookingId: number;
+  /** A charged fee of feeBookingId, and a refund on the past booking, with Stripe ids: the payments pages show them. */
+  feeRowId: number;
+  stripeId: string;
 }
 
 interface Route {
@@ -53,6 +60,11 @@ interface Route {
   needsStripe?: boolean;
   /** Everyone signed in gets a page of their own here (200), which must not show this spa's data. */
   ownView?: boolean;
+  /**
+   * Ownership is checked before Stripe: without keys (this suite) those
+   * allowed get 503 and change nothing, everyone else 401/403/404 as usual.
+   */
+  stripeAfterOwnership?: boolean;
 }
 
 const OWNER_AND_ADMIN: Role[] = ['owner', 'admin'];
@@ -70,6 +82,18 @@ const auditRows = (id: number) => query<{ action: string }>('select action from 
 const listingAndAudit = (id: number) => ({ listing: listing(id), audit: auditRows(id) });
 
 const policy = (f: Fixture) => query<{ hours: number }>('select cancellation_window_hours as hours from spas where id = ?', f.spaId)[0];
+const protection = (f: Fixture) => query<{ no_show_policy: string | null }>('select no_show_policy from spas where id = ?', f.spaId)[0];
+/** A booking's no-show mark, fee decision and money rows: what the booking page's forms could change. */
+const bookingMoney = (id: number) => ({
+  booking: query<{ no_show_at: number | null; fee_decision: string | null; calendar_sequence: number }>(
+    'select no_show_at, fee_decision, calendar_sequence from bookings where id = ?',
+    id,
+  )[0],
+  money: query<{ kind: string; status: string; amount_cents: number }>(
+    'select kind, status, amount_cents from booking_payments where booking_id = ? order by id',
+    id,
+  ),
+});
 const cliniciansOf = (f: Fixture) =>
   query<{ name: string; checked: number | null }>('select name, license_checked_at as checked from clinicians where spa_id = ? order by id', f.spaId);
 
@@ -119,6 +143,43 @@ const ROUTES: Route[] = [
     form: { cancellationWindowHours: '48' },
     state: policy,
     changed: (after) => expect(after).toEqual({ hours: 48 }),
+  }),
+  formPost('policies form: no-show protection (no Stripe keys here: refused 422, the owner told why)', '/owner/spas/{spaId}/policies', OWNER_AND_ADMIN, {
+    form: { form: 'protection', protection: 'card', lateFeeKind: 'fixed', lateFeeAmount: '50', noShowFeeKind: 'none' },
+    okStatus: [422],
+    state: protection,
+    changed: (after) => expect(after).toEqual({ no_show_policy: null }),
+  }),
+  // No-show protection: one booking's page (src/pages/owner/bookings/[id].astro), the payments pages.
+  read('GET /owner/bookings/{id}', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, { shows: (f) => f.stripeId }),
+  read('GET /owner/payments', '/owner/payments', OWNER_AND_ADMIN, { shows: (f) => f.stripeId, ownView: true }),
+  read('GET /admin/payments', '/admin/payments', ADMIN, { shows: (f) => f.stripeId }),
+  formPost('booking page form: mark no-show', '/owner/bookings/{pastBookingId}', OWNER_AND_ADMIN, {
+    form: { intent: 'no-show' },
+    state: (f) => bookingMoney(f.pastBookingId),
+    changed: (after) => expect((after as ReturnType<typeof bookingMoney>).booking!.no_show_at).not.toBeNull(),
+  }),
+  formPost('booking page form: charge the no-show fee', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, {
+    form: { intent: 'charge', kind: 'no_show_fee', amountCents: '15000' },
+    stripeAfterOwnership: true,
+    state: (f) => bookingMoney(f.feeBookingId),
+  }),
+  formPost('booking page form: a forged fee amount is refused (422) for everyone', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, {
+    form: { intent: 'charge', kind: 'no_show_fee', amountCents: '1500000' },
+    okStatus: [422],
+    state: (f) => bookingMoney(f.feeBookingId),
+    changed: (after) =>
+      expect(after).toMatchObject({ booking: { fee_decision: null }, money: [{ kind: 'no_show_fee', status: 'succeeded', amount_cents: 15_000 }] }),
+  }),
+  formPost('booking page form: waive the fee', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, {
+    form: { intent: 'waive' },
+    stripeAfterOwnership: true,
+    state: (f) => bookingMoney(f.feeBookingId),
+  }),
+  formPost('/admin/payments form: refund a fee with a reason', '/admin/payments', ADMIN, {
+    form: { id: '{feeRowId}', reason: 'Charged by mistake.' },
+    stripeAfterOwnership: true,
+    state: (f) => bookingMoney(f.feeBookingId),
   }),
   formPost('clinicians form: add a clinician', '/owner/spas/{spaId}/clinicians', OWNER_AND_ADMIN, {
     form: { intent: 'add', name: 'Authz Added', role: 'RN', licenseNumber: '95077777' },
@@ -200,7 +261,34 @@ function makeFixture(): Fixture {
     'insert into leads (name, email, spa_id, booking_id) select name, email, spa_id, id from bookings where id = ? returning id',
     bookingId,
   )!.id;
-  return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when };
+  // No-show protection: a confirmed booking two hours past, and one marked a no-show under a card policy ($200, fee $150).
+  const past = Date.now() - 2 * 3_600_000;
+  const pastBookingId = write<{ id: number }>(
+    "insert into bookings (name, email, spa_id, scheduled_at, status) values (?, ?, ?, ?, 'confirmed') returning id",
+    bookingName,
+    `${TAG}-${n}-past@example.com`,
+    spaId,
+    past,
+  )!.id;
+  const feeBookingId = write<{ id: number }>(
+    `insert into bookings (name, email, spa_id, scheduled_at, status, protection, secure_status, policy_price_cents, policy_window_hours,
+       late_cancel_fee_cents, no_show_fee_cents, stripe_customer_id, stripe_payment_method_id, no_show_at)
+     values (?, ?, ?, ?, 'confirmed', 'card', 'secured', 20000, 24, 10000, 15000, 'cus_authz', 'pm_authz', ?) returning id`,
+    bookingName,
+    `${TAG}-${n}-fee@example.com`,
+    spaId,
+    past,
+    past + 3_600_000,
+  )!.id;
+  const stripeId = `pi_authz_${TAG}_${n}`;
+  // A fee charged before (on another attempt): the editors' desk offers its refund; the fee itself is still to decide.
+  const feeRowId = write<{ id: number }>(
+    "insert into booking_payments (booking_id, kind, amount_cents, status, stripe_payment_intent_id, idempotency_key, actor_role) values (?, 'no_show_fee', 15000, 'succeeded', ?, ?, 'owner') returning id",
+    feeBookingId,
+    stripeId,
+    `${stripeId}-key`,
+  )!.id;
+  return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when, pastBookingId, feeBookingId, feeRowId, stripeId };
 }
 
 /** A template's `{key}` placeholders filled from the fixture; a value that is only a placeholder becomes the fixture's value itself (a number stays one). */
@@ -242,6 +330,7 @@ test.beforeAll(() => {
 });
 
 test.afterAll(() => {
+  write('delete from booking_payments where booking_id in (select id from bookings where email like ?)', `${TAG}-%`);
   write('delete from bookings where email like ?', `${TAG}-%`);
   write('delete from leads where email like ?', `${TAG}-%`);
   write('delete from clinicians where spa_id in (select id from spas where slug like ?)', `${TAG}-%`);
@@ -249,7 +338,7 @@ test.afterAll(() => {
 });
 
 for (const route of ROUTES) {
-  test(`${route.name}: ${route.needsStripe ? 'no Stripe keys here, so 503 for everyone signed in' : `only ${route.allowed.join(' and ')}`}`, async ({
+  test(`${route.name}: ${route.needsStripe ? 'no Stripe keys here, so 503 for everyone signed in' : `only ${route.allowed.join(' and ')}${route.stripeAfterOwnership ? ' (503 here: no Stripe keys)' : ''}`}`, async ({
     request,
   }) => {
     for (const role of ROLES) {
@@ -258,8 +347,11 @@ for (const route of ROUTES) {
       const response = await ask(request, route, f, role);
       const status = response.status();
       const body = await response.text();
-      const allowed = route.allowed.includes(role) && !route.needsStripe;
-      if (allowed) {
+      const allowed = route.allowed.includes(role) && !route.needsStripe && !route.stripeAfterOwnership;
+      if (route.stripeAfterOwnership && route.allowed.includes(role)) {
+        expect(status, `${role}: ${body.slice(0, 300)}`).toBe(503);
+        expect(route.state!(f), `${role} changed nothing`).toEqual(before);
+      } else if (allowed) {
         expect(route.okStatus, `${role}: ${status} ${body.slice(0, 300)}`).toContain(status);
         if (route.shows) expect(body, role).toContain(route.shows(f));
         if (route.changed) route.changed(route.state!(f), f);

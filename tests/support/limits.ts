@@ -11,7 +11,7 @@ import { analyticsSalt } from './env.ts';
 /** The server's keyed hash of a client address (src/lib/server/client-address.ts, IPv4). */
 export const clientHash = (address: string) => createHmac('sha256', analyticsSalt).update(address).digest('hex');
 
-/** Forgets the per-client booking, signup and analytics counts of 127.0.0.1 (not per-address or per-spa ones). */
+/** Forgets the per-client booking, signup, checkout and analytics counts of 127.0.0.1 (not per-address or per-spa ones). */
 export function forgetLoopbackLimits(): void {
   const hash = clientHash('127.0.0.1');
   write(
@@ -20,6 +20,7 @@ export function forgetLoopbackLimits(): void {
     `analytics:client:${hash}`,
     `signup:client:${hash}`,
     `signup:client-day:${hash}`,
+    `checkout:client:${hash}`,
   );
 }
 

@@ -1,6 +1,11 @@
 // Stripe.js cannot load here: page.route answers its URL with this small test
-// double exposing Stripe(), elements() and confirmPayment(), so the checkout
-// island's states and toasts run for real (checkout.spec.ts, content-security.spec.ts).
+// double exposing Stripe(), elements(), confirmPayment() (with the Payment
+// Element, or with a client secret and a saved card: a fee the bank wants
+// confirmed) and confirmSetup() (a card saved for later), so the checkout and
+// card-step islands' states and toasts run for real (checkout.spec.ts,
+// content-security.spec.ts, no-show.spec.ts). What the island confirmed is
+// kept on window (__confirmed, __confirmedSetup); Stripe's side (the intent
+// succeeding, the webhook) is the test's to play through the stand-in.
 import type { Page } from '@playwright/test';
 
 const STRIPE_JS_DOUBLE = `
@@ -24,8 +29,15 @@ const STRIPE_JS_DOUBLE = `
     const elements = { create() { return element; }, getElement() { return element; }, update() {}, fetchUpdates() { return Promise.resolve({}); }, submit() { return Promise.resolve({}); } };
     return {
       elements() { return elements; },
+      confirmSetup(options) {
+        window.__confirmedSetup = options && options.confirmParams;
+        if (window.__confirmThrows) return Promise.reject(new Error('network error'));
+        const result = window.__confirmSetupResult || { setupIntent: { id: 'seti_double', status: 'succeeded' } };
+        return new Promise((resolve) => setTimeout(() => resolve(result), 100));
+      },
       confirmPayment(options) {
         window.__confirmed = options && options.confirmParams;
+        window.__confirmedSecret = options && options.clientSecret;
         // A test can make Stripe.js itself fail (a network error): the island's "Payment Error".
         if (window.__confirmThrows) return Promise.reject(new Error('network error'));
         const result = window.__confirmResult || { paymentIntent: { id: 'pi_double', status: 'succeeded' } };

@@ -4,12 +4,23 @@
 // form-encoded as the SDK sends them, answers JSON shaped like Stripe's and
 // honours Idempotency-Key (the same key returns the first answer).
 //
-// Calls: payment_intents create/retrieve/cancel, customers create,
+// Calls: payment_intents create (also off-session: customer, payment_method,
+// off_session, confirm; a card that asks for authentication answers 402
+// `authentication_required`, a declined one `card_declined`, as Stripe does)
+// /retrieve/cancel, setup_intents create/retrieve/cancel, customers create,
 // checkout.sessions create/retrieve/expire, billing_portal.sessions create,
-// subscriptions retrieve, prices list (lookup_keys) / create.
+// subscriptions retrieve/update, prices list (lookup_keys) / create,
+// refunds create/retrieve (partial too, never more than is left).
+// Cards: a payment method made from Stripe's test tokens keeps their
+// behaviour: pm_card_visa pays, pm_card_authenticationRequired asks for
+// authentication off-session, pm_card_chargeDeclined is declined.
 // Test controls: completeCheckout (what Stripe does when the customer pays;
-// also POST /test/checkout/sessions/{id}/complete), setSubscription,
-// setPaymentIntent, and the request log.
+// also POST /test/checkout/sessions/{id}/complete), succeedPaymentIntent (the
+// client paid, on-session, optionally with a test card; POST
+// /test/payment_intents/{id}/succeed), succeedSetupIntent (the client saved a
+// test card; POST /test/setup_intents/{id}/succeed), switchPlan (a plan
+// switched in the customer portal; POST /test/subscriptions/{id}/switch with
+// lookup_key), setSubscription, setPaymentIntent, and the request log.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +46,14 @@ export interface StripeStandIn {
   checkoutSessions: Map<string, Obj>;
   subscriptions: Map<string, Obj>;
   prices: Map<string, Obj>;
+  refunds: Map<string, Obj>;
+  setupIntents: Map<string, Obj>;
+  /** The client paid the intent (Stripe.js confirmed it): succeeded, with a charge; `card` a test token (its method is saved). */
+  succeedPaymentIntent: (id: string, card?: string) => Obj;
+  /** The client saved a card with the SetupIntent (Stripe.js confirmSetup): `card` a test token. */
+  succeedSetupIntent: (id: string, card?: string) => Obj;
+  /** The customer switched the subscription to the price with this lookup key in the portal. */
+  switchPlan: (subscriptionId: string, lookupKey: string) => Obj;
   /** The customer pays: the session completes and a subscription starts (status `active`). */
   completeCheckout: (sessionId: string, status?: string) => Obj;
   setSubscription: (id: string, patch: Obj) => Obj;
@@ -77,6 +96,10 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
   const checkoutSessions = new Map<string, Obj>();
   const subscriptions = new Map<string, Obj>();
   const prices = new Map<string, Obj>();
+  const refunds = new Map<string, Obj>();
+  const setupIntents = new Map<string, Obj>();
+  /** Payment methods made by the stand-in, and how their card behaves. */
+  const cardBehaviour = new Map<string, 'pays' | 'authentication_required' | 'declined'>();
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const requests: StandInRequest[] = [];
   let failures = 0;
@@ -87,6 +110,10 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param: 'id' } },
   });
   const ok = (body: unknown) => ({ status: 200, body });
+  const refused = (message: string, code = 'parameter_invalid', status = 400) => ({
+    status,
+    body: { error: { type: 'invalid_request_error', code, message } },
+  });
 
   function route(method: string, path: string, params: Obj): { status: number; body: unknown } {
     let m: RegExpExecArray | null;
@@ -100,14 +127,69 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
         status: 'requires_payment_method',
         client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
         customer: params.customer ?? null,
+        payment_method: params.payment_method ?? null,
+        setup_future_usage: params.setup_future_usage ?? null,
         description: params.description ?? null,
         receipt_email: params.receipt_email ?? null,
+        metadata: metadataOf(params.metadata),
+        automatic_payment_methods: params.automatic_payment_methods ? { enabled: true } : null,
+        last_payment_error: null,
+        created: now(),
+        livemode: false,
+      };
+      if (!(Number(intent.amount) >= 50)) return refused('Amount must be at least $0.50 usd', 'amount_too_small');
+      paymentIntents.set(id, intent);
+      if (params.confirm === 'true') {
+        const method = String(params.payment_method ?? '');
+        const behaviour = cardBehaviour.get(method);
+        if (!behaviour) return missing('payment_method', method);
+        if (params.off_session === 'true' && behaviour === 'authentication_required') {
+          const error = {
+            code: 'authentication_required',
+            decline_code: 'authentication_required',
+            message: 'Your card was declined. This transaction requires authentication.',
+          };
+          Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { type: 'card_error', ...error } });
+          return { status: 402, body: { error: { type: 'card_error', ...error, payment_intent: intent } } };
+        }
+        if (behaviour === 'declined') {
+          const error = { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
+          Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { type: 'card_error', ...error } });
+          return { status: 402, body: { error: { type: 'card_error', ...error, payment_intent: intent } } };
+        }
+        Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: newId('ch') });
+      }
+      return ok(intent);
+    }
+    if (method === 'POST' && path === '/v1/setup_intents') {
+      const id = newId('seti');
+      const intent: Obj = {
+        id,
+        object: 'setup_intent',
+        status: 'requires_payment_method',
+        client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
+        customer: params.customer ?? null,
+        usage: params.usage ?? 'off_session',
+        payment_method: null,
         metadata: metadataOf(params.metadata),
         automatic_payment_methods: params.automatic_payment_methods ? { enabled: true } : null,
         created: now(),
         livemode: false,
       };
-      paymentIntents.set(id, intent);
+      setupIntents.set(id, intent);
+      return ok(intent);
+    }
+    if ((m = /^\/v1\/setup_intents\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const intent = setupIntents.get(m[1]!);
+      return intent ? ok(intent) : missing('setup_intent', m[1]!);
+    }
+    if ((m = /^\/v1\/setup_intents\/([^/]+)\/cancel$/.exec(path)) && method === 'POST') {
+      const intent = setupIntents.get(m[1]!);
+      if (!intent) return missing('setup_intent', m[1]!);
+      if (intent.status === 'succeeded' || intent.status === 'canceled') {
+        return refused(`You cannot cancel this SetupIntent because it has a status of ${String(intent.status)}.`, 'setup_intent_unexpected_state');
+      }
+      intent.status = 'canceled';
       return ok(intent);
     }
     if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)) && method === 'GET') {
@@ -117,8 +199,41 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     if ((m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)) && method === 'POST') {
       const intent = paymentIntents.get(m[1]!);
       if (!intent) return missing('payment_intent', m[1]!);
+      if (['succeeded', 'processing', 'canceled'].includes(String(intent.status))) {
+        return refused(`You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`, 'payment_intent_unexpected_state');
+      }
       intent.status = 'canceled';
+      intent.cancellation_reason = params.cancellation_reason ?? null;
       return ok(intent);
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const intent = paymentIntents.get(String(params.payment_intent));
+      if (!intent) return missing('payment_intent', String(params.payment_intent));
+      if (intent.status !== 'succeeded') return refused('This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
+      const left = Number(intent.amount_received) - Number(intent._amount_refunded ?? 0);
+      const amount = params.amount === undefined ? left : Number(params.amount);
+      if (left <= 0) return refused(`Charge ${String(intent.latest_charge)} has already been refunded.`, 'charge_already_refunded');
+      if (!(amount > 0) || amount > left)
+        return refused(`Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${left / 100})`, 'amount_too_large');
+      intent._amount_refunded = Number(intent._amount_refunded ?? 0) + amount;
+      const refund: Obj = {
+        id: newId('re'),
+        object: 'refund',
+        amount,
+        currency: intent.currency,
+        payment_intent: intent.id,
+        charge: intent.latest_charge,
+        reason: params.reason ?? null,
+        metadata: metadataOf(params.metadata),
+        status: 'succeeded',
+        created: now(),
+      };
+      refunds.set(String(refund.id), refund);
+      return ok(refund);
+    }
+    if ((m = /^\/v1\/refunds\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const refund = refunds.get(m[1]!);
+      return refund ? ok(refund) : missing('refund', m[1]!);
     }
     if (method === 'POST' && path === '/v1/customers') {
       const id = newId('cus');
@@ -193,6 +308,21 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       const sub = subscriptions.get(m[1]!);
       return sub ? ok(sub) : missing('subscription', m[1]!);
     }
+    if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)) && method === 'POST') {
+      const sub = subscriptions.get(m[1]!);
+      if (!sub) return missing('subscription', m[1]!);
+      const items = (sub.items as { data: Obj[] }).data;
+      for (const change of (params.items as Obj[] | undefined) ?? []) {
+        const item = items.find((i) => i.id === change.id);
+        if (!item) return missing('subscription_item', String(change.id));
+        const price = prices.get(String(change.price));
+        if (!price) return missing('price', String(change.price));
+        item.price = price;
+      }
+      if (params.metadata) sub.metadata = { ...metadataOf(sub.metadata), ...metadataOf(params.metadata) };
+      if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
+      return ok(sub);
+    }
     if (method === 'GET' && path === '/v1/prices') {
       const keys = (params.lookup_keys as string[] | undefined) ?? [];
       const data = [...prices.values()].filter((p) => keys.length === 0 || keys.includes(String(p.lookup_key)));
@@ -228,6 +358,18 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       if (!checkoutSessions.has(m[1]!)) return missing('checkout.session', m[1]!);
       return ok(completeCheckout(m[1]!));
     }
+    if ((m = /^\/test\/payment_intents\/([^/]+)\/succeed$/.exec(path)) && method === 'POST') {
+      if (!paymentIntents.has(m[1]!)) return missing('payment_intent', m[1]!);
+      return ok(succeedPaymentIntent(m[1]!, params.card ? String(params.card) : undefined));
+    }
+    if ((m = /^\/test\/setup_intents\/([^/]+)\/succeed$/.exec(path)) && method === 'POST') {
+      if (!setupIntents.has(m[1]!)) return missing('setup_intent', m[1]!);
+      return ok(succeedSetupIntent(m[1]!, params.card ? String(params.card) : undefined));
+    }
+    if ((m = /^\/test\/subscriptions\/([^/]+)\/switch$/.exec(path)) && method === 'POST') {
+      if (!subscriptions.has(m[1]!)) return missing('subscription', m[1]!);
+      return ok(switchPlan(m[1]!, String(params.lookup_key)));
+    }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } } };
   }
 
@@ -251,11 +393,54 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
       if (method === 'POST' && key) idempotent.set(`${url.pathname} ${key}`, answer);
     }
     res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': newId('req'), ...(key ? { 'Idempotency-Key': key } : {}) });
-    res.end(JSON.stringify(answer.body));
+    // Fields named _... are the stand-in's own bookkeeping, never in Stripe's answer.
+    res.end(JSON.stringify(answer.body, (name, value: unknown) => (name.startsWith('_') ? undefined : value)));
   });
   await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   base = `http://127.0.0.1:${port}`;
+
+  /** A payment method made from one of Stripe's test tokens, behaving as that card does. */
+  function cardFrom(token = 'pm_card_visa'): string {
+    const behaviour = ({ pm_card_visa: 'pays', pm_card_authenticationRequired: 'authentication_required', pm_card_chargeDeclined: 'declined' } as const)[
+      token as 'pm_card_visa'
+    ];
+    if (!behaviour) throw new Error(`unknown test card ${token}`);
+    const id = newId('pm');
+    cardBehaviour.set(id, behaviour);
+    return id;
+  }
+
+  function succeedPaymentIntent(id: string, card?: string): Obj {
+    const intent = paymentIntents.get(id);
+    if (!intent) throw new Error(`no payment intent ${id}`);
+    if (intent.status === 'canceled') throw new Error(`payment intent ${id} is canceled`);
+    const paymentMethod = card ? cardFrom(card) : (intent.payment_method ?? cardFrom());
+    Object.assign(intent, {
+      status: 'succeeded',
+      payment_method: paymentMethod,
+      amount_received: intent.amount,
+      latest_charge: intent.latest_charge ?? newId('ch'),
+      last_payment_error: null,
+    });
+    return intent;
+  }
+
+  function succeedSetupIntent(id: string, card?: string): Obj {
+    const intent = setupIntents.get(id);
+    if (!intent) throw new Error(`no setup intent ${id}`);
+    if (intent.status === 'canceled') throw new Error(`setup intent ${id} is canceled`);
+    Object.assign(intent, { status: 'succeeded', payment_method: cardFrom(card) });
+    return intent;
+  }
+
+  function switchPlan(subscriptionId: string, lookupKey: string): Obj {
+    const sub = subscriptions.get(subscriptionId);
+    const price = [...prices.values()].find((p) => p.lookup_key === lookupKey);
+    if (!sub || !price) throw new Error(`no subscription ${subscriptionId} or price ${lookupKey}`);
+    ((sub.items as { data: Obj[] }).data[0] as Obj).price = price;
+    return sub;
+  }
 
   function completeCheckout(sessionId: string, status = 'active'): Obj {
     const session = checkoutSessions.get(sessionId);
@@ -305,6 +490,11 @@ export async function startStripeStandIn(listenPort = 0): Promise<StripeStandIn>
     checkoutSessions,
     subscriptions,
     prices,
+    refunds,
+    setupIntents,
+    succeedPaymentIntent,
+    succeedSetupIntent,
+    switchPlan,
     completeCheckout,
     setSubscription: (id, patch) => Object.assign(subscriptions.get(id) ?? {}, patch),
     setPaymentIntent: (id, patch) => Object.assign(paymentIntents.get(id) ?? {}, patch),

@@ -216,8 +216,14 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         focusFirst(fieldErrors);
         throw new Error(`${response.status}`);
       }
-      toast(SUCCESS);
       trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'submitted' } });
+      // A spa that asks for a card on file or a deposit: the card step is the next page (no-show protection).
+      const { next } = (await response.json().catch(() => ({}))) as { next?: string };
+      if (next?.startsWith('/bookings/secure/')) {
+        window.location.assign(next);
+        return;
+      }
+      toast(SUCCESS);
       // Back to the defaults: empty, or the signed-in visitor's name and address.
       form.reset();
       document.dispatchEvent(new CustomEvent(BOOKING_REQUESTED_EVENT));

@@ -143,6 +143,8 @@ export default function OwnerSignupForm({ cities, tier, billing, planLabels, pay
       }
       if (response.status === 429) toast({ title: 'Too many requests', description: body.error?.message ?? 'Please try again later.', variant: 'destructive' });
       else if (body.error?.message?.includes('Elite tier is at capacity')) toast({ ...ELITE_UNAVAILABLE, variant: 'destructive' });
+      // Elite waits for the listing's review (issue 23.3): the server's words say what to do instead.
+      else if (body.error?.code === 'elite_needs_approval') toast({ title: 'Elite after approval', description: body.error.message, variant: 'destructive' });
       else toast(FAILED);
     } catch {
       setProcessing(false);

@@ -8,14 +8,16 @@
 //   newsletter tokens   confirmation tokens older than their 7 days (the row stays)
 //   rate_limits         windows long over (the longest window is a day)
 //   account_networks    an owner's network not seen for 180 days (trust/visit-evidence.ts)
-// It also runs the one frequent job: every 15 minutes, requests unanswered for
-// 24 hours remind their spa once (unanswered-requests.ts).
+// It also runs the frequent jobs: every 15 minutes, requests unanswered for
+// 24 hours remind their spa once (unanswered-requests.ts); every 5, bookings
+// whose card step was left unfinished give their time back (billing/unfinished.ts).
 import { and, isNotNull, lt, or, eq } from 'drizzle-orm';
 import type { Db } from '#db/client.ts';
 import { accountNetworks, magicTokens, newsletterSubscribers, rateLimits, sessions } from '#db/schema.ts';
 import { msUntilNextPacificMidnight } from '../dates.ts';
 import { logger } from '../log.ts';
 import { remindUnansweredRequests } from './bookings/unanswered-requests.ts';
+import { lapseUnfinishedCardSteps, UNFINISHED_CHECK_MS } from './billing/unfinished.ts';
 
 /** Rate-limit rows whose window began this long ago are over whatever their window (at most an hour). */
 export const RATE_LIMIT_KEEP_MS = 24 * 3_600_000;
@@ -99,4 +101,16 @@ export function startHousekeeping(db: Db): void {
   };
   remind();
   setInterval(remind, UNANSWERED_CHECK_MS).unref();
+
+  // Bookings whose card step was left unfinished give their time back (no-show protection).
+  const lapse = () => {
+    try {
+      const lapsed = lapseUnfinishedCardSteps(db);
+      if (lapsed > 0) log.info(`released ${lapsed} booking${lapsed === 1 ? '' : 's'} whose card step was left unfinished`);
+    } catch (error) {
+      log.error('releasing unfinished card steps failed', error);
+    }
+  };
+  lapse();
+  setInterval(lapse, UNFINISHED_CHECK_MS).unref();
 }

@@ -20,6 +20,7 @@ import { hitAll, type Limit } from '../rate-limit.ts';
 import { randomToken } from '../auth/tokens.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { BOOKING_LIMITS, bookingDetails, type BookingDetails } from '../bookings/bookings.ts';
+import { protectionFor, secureLine } from '../billing/protection.ts';
 import { findBookableService, findBookableSpa, loadCalendar, openTimesFor, type BookableSpa } from './calendar.ts';
 import { announceOpenTimeBooking, confirmationLine } from './mail.ts';
 import { forgetSlots } from './slots.ts';
@@ -143,8 +144,14 @@ export function bookOpenTime(spaId: number, input: unknown, context: OpenTimeCon
   }
   forgetSlots(spaId);
   const details = bookingDetails(written.value)!;
-  announceOpenTimeBooking(details, context.origin);
-  return ok({ id: written.value, status: details.booking.status, details, message: confirmationLine(details) });
+  // A booking waiting for its card step (no-show protection) is announced when Stripe says the card is saved (billing/protection.ts).
+  if (details.booking.secureStatus !== 'awaiting') announceOpenTimeBooking(details, context.origin);
+  return ok({
+    id: written.value,
+    status: details.booking.status,
+    details,
+    message: details.booking.secureStatus === 'awaiting' ? secureLine(details) : confirmationLine(details),
+  });
 }
 
 /** The check and the write, under SQLite's write lock: the booking's id, or why not. */
@@ -164,6 +171,9 @@ function writeBooking(spa: BookableSpa, request: OpenTimeBooking, userId: number
         const check = checkTime(calendar, service, { start: request.start, clinicianId: request.clinicianId, now });
         if (!check.ok) return check.reason === 'taken' ? taken : timeRefusal(check.reason, rules);
         const instant = spa.bookingMode === 'instant';
+        // The spa's no-show policy as it comes to for this booking: one that asks for a card holds the time, pending, until the card is saved.
+        const protection = protectionFor(tx, spa.id, service.id);
+        const confirmNow = instant && protection.protection === 'none';
         const asked = {
           name: request.name,
           email: request.email,
@@ -184,7 +194,8 @@ function writeBooking(spa: BookableSpa, request: OpenTimeBooking, userId: number
             clinicianId: check.clinicianIds[0]!,
             room: check.room,
             bookedVia: instant ? 'instant' : 'hold',
-            status: instant ? 'confirmed' : 'pending',
+            status: confirmNow ? 'confirmed' : 'pending',
+            ...protection,
             manageToken: randomToken(20),
             createdAt: new Date(now),
             updatedAt: new Date(now),

@@ -50,6 +50,15 @@ export function getStripe(): Stripe | null {
 
 export const paymentsConfigured = (): boolean => getStripe() !== null;
 
+/**
+ * For unit tests: the site's client as a configured site would have it (the
+ * real SDK pointed at the local stand-in), or null for a site without keys;
+ * undefined goes back to the environment. Each test file runs in its own worker.
+ */
+export function useStripeClient(next: Stripe | null | undefined): void {
+  client = next;
+}
+
 /** The webhook signing secret, or null (every delivery is then refused). */
 export const webhookSecret = (): string | null => STRIPE_WEBHOOK_SECRET?.trim() || null;
 

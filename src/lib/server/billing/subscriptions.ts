@@ -3,11 +3,19 @@
 // events are ignored, and the spa's tier follows from its subscriptions. Every
 // tier change is a spas UPDATE, so the content-version triggers mark the
 // published site as older than the data and a rebuild follows.
+//
+// The tier is the subscription's current price (issue 23.4): a plan switched
+// in Stripe's portal changes it on the next event. Elite stays capped at 3 per
+// city whichever way it is bought: a switch to Elite in a full city leaves the
+// spa at the tier it had (the check runs inside the webhook's IMMEDIATE
+// transaction, with open checkouts counted, so two switches at once cannot
+// both take the last slot), and the webhook then puts the plan back at Stripe.
 import { parseId } from '#lib/ids.ts';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, ne, or } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { checkoutHolds, spas, subscriptions, type SubscriptionStatus, type Tier } from '#db/schema.ts';
 import {
+  eliteSlotsLeft,
   idOf,
   parseBilling,
   parsePaidTier,
@@ -22,12 +30,16 @@ import { db } from '../db.ts';
 
 const ms = (seconds: number | null | undefined) => (typeof seconds === 'number' ? new Date(seconds * 1000) : null);
 
-/** What the subscription is for: its metadata (set at checkout), else its price's lookup key. */
-function planOf(sub: Stripe.Subscription, hint?: { spaId?: number; tier?: PaidTier }) {
+/**
+ * What the subscription is for: its current price's plan (a switch in the
+ * portal changes the price, never the metadata written at checkout); the
+ * metadata only for a price we do not know.
+ */
+export function planOf(sub: Stripe.Subscription, hint?: { spaId?: number; tier?: PaidTier }) {
   const item = sub.items?.data?.[0];
   const plan = planByLookupKey(item?.price?.lookup_key);
-  const tier = parsePaidTier(sub.metadata?.tier) ?? hint?.tier ?? plan?.tier ?? null;
-  const billing = parseBilling(sub.metadata?.billing) ?? plan?.billing ?? null;
+  const tier = plan?.tier ?? parsePaidTier(sub.metadata?.tier) ?? hint?.tier ?? null;
+  const billing = plan?.billing ?? parseBilling(sub.metadata?.billing) ?? null;
   return { spaId: parseId(sub.metadata?.spa_id ?? hint?.spaId), tier, billing, item };
 }
 
@@ -42,7 +54,7 @@ export function applySubscriptionState(sub: Stripe.Subscription, created: number
   const existing = db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, sub.id)).get();
   const status = subscriptionStatusFromStripe(sub.status);
   const rowSpaId = existing?.spaId ?? spaId;
-  const rowTier = existing?.tier ?? tier;
+  const rowTier = tier ?? existing?.tier ?? null;
   if (!rowSpaId || !rowTier) return 'unknown';
   if (!db.select({ id: spas.id }).from(spas).where(eq(spas.id, rowSpaId)).get()) return 'unknown';
   if (!shouldApplySubscriptionEvent(existing ? { status: existing.status, lastEventCreated: existing.lastEventCreated } : null, { status, created }))
@@ -96,10 +108,15 @@ export function syncSpaTier(spaId: number): void {
     const tier = tierForSubscription(sub.tier, sub.status);
     if (tierWeight(tier) > tierWeight(best.tier) || (tier === best.tier && best.sub && sub.lastEventCreated > best.sub.lastEventCreated)) best = { tier, sub };
   }
-  // Shown on the spa: the granting subscription, else the newest one.
-  const shown = best.sub ?? subs.sort((a, b) => b.lastEventCreated - a.lastEventCreated)[0] ?? null;
   const spa = db.select().from(spas).where(eq(spas.id, spaId)).get();
   if (!spa) return;
+  // A spa that is not Elite yet takes a slot only when one is free (active Elite elsewhere plus others' open checkouts).
+  if (best.tier === 'ELITE' && !(spa.tier === 'ELITE' && spa.active) && !eliteSlotFreeFor(spa)) {
+    console.warn(`billing: spa ${spaId} switched to ELITE but its city is full; it keeps a paid tier below Elite and the plan is put back.`);
+    best = { tier: best.sub && tierForSubscription('PREMIUM', best.sub.status) === 'PREMIUM' ? 'PREMIUM' : 'FREE', sub: best.sub };
+  }
+  // Shown on the spa: the granting subscription, else the newest one.
+  const shown = best.sub ?? subs.sort((a, b) => b.lastEventCreated - a.lastEventCreated)[0] ?? null;
   // A new listing awaiting review goes live with its first paid plan (listings/pending.ts).
   const goesLive = spa.reviewStatus === 'pending' && best.tier !== 'FREE';
   const next = {
@@ -137,6 +154,46 @@ export function syncSpaTier(spaId: number): void {
     }
     throw error;
   }
+}
+
+/** Whether the spa's city has an Elite slot for it: active Elite spas and other spas' open checkouts leave one. */
+function eliteSlotFreeFor(spa: { id: number; cityId: number }, now = new Date()): boolean {
+  const active = db
+    .select({ n: count() })
+    .from(spas)
+    .where(and(eq(spas.cityId, spa.cityId), eq(spas.tier, 'ELITE'), eq(spas.active, true), ne(spas.id, spa.id)))
+    .get()!.n;
+  const held = db
+    .select({ n: count() })
+    .from(checkoutHolds)
+    .innerJoin(spas, eq(checkoutHolds.spaId, spas.id))
+    .where(
+      and(
+        eq(checkoutHolds.cityId, spa.cityId),
+        isNull(checkoutHolds.releasedAt),
+        gt(checkoutHolds.expiresAt, now),
+        ne(checkoutHolds.spaId, spa.id),
+        or(ne(spas.tier, 'ELITE'), eq(spas.active, false)),
+      ),
+    )
+    .get()!.n;
+  return eliteSlotsLeft(active, held) > 0;
+}
+
+/**
+ * A subscription that pays for Elite while its spa is not Elite: the city was
+ * full when the switch arrived. Read after the webhook's transaction, so
+ * whatever event brought it there, the plan is put back (see webhooks.ts).
+ */
+export function cappedEliteSubscription(stripeSubscriptionId: string) {
+  const row = db
+    .select({ sub: subscriptions, spaTier: spas.tier, spaName: spas.name, cityId: spas.cityId })
+    .from(subscriptions)
+    .innerJoin(spas, eq(subscriptions.spaId, spas.id))
+    .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId))
+    .get();
+  if (!row || row.sub.tier !== 'ELITE' || tierForSubscription('ELITE', row.sub.status) !== 'ELITE' || row.spaTier === 'ELITE') return null;
+  return row;
 }
 
 /** A checkout is over (completed or expired): its Elite slot is no longer held. */

@@ -9,16 +9,28 @@ import { parseId } from '#lib/ids.ts';
 import type Stripe from 'stripe';
 import { stripeEvents } from '#db/schema.ts';
 import { idOf, parsePaidTier } from '#lib/billing-rules.ts';
-import { applyChargeRefunded, applyPaymentIntentEvent } from './payments.ts';
+import {
+  applyChargeRefunded,
+  applyPaymentIntentEvent,
+  isSupersededPayment,
+  recordSupersededRefund,
+  refundSuperseded,
+  SupersededMeanwhile,
+} from './payments.ts';
+import { eliteSwitchUndoneMail, supersededRefundMail } from './money-mail.ts';
+import { announceSecured, applyDepositEvent, applySetupIntentEvent, isUnwantedDeposit, refundDepositAtStripe, type SecureOutcome } from './protection.ts';
+import { applyFeeEvent, applyRefundEvent, feeReceiptFor } from './fees.ts';
 import { bookingPaidMail, bookingRefundedMail } from '../bookings/booking-mail.ts';
 import { bookingDetails } from '../bookings/bookings.ts';
 import { malformed, ok, type Result } from '#lib/result.ts';
 import { publicOrigin } from '../http.ts';
 import { sendMailInBackground } from '../mail/mail.ts';
-import { applySubscriptionState, markPastDue, releaseHold, type ApplyResult } from './subscriptions.ts';
+import { applySubscriptionState, cappedEliteSubscription, markPastDue, releaseHold, type ApplyResult } from './subscriptions.ts';
 import { db } from '../db.ts';
-import { bookings } from '#db/schema.ts';
+import { bookings, spas, users } from '#db/schema.ts';
 import { eq } from 'drizzle-orm';
+import { findPlan, planByLookupKey } from '#lib/billing-rules.ts';
+import { priceFor } from './checkout.ts';
 
 /** What became of a delivery whose signature held: seen before, or what applying it did. */
 export type WebhookReceipt = { duplicate: true } | { result: ApplyResult | 'skipped' };
@@ -48,8 +60,17 @@ export async function handleStripeWebhook(
     return ok({ duplicate: true });
   }
 
-  // Anything that needs Stripe is fetched before the transaction (which must stay synchronous).
+  // Anything that needs Stripe is fetched (or done) before the transaction (which must stay synchronous).
   let fetched: Stripe.Subscription | null = null;
+  let refund: Stripe.Refund | null = null;
+  if (event.type === 'payment_intent.succeeded' && isSupersededPayment(event.data.object)) {
+    // Never a booking's payment: refunded in full (once: the idempotency key), then recorded below.
+    refund = await refundSuperseded(options.stripe, event.data.object);
+  } else if (event.type === 'payment_intent.succeeded' && isUnwantedDeposit(event.data.object)) {
+    // A deposit for a booking that was cancelled or left unfinished: it goes back (the deposit's one refund key).
+    const intent = event.data.object;
+    refund = await refundDepositAtStripe(options.stripe, Number(intent.metadata.booking_id), intent.id, intent.amount_received || intent.amount, 'not wanted');
+  }
   if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
     const session = event.data.object;
     const subscriptionId = idOf(session.subscription);
@@ -59,14 +80,89 @@ export async function handleStripeWebhook(
     if (subscriptionId && !hasSubscription(subscriptionId)) fetched = await options.stripe.subscriptions.retrieve(subscriptionId).catch(() => null);
   }
 
-  const outcome = db.transaction(() => {
-    const inserted = db.insert(stripeEvents).values({ id: event.id, type: event.type, created: event.created }).onConflictDoNothing().returning().get();
-    if (!inserted) return 'duplicate' as const;
-    return apply(event, fetched);
-  });
+  let refundedBooking: number | null = null;
+  // What the card step's and the fees' events did, for the mails after the commit.
+  const money: { secure: SecureOutcome | null; feePaid: number | null } = { secure: null, feePaid: null };
+  let outcome: ApplyResult | 'skipped' | 'duplicate';
+  try {
+    // IMMEDIATE: the Elite cap's count and the tier's write must not interleave with another delivery's (two portal switches at once).
+    outcome = db.transaction(
+      () => {
+        const inserted = db.insert(stripeEvents).values({ id: event.id, type: event.type, created: event.created }).onConflictDoNothing().returning().get();
+        if (!inserted) return 'duplicate' as const;
+        const purpose = event.type.startsWith('payment_intent.') ? (event.data.object as Stripe.PaymentIntent).metadata?.purpose : undefined;
+        if (purpose === 'deposit') {
+          money.secure = applyDepositEvent(event.data.object as Stripe.PaymentIntent, event.created, refund);
+          return money.secure.result;
+        }
+        if (purpose === 'fee') {
+          const applied = applyFeeEvent(event.data.object as Stripe.PaymentIntent, event.created);
+          money.feePaid = applied.paid ?? null;
+          return applied.result;
+        }
+        if (event.type === 'setup_intent.succeeded' || event.type === 'setup_intent.setup_failed') {
+          money.secure = applySetupIntentEvent(event.data.object, event.type);
+          return money.secure.result;
+        }
+        if (event.type === 'refund.created' || event.type === 'refund.updated' || event.type === 'charge.refund.updated') {
+          return applyRefundEvent(event.data.object, event.created);
+        }
+        if (refund && event.type === 'payment_intent.succeeded') {
+          refundedBooking = recordSupersededRefund(event.data.object, refund, event.created);
+          return 'applied';
+        }
+        return apply(event, fetched);
+      },
+      { behavior: 'immediate' },
+    );
+  } catch (error) {
+    if (error instanceof SupersededMeanwhile) console.warn(`billing: ${error.message}; Stripe will deliver ${event.id} again and it is refunded then.`);
+    throw error;
+  }
   if (outcome === 'duplicate') return ok({ duplicate: true });
-  if (outcome === 'applied') announce(event, options.origin ?? publicOrigin);
+  const origin = options.origin ?? publicOrigin;
+  if (refundedBooking !== null && refund) {
+    const details = bookingDetails(refundedBooking);
+    if (details) sendMailInBackground(supersededRefundMail(details, (refund as Stripe.Refund).amount, origin));
+  }
+  if (outcome === 'applied') announce(event, origin);
+  if (money.secure) announceSecured(money.secure, origin);
+  if (money.feePaid !== null) feeReceiptFor(money.feePaid, origin);
+  await undoCappedElite(event, options.stripe, origin);
   return ok({ result: outcome });
+}
+
+/**
+ * A subscription that now pays for Elite in a city whose 3 places are taken
+ * (a switch in Stripe's portal) kept its spa's tier in the transaction; here
+ * the plan is put back on Premium at Stripe, with a credit for the switch,
+ * and the owner is told. Keyed by the event, so a redelivery does it once.
+ */
+async function undoCappedElite(event: Stripe.Event, stripe: Stripe, origin: string): Promise<void> {
+  const subscriptionId = event.type.startsWith('customer.subscription.')
+    ? (event.data.object as Stripe.Subscription).id
+    : event.type === 'checkout.session.completed'
+      ? idOf((event.data.object as Stripe.Checkout.Session).subscription)
+      : null;
+  const capped = subscriptionId ? cappedEliteSubscription(subscriptionId) : null;
+  if (!capped || !subscriptionId) return;
+  try {
+    const sub = await stripe.subscriptions.retrieve(subscriptionId);
+    const item = sub.items.data[0];
+    const plan = planByLookupKey(item?.price?.lookup_key);
+    if (!item || plan?.tier !== 'ELITE') return;
+    const premium = await priceFor(stripe, findPlan('PREMIUM', plan.billing));
+    if (!premium) throw new Error('no Premium price (npm run stripe:setup)');
+    await stripe.subscriptions.update(
+      subscriptionId,
+      { items: [{ id: item.id, price: premium }], proration_behavior: 'create_prorations', metadata: { ...sub.metadata, tier: 'PREMIUM' } },
+      { idempotencyKey: `elite-cap-undo-${event.id}` },
+    );
+    const owner = db.select({ email: users.email }).from(spas).innerJoin(users, eq(spas.ownerId, users.id)).where(eq(spas.id, capped.sub.spaId)).get();
+    if (owner) sendMailInBackground(eliteSwitchUndoneMail(owner.email, capped.spaName, origin));
+  } catch (error) {
+    console.error(`billing: subscription ${subscriptionId} pays for ELITE in a full city and could not be put back; do it by hand.`, error);
+  }
 }
 
 /**

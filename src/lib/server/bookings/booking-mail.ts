@@ -14,6 +14,9 @@ import { sendMailInBackground } from '../mail/mail.ts';
 import { renderEmail } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { issueReviewInvitation } from '../trust/reviews.ts';
+import { getStripe } from '../billing/billing.ts';
+import { settleCancellation, snapshotOf } from '../billing/protection.ts';
+import { policyLines } from '#lib/no-show-policy.ts';
 
 /** Where a new request for this spa is announced: the spa's inbox (its owner, else its listed address), else the directory. */
 const spaTo = (details: BookingDetails): string => details.inbox ?? contact.email;
@@ -34,6 +37,12 @@ function summaryLines(details: BookingDetails): string[] {
   ];
 }
 
+/** A booking's no-show policy in plain words (dollars), when it has one: the client's mails and the calendar invitation carry it. */
+function policyParagraphs(details: BookingDetails): string[] {
+  const snapshot = snapshotOf(details.booking);
+  return snapshot ? [`Booking policy:\n${policyLines(snapshot).join('\n')}`] : [];
+}
+
 /** The calendar event of a confirmed booking; the UID never changes, the sequence rises with each change. */
 export function bookingCalendarEvent(details: BookingDetails, method: 'REQUEST' | 'CANCEL', origin: string): string {
   const { booking, service, spa } = details;
@@ -48,7 +57,7 @@ export function bookingCalendarEvent(details: BookingDetails, method: 'REQUEST' 
     // Consultations without a listed service get the usual half hour.
     durationMinutes: service?.duration ?? 30,
     summary: `${service?.name ?? 'Consultation'} at ${providerName(details)}`,
-    description: `Manage or cancel: ${manageUrl(details, origin)}`,
+    description: [`Manage or cancel: ${manageUrl(details, origin)}`, ...policyParagraphs(details)].join('\n\n'),
     location: spa?.address ?? (details.cityName ? `${details.cityName}, CA` : undefined),
     url: manageUrl(details, origin),
     organizer: { name: providerName(details), email: addressOf(MAIL_FROM) },
@@ -80,6 +89,7 @@ export function requestReceivedMail(details: BookingDetails, origin: string): Ma
       paragraphs: [
         `Thank you. ${provider} has your request, and we'll contact you within 24 hours to confirm your appointment.`,
         summaryLines(details).join('\n'),
+        ...policyParagraphs(details),
         'You can check where your request stands, or cancel it, at any time:',
       ],
       action: { label: 'View or cancel your request', url: manageUrl(details, origin) },
@@ -134,6 +144,7 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
               ...(address ? [`Address: ${address}`] : []),
               ...(details.spa?.phone ? [`Phone: ${details.spa.phone}`] : []),
             ].join('\n'),
+            ...policyParagraphs(details),
             'The attached invitation adds it to your calendar. If your plans change, you can cancel from the link below.',
           ],
           action: manage,
@@ -242,6 +253,8 @@ export function announceBookingChange(before: BookingDetails, after: BookingDeta
   if (event === 'completed') return announceCompletedVisit(after, origin);
   sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
   if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));
+  // No-show protection: a deposit goes back at once when the client cancelled in time or the spa cancelled (billing/protection.ts).
+  if (event === 'cancelled') void settleCancellation(after, getStripe(), origin);
   // The reminders follow the booking: a new time moves them, a cancellation drops them.
   syncBookingReminders(after, origin);
 }

@@ -26,6 +26,7 @@ import { hashClientAddress } from '../client-address.ts';
 import { hitAll, type Limit, type RateLimitResult } from '../rate-limit.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { hashToken, randomToken, tokenMatchesHash } from '../auth/tokens.ts';
+import { protectionFor } from '../billing/protection.ts';
 
 /** 32 base32 characters: the manage link's secret. */
 export const MANAGE_TOKEN_PATTERN = /^[a-z2-7]{32}$/;
@@ -223,7 +224,14 @@ export function createBooking(request: BookingRequest, options: { userId?: numbe
   const id = db.transaction((tx) => {
     const booking = tx
       .insert(bookings)
-      .values({ ...asked, userId: options.userId ?? null, preferredDate: request.preferredDate ?? null, manageToken })
+      .values({
+        ...asked,
+        userId: options.userId ?? null,
+        preferredDate: request.preferredDate ?? null,
+        manageToken,
+        // The spa's no-show policy as it comes to for this booking (none when it asks nothing): stored, never recomputed.
+        ...protectionFor(tx, target.spaId, target.serviceId),
+      })
       .returning({ id: bookings.id })
       .get();
     tx.insert(leads)
@@ -301,6 +309,8 @@ export function changeBooking(
         // Only a confirmation or a new time sets the time; cancelling or
         // completing leaves whatever is stored.
         ...(decision.status === 'confirmed' ? { scheduledAt: decision.scheduledAt } : {}),
+        // A cancellation inside the window with the fee accepted: the spa may then charge it (billing/fees.ts).
+        ...(decision.lateCancel ? { lateCancelledAt: now } : {}),
         updatedAt: now,
         ...firstAnswer(actor, now),
         ...(calendarChanges ? { calendarSequence: sql`${bookings.calendarSequence} + 1` } : {}),
@@ -322,9 +332,11 @@ export function cancellationWindowOf(spaId: number | null): number {
   return spa?.hours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
 }
 
-/** The booking as the lifecycle judges a cancellation: with its spa's window. */
-export function withCancellationWindow<T extends BookingState & { spaId: number | null }>(booking: T): T & { cancellationWindowHours: number } {
-  return { ...booking, cancellationWindowHours: cancellationWindowOf(booking.spaId) };
+/** The booking as the lifecycle judges a cancellation: with its spa's window (a protected booking's own, as agreed at booking). */
+export function withCancellationWindow<T extends BookingState & { spaId: number | null; policyWindowHours?: number | null }>(
+  booking: T,
+): T & { cancellationWindowHours: number } {
+  return { ...booking, cancellationWindowHours: booking.policyWindowHours ?? cancellationWindowOf(booking.spaId) };
 }
 
 /**
@@ -413,6 +425,12 @@ export function listOwnerBookings(user: Viewer, limit = 50) {
     scheduledAt: bookings.scheduledAt,
     calendarSequence: bookings.calendarSequence,
     message: bookings.message,
+    // No-show protection (billing/fees.ts): what the row's payments link says.
+    protection: bookings.protection,
+    secureStatus: bookings.secureStatus,
+    noShowAt: bookings.noShowAt,
+    lateCancelledAt: bookings.lateCancelledAt,
+    feeDecision: bookings.feeDecision,
   };
   return listOwnerRows(bookings, columns, user, limit);
 }

@@ -34,6 +34,7 @@ export function requestBooking(input: unknown, context: RequestContext): Booking
   const created = createBooking(request, { userId: context.userId });
   if (!created.ok) return created;
   const details = bookingDetails(created.value.id)!;
-  announceNewBooking(details, context.origin);
+  // A request waiting for its card step (no-show protection) is announced when Stripe says the card is saved (billing/protection.ts).
+  if (details.booking.secureStatus !== 'awaiting') announceNewBooking(details, context.origin);
   return ok({ id: created.value.id, details });
 }

@@ -259,18 +259,28 @@ describe('paid plans', () => {
 
   it('signed in: Stripe Checkout opens, and the listing goes live at the tier only when the webhook says it completed', async () => {
     const owner = makeUser('payer', 'client');
-    const outcome = await registerSpa(form({ tier: 'ELITE', spaName: `Elite ${TAG}` }), context({ user: owner, stripe }));
+    const outcome = await registerSpa(form({ tier: 'PREMIUM', spaName: `Premium ${TAG}` }), context({ user: owner, stripe }));
     expect(outcome).toMatchObject({ ok: true, value: { kind: 'checkout' } });
     if (!outcome.ok || outcome.value.kind !== 'checkout') return;
     const { url } = outcome.value;
     const session = [...standIn.checkoutSessions.values()].find((s) => s.url === url)!;
     const spaId = Number((session.metadata as Record<string, string>).spa_id);
-    expect(spaById(spaId)).toMatchObject({ name: `Elite ${TAG}`, ownerId: owner.id, tier: 'FREE', active: false, reviewStatus: 'pending' });
+    expect(spaById(spaId)).toMatchObject({ name: `Premium ${TAG}`, ownerId: owner.id, tier: 'FREE', active: false, reviewStatus: 'pending' });
 
     standIn.completeCheckout(String(session.id));
     const { payload, header } = signEvent(makeEvent('checkout.session.completed', standIn.checkoutSessions.get(String(session.id))!), SECRET);
     expect((await handleStripeWebhook(payload, header, { secret: SECRET, stripe, origin: ORIGIN })).ok).toBe(true);
-    expect(spaById(spaId)).toMatchObject({ tier: 'ELITE', active: true, reviewStatus: 'approved', subscriptionStatus: 'active' });
+    expect(spaById(spaId)).toMatchObject({ tier: 'PREMIUM', active: true, reviewStatus: 'approved', subscriptionStatus: 'active' });
+  });
+
+  it('signed in, Elite for a new listing: refused (Elite places are for approved listings, issue 23.3) and no listing is left behind', async () => {
+    const owner = makeUser('elite-payer', 'client');
+    const before = spaCount();
+    const sessionsBefore = standIn.checkoutSessions.size;
+    const outcome = await registerSpa(form({ tier: 'ELITE', spaName: `Elite ${TAG}` }), context({ user: owner, stripe }));
+    expect(outcome).toMatchObject({ ok: false, reason: 'conflict', code: 'elite_needs_approval' });
+    expect(spaCount()).toBe(before);
+    expect(standIn.checkoutSessions.size).toBe(sessionsBefore);
   });
 
   it('signed in, but the checkout cannot open: no listing is left behind', async () => {

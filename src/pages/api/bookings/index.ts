@@ -5,6 +5,7 @@ import { clientAddressOf } from '#lib/server/directory/analytics.ts';
 import { getUser, requireApiUser } from '#lib/server/auth/auth.ts';
 import { bookingJson, listUserBookings, userBookingJson } from '#lib/server/bookings/bookings.ts';
 import { requestBooking } from '#lib/server/bookings/request.ts';
+import { secureStepPath } from '#lib/server/billing/protection.ts';
 import { json, publicOrigin, readJson, refusalResponse } from '#lib/server/http.ts';
 
 export const prerender = false;
@@ -17,7 +18,9 @@ export const POST: APIRoute = async (context) => {
   if (!body.ok) return refusalResponse(body);
   const result = requestBooking(body.value, { clientAddress: clientAddressOf(context), userId: getUser(context)?.id, origin: publicOrigin });
   if (!result.ok) return refusalResponse(result);
-  return json(bookingJson(result.value.details), 201, { Location: `/api/bookings/${result.value.id}` });
+  // `next`: a spa that asks for a card on file or a deposit takes the client to the card step (no-show protection).
+  const next = secureStepPath(result.value.details);
+  return json({ ...bookingJson(result.value.details), ...(next ? { next } : {}) }, 201, { Location: `/api/bookings/${result.value.id}` });
 };
 
 export const GET: APIRoute = (context) => {

@@ -1,7 +1,8 @@
 // POST /api/spas/{id}/bookings (issue 24): book one of the spa's open times.
 // JSON in and out; the cross-origin guard (src/middleware.ts) has already
 // refused a post from another origin. The form twin is /booking/time.
-//   201 { booking, message, manageUrl }         instant: confirmed; request: pending, the time held
+//   201 { booking, message, manageUrl, next? }  instant: confirmed; request: pending, the time held;
+//                                                a spa asking for a card: pending, and `next` is the card step
 //   409 { error: { code: 'slot_taken', details: { alternatives } } }   "That time was just taken", with the next open times
 //   422 { error: { fields } }                   invalid, or a time the spa does not give
 //   404, 429 (Retry-After)
@@ -12,6 +13,7 @@ import { getUser } from '#lib/server/auth/auth.ts';
 import { bookOpenTime } from '#lib/server/availability/book.ts';
 import { bookingJson } from '#lib/server/bookings/bookings.ts';
 import { manageUrl } from '#lib/server/bookings/booking-mail.ts';
+import { secureStepPath } from '#lib/server/billing/protection.ts';
 import { clientAddressOf } from '#lib/server/directory/analytics.ts';
 import { notFound } from '#lib/result.ts';
 import { json, publicOrigin, readJson, refusalResponse } from '#lib/server/http.ts';
@@ -37,7 +39,8 @@ export const POST: APIRoute = async (context) => {
     clinicianId: booking.clinicianId,
     room: booking.room,
   };
-  return json({ booking: bookingJson(details), appointment, message, manageUrl: manageUrl(details, publicOrigin) }, 201, {
+  const next = secureStepPath(details);
+  return json({ booking: bookingJson(details), appointment, message, manageUrl: manageUrl(details, publicOrigin), ...(next ? { next } : {}) }, 201, {
     Location: `/api/bookings/${result.value.id}`,
   });
 };
