@@ -19,10 +19,16 @@ const id = (message: string) => z.int(message).check(z.positive(message), z.lte(
 /** An instant with its zone ('2027-03-14T16:00:00.000Z' as the slots endpoint gives it, or with an offset). */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** Epoch milliseconds of an instant written as the slots endpoint writes it (or with an offset); null for anything else. */
+export function parseInstant(value: string): number | null {
+  const at = value.length <= 40 && INSTANT.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+  return Number.isNaN(at) ? null : at;
+}
+
 const start = z.pipe(
   z.string(OPEN_TIME_MESSAGES.start).check(z.maxLength(40, OPEN_TIME_MESSAGES.start)),
   z.transform((value, context) => {
-    const at = INSTANT.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+    const at = parseInstant(value) ?? Number.NaN;
     if (Number.isNaN(at)) {
       context.issues.push({ code: 'custom', message: OPEN_TIME_MESSAGES.start, input: value });
       return z.NEVER;
