@@ -109,8 +109,12 @@ export function newRequestMail(details: BookingDetails, origin: string): MailMes
 
 export type BookingEvent = 'confirmed' | 'rescheduled' | 'completed' | 'cancelled';
 
-/** The client's mail for a change; a confirmation or a new time carries the invitation, a cancellation withdraws it. */
-export function statusChangeMail(details: BookingDetails, event: BookingEvent, origin: string, wasScheduled: boolean): MailMessage {
+/**
+ * The client's mail for a change; a confirmation or a new time carries the
+ * invitation, a cancellation withdraws it. `reason`: what the spa wrote when
+ * it declined or cancelled (its own words, from a signed-in owner).
+ */
+export function statusChangeMail(details: BookingDetails, event: BookingEvent, origin: string, wasScheduled: boolean, reason?: string): MailMessage {
   const { booking } = details;
   const provider = providerName(details);
   const when = booking.scheduledAt ? formatPacificDateTime(booking.scheduledAt) : null;
@@ -161,6 +165,7 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
           heading: 'Your booking is cancelled',
           paragraphs: [
             `Your booking for ${what(details)} at ${provider}${when && wasScheduled ? ` on ${when}` : ''} is cancelled.`,
+            ...(reason ? [`${provider} wrote:\n${reason}`] : []),
             `If this is a surprise, call ${details.spa?.phone ?? contact.phone} or reply to this e-mail.`,
           ],
           action: { label: 'Book another time', url: new URL(details.spa ? `/booking?spa=${details.spa.id}` : '/#contact', origin).href },
@@ -229,7 +234,7 @@ export function announceNewBooking(details: BookingDetails, origin: string): voi
   sendMailInBackground(newRequestMail(details, origin));
 }
 
-export function announceBookingChange(before: BookingDetails, after: BookingDetails, byClient: boolean, origin: string): void {
+export function announceBookingChange(before: BookingDetails, after: BookingDetails, byClient: boolean, origin: string, reason?: string): void {
   const wasScheduled = before.booking.status === 'confirmed';
   const event: BookingEvent =
     after.booking.status === 'confirmed'
@@ -240,7 +245,7 @@ export function announceBookingChange(before: BookingDetails, after: BookingDeta
         ? 'completed'
         : 'cancelled';
   if (event === 'completed') return announceCompletedVisit(after, origin);
-  sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
+  sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled, byClient ? undefined : reason));
   if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));
   // The reminders follow the booking: a new time moves them, a cancellation drops them.
   syncBookingReminders(after, origin);
