@@ -10,6 +10,7 @@ import { asc, eq } from 'drizzle-orm';
 import { clinicians } from '#db/schema.ts';
 import { db } from '../db.ts';
 import { nextOpenTimeFor, openTimesFor } from './calendar.ts';
+import { forgetNextOpen } from './next-open.ts';
 import { fieldErrors, malformed, ok, type Result } from '#lib/result.ts';
 
 /** At most four weeks in one answer; the picker pages a week at a time. */
@@ -99,9 +100,10 @@ export const SLOTS_CACHE_MS = 10_000;
 const MAX_CACHED = 2_000;
 const cache = new Map<string, { spaId: number; at: number; body: string }>();
 
-/** Forgets the spa's cached answers (after a booking or a change of its settings in this process). */
+/** Forgets the spa's cached answers, search's next open time included (after a booking or a change of its settings in this process). */
 export function forgetSlots(spaId: number): void {
   for (const [key, entry] of cache) if (entry.spaId === spaId) cache.delete(key);
+  forgetNextOpen(spaId);
 }
 
 /** slotsFor's answer as JSON text, from the cache when fresh. */

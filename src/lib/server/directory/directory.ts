@@ -5,6 +5,7 @@ import { cities, clinicians, offerServices, offers, reviews, services, siteMeta,
 import { RESULTS_PER_PAGE, type SearchQuery } from '#lib/search.ts';
 import { db } from '../db.ts';
 import { columnsOf } from '../db-helpers.ts';
+import { bookableSpaIds, nextOpenLabel, nextOpenTimes, thisWeekEnd } from '../availability/next-open.ts';
 
 /** Tier weight, then newest (spec 9: ELITE 3, PREMIUM 2, FREE 1). */
 // The same expression as the spas_rank_idx index, so SQLite reads results in
@@ -47,6 +48,7 @@ const spaCardColumns = {
   cityId: spas.cityId,
   cityName: cities.name,
   citySlug: cities.slug,
+  bookingMode: spas.bookingMode,
   hasMedicalDirector: sql<boolean>`${hasMedicalDirector}`.mapWith(Boolean),
   licencesChecked: sql<boolean>`${licencesChecked}`.mapWith(Boolean),
   reviewCount: sql<number>`(select count(*) ${publishedReviews})`.mapWith(Number),
@@ -111,7 +113,25 @@ function offersService(term: string): SQL {
     and (${services.treatment} = ${term} or lower(${services.name}) = ${term}))`;
 }
 
-export function searchSpas(query: SearchQuery) {
+/** A card in search results: the spa, and its next open time when it publishes its availability (issue 24). */
+export type SearchCard = SpaCardData & { nextOpen?: string };
+
+/** The cards with their next open time (of the searched treatment, when one is), for spas that take online bookings. */
+function withNextOpen(rows: SpaCardData[], term: string | undefined, now: number, known?: Map<number, number>): SearchCard[] {
+  const next =
+    known ??
+    nextOpenTimes(
+      rows.filter((row) => row.bookingMode !== 'none').map((row) => row.id),
+      term,
+      now,
+    );
+  return rows.map((row) => {
+    const at = next.get(row.id);
+    return at === undefined ? row : { ...row, nextOpen: nextOpenLabel(at, now) };
+  });
+}
+
+export function searchSpas(query: SearchQuery, now = Date.now()): { spas: SearchCard[]; total: number; page: number; pages: number } {
   const where = and(
     eq(spas.active, true),
     query.city ? eq(cities.slug, query.city) : undefined,
@@ -120,6 +140,7 @@ export function searchSpas(query: SearchQuery) {
     query.featured !== undefined ? (query.featured ? spaFeatured : sql`not ${spaFeatured}`) : undefined,
     query.trust === 'director' ? hasMedicalDirector : query.trust === 'checked' ? licencesChecked : undefined,
   );
+  if (query.available || query.sort) return searchByOpenTimes(query, where, now);
   const total = db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0;
   const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
   const page = Math.min(query.page, pages);
@@ -129,7 +150,55 @@ export function searchSpas(query: SearchQuery) {
     .limit(RESULTS_PER_PAGE)
     .offset((page - 1) * RESULTS_PER_PAGE)
     .all();
-  return { spas: rows, total, page, pages };
+  return { spas: withNextOpen(rows, query.service, now), total, page, pages };
+}
+
+/**
+ * "Available this week" and "next available first" (issue 24): the matching
+ * spas in tier order (ids only), those taking online bookings asked for their
+ * next open time (kept about a minute per spa, next-open.ts), filtered and
+ * sorted (soonest first; spas without a time after, in tier order), then the
+ * page's cards.
+ */
+function searchByOpenTimes(query: SearchQuery, where: SQL | undefined, now: number) {
+  const ids = db
+    .select({ id: spas.id })
+    .from(spas)
+    .innerJoin(cities, eq(spas.cityId, cities.id))
+    .where(where)
+    .orderBy(...tierOrder)
+    .all()
+    .map((row) => row.id);
+  const bookable = new Set(bookableSpaIds());
+  const next = nextOpenTimes(
+    ids.filter((id) => bookable.has(id)),
+    query.service,
+    now,
+  );
+  const soonest = (id: number) => next.get(id) ?? Number.POSITIVE_INFINITY;
+  let list = ids;
+  if (query.available === 'week') {
+    const end = thisWeekEnd(now);
+    list = list.filter((id) => soonest(id) < end);
+  }
+  // Array.prototype.sort is stable: equal times (and every spa without one) keep the tier order.
+  if (query.sort === 'next') list = [...list].sort((a, b) => (soonest(a) === soonest(b) ? 0 : soonest(a) < soonest(b) ? -1 : 1));
+  const total = list.length;
+  const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
+  const page = Math.min(query.page, pages);
+  const shown = list.slice((page - 1) * RESULTS_PER_PAGE, page * RESULTS_PER_PAGE);
+  const cards = new Map((shown.length ? spaCards().where(inArray(spas.id, shown)).all() : []).map((card) => [card.id, card]));
+  return {
+    spas: withNextOpen(
+      shown.map((id) => cards.get(id)!),
+      query.service,
+      now,
+      next,
+    ),
+    total,
+    page,
+    pages,
+  };
 }
 
 /** Every active spa as a card, tier then newest (the JSON API's list, GET /api/spas). */
