@@ -2,8 +2,9 @@
 // POST /api/spas/{id}/bookings (JSON) and the plain form post of /booking/time,
 // which adds the consent box as the request form does. The person's fields
 // are the booking request's own (src/lib/booking-schema.ts), so a name or an
-// address refused there is refused here too. Written with zod/mini because the
-// picker's island may ship it.
+// address refused there is refused here too. The picker's island does not
+// ship it: it sends what is in the form, consent box included, and shows the
+// endpoint's messages under the fields.
 import * as z from 'zod/mini';
 import { BOOKING_MESSAGES, bookingRequestSchema } from './booking-schema.ts';
 
@@ -45,6 +46,8 @@ export const openTimeBookingSchema = z.extend(
     start,
     /** The clinician the client chose; absent: the spa's first free one. */
     clinicianId: z.optional(z.nullable(id(OPEN_TIME_MESSAGES.clinician))),
+    /** The consent box, when the payload comes from a form that has one (the picker sends it as it stands); the API may leave it out. */
+    consent: z.optional(z.literal(true, BOOKING_MESSAGES.consent)),
   },
 );
 

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { readVisitSource } from '#lib/client/booking.ts';
 import { announceLive, prefillMember } from '#lib/client/island.ts';
-import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { bookVerb, dayParts, pickerHref, weekSpan, whenOf, type ChosenTime, type OpenWeek, type PickerPage, type PickerService } from '#lib/picker.ts';
 import { EMAIL_INPUT, fieldErrors } from './field-errors.tsx';
@@ -50,9 +49,6 @@ interface Answer {
   next?: string;
   error?: { message?: string; fields?: Record<string, string>; details?: { alternatives?: Alternative[] } };
 }
-
-// The form's schema (zod/mini) loads when someone starts filling the details in.
-const loadSchema = loadOnce(() => import('#lib/open-time-schema.ts'));
 
 /** The first message of each field, in the form's order. */
 function byField(entries: [string, string][]): Partial<Record<Field | 'start' | '_', string>> {
@@ -197,17 +193,17 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
     try {
       const data = new FormData(form);
       const text = (name: string) => String(data.get(name) ?? '');
-      const input = { serviceId, start: chosen.start, name: text('name'), email: text('email'), phone: text('phone'), message: text('message') };
-      let schema;
-      try {
-        schema = (await loadSchema()).openTimeFormSchema;
-      } catch {
-        // The page's scripts could not be fetched: the form posts to the server, which checks everything itself.
-        form.submit();
-        return;
-      }
-      const parsed = schema.safeParse({ ...input, consent: data.get('consent') !== null });
-      if (!parsed.success) return showErrors(byField(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])));
+      // The endpoint checks it all with the form's schema (the consent box included) and names each field
+      // it refuses: the island ships no schema of its own.
+      const input = {
+        serviceId,
+        start: chosen.start,
+        name: text('name'),
+        email: text('email'),
+        phone: text('phone'),
+        message: text('message'),
+        consent: data.get('consent') !== null,
+      };
       setSending(true);
       setErrors({});
       const response = await postJson(`/api/spas/${spa.id}/bookings`, { ...input, ...readVisitSource() });
@@ -372,7 +368,6 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
               action="/booking/time"
               noValidate
               onSubmit={onBook}
-              onFocus={() => void loadSchema().catch(() => {})}
               className="grid gap-5 sm:grid-cols-2"
               aria-busy={sending}
               data-details-form
@@ -553,14 +548,12 @@ function DayStrip({ week, day, heading: Heading, loading, onDay, onWeek, onTime,
                 onClick={() => onDay(d.date)}
                 data-day={d.date}
               >
-                <span className="font-semibold">{parts.weekday}</span>
+                <span className="font-semibold">{parts.weekday} </span>
                 <span className="text-lg leading-tight">{parts.day}</span>
+                <span className="sr-only">, </span>
                 <span className={`text-xs ${selected ? 'text-white' : 'text-ink-muted'}`}>
                   {count === 0 ? 'none' : count}
-                  <span className="sr-only">
-                    {' '}
-                    open {count === 1 ? 'time' : 'times'} on {d.label}
-                  </span>
+                  <span className="sr-only">{count === 0 ? ' open' : count === 1 ? ' open time' : ' open times'}</span>
                 </span>
               </button>
             </li>
