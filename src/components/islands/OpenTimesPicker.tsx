@@ -109,7 +109,8 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
     const target = focusNext.current;
     if (!target) return;
     focusNext.current = null;
-    root.current?.querySelector<HTMLElement>(target)?.focus();
+    const node = root.current;
+    (node?.matches(target) ? node : node?.querySelector<HTMLElement>(target))?.focus();
   });
 
   /** The week from `from` (this week when null); `adopt`: the first load, which replaces the server's forms. */
