@@ -70,10 +70,11 @@ function compute(spaId: number, now: number): ServiceNext[] {
 
 function servicesOf(spaId: number, now: number): ServiceNext[] {
   const hit = cache.get(spaId);
-  // A time that has passed is no longer next: the answer is stale then too.
-  if (hit && hit.until > now && hit.services.every((s) => s.next === null || s.next > now)) return hit.services;
+  if (hit && hit.until > now) return hit.services;
   const fresh = compute(spaId, now);
-  cache.set(spaId, { until: now + TTL_MS + Math.random() * TTL_SPREAD_MS, services: fresh });
+  // A time that has passed is no longer next: the answer is stale by then too.
+  const soonest = Math.min(...fresh.map((s) => s.next ?? Number.POSITIVE_INFINITY));
+  cache.set(spaId, { until: Math.min(now + TTL_MS + Math.random() * TTL_SPREAD_MS, soonest), services: fresh });
   return fresh;
 }
 

@@ -1,11 +1,11 @@
 // Read queries for the public directory, used at build time by pre-rendered
 // pages and at request time by /search-results and the JSON API.
-import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { cities, clinicians, offerServices, offers, reviews, services, siteMeta, spaPhotos, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
 import { RESULTS_PER_PAGE, type SearchQuery } from '#lib/search.ts';
 import { db } from '../db.ts';
 import { columnsOf } from '../db-helpers.ts';
-import { bookableSpaIds, nextOpenLabel, nextOpenTimes, thisWeekEnd } from '../availability/next-open.ts';
+import { nextOpenLabel, nextOpenTimes, thisWeekEnd } from '../availability/next-open.ts';
 
 /** Tier weight, then newest (spec 9: ELITE 3, PREMIUM 2, FREE 1). */
 // The same expression as the spas_rank_idx index, so SQLite reads results in
@@ -154,39 +154,48 @@ export function searchSpas(query: SearchQuery, now = Date.now()): { spas: Search
 }
 
 /**
- * "Available this week" and "next available first" (issue 24): the matching
- * spas in tier order (ids only), those taking online bookings asked for their
- * next open time (kept about a minute per spa, next-open.ts), filtered and
- * sorted (soonest first; spas without a time after, in tier order), then the
- * page's cards.
+ * "Available this week" and "next available first" (issue 24). Only spas that
+ * take online bookings can have an open time: those matching the search are
+ * asked for theirs (kept about a minute per spa, next-open.ts), filtered and
+ * sorted (soonest first; equal times keep the tier order). Sorted without the
+ * filter, every other matching spa follows in tier order, read a page at a
+ * time by SQL, so a large directory costs no more than its bookable spas.
  */
 function searchByOpenTimes(query: SearchQuery, where: SQL | undefined, now: number) {
-  const ids = db
+  const candidates = db
     .select({ id: spas.id })
     .from(spas)
     .innerJoin(cities, eq(spas.cityId, cities.id))
-    .where(where)
+    .where(and(where, ne(spas.bookingMode, 'none')))
     .orderBy(...tierOrder)
     .all()
     .map((row) => row.id);
-  const bookable = new Set(bookableSpaIds());
-  const next = nextOpenTimes(
-    ids.filter((id) => bookable.has(id)),
-    query.service,
-    now,
-  );
-  const soonest = (id: number) => next.get(id) ?? Number.POSITIVE_INFINITY;
-  let list = ids;
+  const next = nextOpenTimes(candidates, query.service, now);
+  let timed = candidates.filter((id) => next.has(id));
   if (query.available === 'week') {
     const end = thisWeekEnd(now);
-    list = list.filter((id) => soonest(id) < end);
+    timed = timed.filter((id) => next.get(id)! < end);
   }
-  // Array.prototype.sort is stable: equal times (and every spa without one) keep the tier order.
-  if (query.sort === 'next') list = [...list].sort((a, b) => (soonest(a) === soonest(b) ? 0 : soonest(a) < soonest(b) ? -1 : 1));
-  const total = list.length;
+  // Array.prototype.sort is stable: equal times keep the tier order.
+  if (query.sort === 'next') timed = [...timed].sort((a, b) => next.get(a)! - next.get(b)!);
+  const total =
+    query.available === 'week' ? timed.length : (db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0);
   const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
   const page = Math.min(query.page, pages);
-  const shown = list.slice((page - 1) * RESULTS_PER_PAGE, page * RESULTS_PER_PAGE);
+  const first = (page - 1) * RESULTS_PER_PAGE;
+  const shown = timed.slice(first, first + RESULTS_PER_PAGE);
+  if (query.available !== 'week' && shown.length < RESULTS_PER_PAGE) {
+    const rest = db
+      .select({ id: spas.id })
+      .from(spas)
+      .innerJoin(cities, eq(spas.cityId, cities.id))
+      .where(and(where, timed.length ? notInArray(spas.id, timed) : undefined))
+      .orderBy(...tierOrder)
+      .limit(RESULTS_PER_PAGE - shown.length)
+      .offset(Math.max(0, first - timed.length))
+      .all();
+    shown.push(...rest.map((row) => row.id));
+  }
   const cards = new Map((shown.length ? spaCards().where(inArray(spas.id, shown)).all() : []).map((card) => [card.id, card]));
   return {
     spas: withNextOpen(
