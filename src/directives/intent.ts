@@ -5,15 +5,16 @@
 // what they type while it loads is kept, because every form island adopts the
 // values already in its fields (docs/decisions/0016).
 //
-// A signed-in visitor's page loads React at once for the account menu
-// (client:signedin), so their islands hydrate at once too: a booking form can
-// then show their name and address before they start.
-//
 // client:intent="submit": the island says when it is live (an `island:live`
 // event, src/lib/client/island.ts), and a form sent before then (a press on
 // Submit before anything else, while React loads) is held and sent again
 // through the island, which checks it in place instead of the browser posting
 // it to the server's page. Without JavaScript the form posts as ever.
+//
+// client:intent="member": the same, and for a signed-in visitor the island
+// hydrates at once: their page loads React for the account menu anyway
+// (client:signedin), and the booking form then shows their name and address
+// before they start. Other islands (the open-time picker) still wait for use.
 import type { ClientDirective } from 'astro';
 
 const EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'input'] as const;
@@ -29,7 +30,7 @@ const intent: ClientDirective = (load, options, el) => {
     void load().then((hydrate) => hydrate());
   };
 
-  if (options.value === 'submit') {
+  if (options.value === 'submit' || options.value === 'member') {
     let live = false;
     let held: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null;
     const release = () => {
@@ -60,7 +61,7 @@ const intent: ClientDirective = (load, options, el) => {
     );
   }
 
-  if (/(?:^|;\s*)signed_in=1(?:;|$)/.test(document.cookie)) return start();
+  if (options.value === 'member' && /(?:^|;\s*)signed_in=1(?:;|$)/.test(document.cookie)) return start();
   for (const name of EVENTS) el.addEventListener(name, start, { passive: true });
   // Focus may already be inside (autofocus, or a visitor quicker than the parser).
   if (el.contains(document.activeElement)) start();
@@ -70,7 +71,10 @@ export default intent;
 
 declare module 'astro' {
   interface AstroClientDirectives {
-    /** Hydrate on the first sign of use: pointer over, touch, key, focus or input inside the island. "submit": hold a form sent before the island is live. */
-    'client:intent'?: boolean | 'submit';
+    /**
+     * Hydrate on the first sign of use: pointer over, touch, key, focus or input inside the island.
+     * "submit": hold a form sent before the island is live; "member": that, and hydrate at once for a signed-in visitor.
+     */
+    'client:intent'?: boolean | 'submit' | 'member';
   }
 }
