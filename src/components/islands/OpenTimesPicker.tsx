@@ -457,7 +457,6 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
           week={week}
           day={shownDay}
           heading={Heading}
-          loading={loading}
           onDay={(date) => {
             setDay(date);
             focusNext.current = null;
@@ -485,7 +484,6 @@ interface DayStripProps {
   week: OpenWeek;
   day: OpenWeek['dates'][number] | undefined;
   heading: 'h2' | 'h3' | 'h4';
-  loading: boolean;
   onDay: (date: string) => void;
   onWeek: (from: string, which: 'previous' | 'next') => void;
   onTime: (time: { start: string; label: string }) => void;
@@ -494,7 +492,7 @@ interface DayStripProps {
 }
 
 /** The live week: a strip of seven days, the chosen day's times, and the way to the next or previous week. */
-function DayStrip({ week, day, heading: Heading, loading, onDay, onWeek, onTime, onNext, id }: DayStripProps) {
+function DayStrip({ week, day, heading: Heading, onDay, onWeek, onTime, onNext, id }: DayStripProps) {
   const next = week.nextAvailable;
   return (
     <div className="grid gap-5" data-day-strip>
@@ -514,7 +512,8 @@ function DayStrip({ week, day, heading: Heading, loading, onDay, onWeek, onTime,
         <button
           type="button"
           className="btn-secondary px-4"
-          disabled={!week.previous || loading}
+          // Not disabled while a week loads: a disabled button would drop the keyboard focus.
+          disabled={!week.previous}
           onClick={() => week.previous && onWeek(week.previous, 'previous')}
           data-week="previous"
         >
@@ -523,13 +522,7 @@ function DayStrip({ week, day, heading: Heading, loading, onDay, onWeek, onTime,
         <p className="order-first w-full text-sm text-ink-muted sm:order-none sm:w-auto sm:text-center" id={id('week-span')}>
           {weekSpan(week)}
         </p>
-        <button
-          type="button"
-          className="btn-secondary px-4"
-          disabled={!week.next || loading}
-          onClick={() => week.next && onWeek(week.next, 'next')}
-          data-week="next"
-        >
+        <button type="button" className="btn-secondary px-4" disabled={!week.next} onClick={() => week.next && onWeek(week.next, 'next')} data-week="next">
           Later<span className="sr-only"> week</span> <span aria-hidden="true">→</span>
         </button>
       </div>

@@ -289,6 +289,8 @@ const serviceWithSpaColumns = {
   spaName: spas.name,
   spaSlug: spas.slug,
   cityName: cities.name,
+  /** Whether a client can book an open time of it (issue 24): the spa publishes its availability and the service is bookable online. */
+  opensOnline: sql<boolean>`(${spas.bookingMode} <> 'none' and ${services.bookableOnline} = 1)`.mapWith(Boolean),
 };
 
 const activeServices = (condition?: SQL) =>
