@@ -26,7 +26,7 @@ import lighthouse from 'lighthouse';
 import { closeDatabase } from '#db/client.ts';
 import { prepareDatabase } from '#db/prepare.ts';
 import { logger } from '#lib/log.ts';
-import { queryAt } from '#tests/support/database.ts';
+import { queryAt, writeAt } from '#tests/support/database.ts';
 import { benchArgs, percentile, reportBars, round, runBenchmark, SERVER_ARGS, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-pages');
@@ -39,8 +39,11 @@ const LCP_BUDGET_MS = 1_000;
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-// KB as in the issue: 1,000 bytes, the stricter reading.
-const JS_BUDGET_BYTES = 75_000;
+// KB as in the issue: 1,000 bytes, the stricter reading. Issue 24: every page
+// type loads at most 5 KB before any interaction, and the open-time picker,
+// once used, at most 15 KB beside React's runtime.
+const JS_BUDGET_BYTES = 5_000;
+const PICKER_BUDGET_BYTES = 15_000;
 const BUILD_BUDGET_SECONDS = 45;
 const SEARCH_P95_BUDGET_MS = 20;
 const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -139,13 +142,22 @@ type JsPage =
       mobile: JsLoad;
       desktop: JsLoad;
     };
-type JsLoad = { totalGzipBytes: number; externalGzipBytes: number; externalBytes: number; scripts: PageLoad['scripts']; blockedRequests?: string[] };
+type JsLoad = {
+  /** Before any interaction: loaded, no scroll, no pointer, no key (the budget). */
+  totalGzipBytes: number;
+  externalGzipBytes: number;
+  externalBytes: number;
+  scripts: Script[];
+  /** After scrolling to the bottom (client:visible islands, such as the home page's Elite carousel). */
+  afterScroll: { totalGzipBytes: number; scripts: string[] };
+  blockedRequests?: string[];
+};
+type Script = { url: string; bytes: number; gzipBytes: number };
 
 type PageLoad = {
   status: number;
-  scripts: { url: string; bytes: number; gzipBytes: number }[];
-  externalBytes: number;
-  externalGzipBytes: number;
+  scripts: Script[];
+  afterScroll: Script[];
   blockedRequests: string[];
 };
 
@@ -163,49 +175,80 @@ function inlineScripts(html: string): { count: number; bytes: number; gzipBytes:
   return { count, bytes: Buffer.byteLength(text), gzipBytes: text ? gzipSync(text).length : 0 };
 }
 
-async function loadPage(browser: Browser, url: string, viewport: Viewport): Promise<PageLoad> {
+const sumGzip = (scripts: Script[]) => scripts.reduce((sum, s) => sum + s.gzipBytes, 0);
+
+/** A page in a fresh context that records every script it loads; `collect()` gives those loaded so far, once the network is quiet. */
+async function openPage(browser: Browser, viewport: Viewport) {
   // A fresh context per load: nothing is served from an earlier page's cache.
   const mobile = viewport.name === 'mobile';
   const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, isMobile: mobile, hasTouch: mobile });
-  try {
-    const blocked: string[] = [];
-    // The bench must not reach the internet; a page that tries is worth knowing about.
-    await context.route(
-      (target) => target.hostname !== '127.0.0.1',
-      (route) => {
-        blocked.push(route.request().url());
-        return route.abort();
-      },
+  const blocked: string[] = [];
+  // The bench must not reach the internet; a page that tries is worth knowing about.
+  await context.route(
+    (target) => target.hostname !== '127.0.0.1',
+    (route) => {
+      blocked.push(route.request().url());
+      return route.abort();
+    },
+  );
+  const page = await context.newPage();
+  const bodies: Promise<{ url: string; body: Buffer } | null>[] = [];
+  // Playwright's 'networkidle' never arrives on pages that send a keepalive
+  // analytics POST (Chromium does not report it finished), so idleness is
+  // tracked here over GET requests, which are all that can bring code.
+  const inFlight = new Set<Request>();
+  let lastActivity = performance.now();
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') return;
+    inFlight.add(request);
+    lastActivity = performance.now();
+  });
+  const settle = (request: Request) => {
+    if (inFlight.delete(request)) lastActivity = performance.now();
+  };
+  page.on('requestfinished', settle);
+  page.on('requestfailed', settle);
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    const isScript = response.request().resourceType() === 'script' || /javascript|ecmascript/i.test(type);
+    if (!isScript || response.status() >= 300) return;
+    bodies.push(
+      response.body().then(
+        (body) => ({ url: response.url(), body }),
+        () => null,
+      ),
     );
-    const page = await context.newPage();
-    const bodies: Promise<{ url: string; body: Buffer } | null>[] = [];
-    // Playwright's 'networkidle' never arrives on pages that send a keepalive
-    // analytics POST (Chromium does not report it finished), so idleness is
-    // tracked here over GET requests, which are all that can bring code.
-    const inFlight = new Set<Request>();
-    let lastActivity = performance.now();
-    page.on('request', (request) => {
-      if (request.method() !== 'GET') return;
-      inFlight.add(request);
-      lastActivity = performance.now();
-    });
-    const settle = (request: Request) => {
-      if (inFlight.delete(request)) lastActivity = performance.now();
-    };
-    page.on('requestfinished', settle);
-    page.on('requestfailed', settle);
-    page.on('response', (response) => {
-      const type = response.headers()['content-type'] ?? '';
-      const isScript = response.request().resourceType() === 'script' || /javascript|ecmascript/i.test(type);
-      if (!isScript || response.status() >= 300) return;
-      bodies.push(
-        response.body().then(
-          (body) => ({ url: response.url(), body }),
-          () => null,
-        ),
-      );
-    });
+  });
+  const idle = async (what: string) => {
+    const deadline = performance.now() + 15_000;
+    while (inFlight.size > 0 || performance.now() - lastActivity < 500) {
+      if (performance.now() > deadline) {
+        log.warn(`${what} (${viewport.name}): network not idle after 15 s (${[...inFlight].map((r) => r.url()).join(', ')})`);
+        break;
+      }
+      await sleep(50);
+    }
+  };
+  const collect = async (what: string): Promise<Script[]> => {
+    await idle(what);
+    const seen = new Set<string>();
+    const scripts: Script[] = [];
+    for (const loaded of await Promise.all(bodies)) {
+      if (!loaded || seen.has(loaded.url)) continue;
+      seen.add(loaded.url);
+      scripts.push({ url: new URL(loaded.url).pathname, bytes: loaded.body.length, gzipBytes: gzipSync(loaded.body).length });
+    }
+    return scripts;
+  };
+  return { page, context, blocked, collect };
+}
+
+async function loadPage(browser: Browser, url: string, viewport: Viewport): Promise<PageLoad> {
+  const { page, context, blocked, collect } = await openPage(browser, viewport);
+  try {
     const response = await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+    // Before any interaction: what the page costs a visitor who only reads it.
+    const scripts = await collect(url);
     // Scroll a screen at a time so every client:visible island crosses the viewport.
     for (let step = 0; step < 40; step++) {
       const atBottom = await page.evaluate(() => {
@@ -217,28 +260,7 @@ async function loadPage(browser: Browser, url: string, viewport: Viewport): Prom
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       if (atBottom) break;
     }
-    const deadline = performance.now() + 15_000;
-    while (inFlight.size > 0 || performance.now() - lastActivity < 500) {
-      if (performance.now() > deadline) {
-        log.warn(`${url} (${viewport.name}): network not idle after 15 s (${[...inFlight].map((r) => r.url()).join(', ')})`);
-        break;
-      }
-      await sleep(50);
-    }
-    const seen = new Set<string>();
-    const scripts: PageLoad['scripts'] = [];
-    for (const loaded of await Promise.all(bodies)) {
-      if (!loaded || seen.has(loaded.url)) continue;
-      seen.add(loaded.url);
-      scripts.push({ url: new URL(loaded.url).pathname, bytes: loaded.body.length, gzipBytes: gzipSync(loaded.body).length });
-    }
-    return {
-      status: response?.status() ?? 0,
-      scripts,
-      externalBytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
-      externalGzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
-      blockedRequests: blocked,
-    };
+    return { status: response?.status() ?? 0, scripts, afterScroll: await collect(`${url} (scrolled)`), blockedRequests: blocked };
   } finally {
     await context.close();
   }
@@ -267,24 +289,80 @@ async function measureJavaScript(base: string, pages: { label: string; path: str
       const byViewport: Partial<Record<Viewport['name'], JsLoad>> = {};
       for (const viewport of VIEWPORTS) {
         const load = await loadPage(browser, base + path, viewport);
-        const totalGzipBytes = load.externalGzipBytes + inline.gzipBytes;
-        const totalBytes = load.externalBytes + inline.bytes;
+        const externalGzipBytes = sumGzip(load.scripts);
+        const externalBytes = load.scripts.reduce((sum, s) => sum + s.bytes, 0);
+        const totalGzipBytes = externalGzipBytes + inline.gzipBytes;
         byViewport[viewport.name] = {
           totalGzipBytes,
-          externalGzipBytes: load.externalGzipBytes,
-          externalBytes: load.externalBytes,
+          externalGzipBytes,
+          externalBytes,
           scripts: load.scripts,
+          afterScroll: { totalGzipBytes: sumGzip(load.afterScroll) + inline.gzipBytes, scripts: load.afterScroll.map((s) => s.url) },
           ...(load.blockedRequests.length ? { blockedRequests: load.blockedRequests } : {}),
         };
-        if (islands === 0 && totalBytes > 0) failures.push(`js: ${path} (${viewport.name}) has no island but ships ${totalBytes} bytes of JavaScript`);
-        if (totalGzipBytes > JS_BUDGET_BYTES) failures.push(`js: ${path} (${viewport.name}) ships ${totalGzipBytes} gzipped bytes, over ${JS_BUDGET_BYTES}`);
+        if (islands === 0 && externalBytes + inline.bytes > 0) failures.push(`js: ${path} (${viewport.name}) has no island but ships JavaScript`);
+        if (totalGzipBytes > JS_BUDGET_BYTES) {
+          failures.push(`js: ${path} (${viewport.name}) loads ${totalGzipBytes} gzipped bytes before any interaction, over ${JS_BUDGET_BYTES}`);
+        }
       }
       results.push({ label, path, status: html.status, islands, inline, mobile: byViewport.mobile!, desktop: byViewport.desktop! });
     }
   } finally {
     await browser.close();
   }
-  return { budgetGzipBytes: JS_BUDGET_BYTES, pages: results };
+  return { budgetGzipBytes: JS_BUDGET_BYTES, budgetMeans: 'loaded before any interaction (no scroll, pointer, key or touch)', pages: results };
+}
+
+/**
+ * React's runtime, which the picker's budget leaves aside: Astro's React
+ * renderer with react-dom (client.*.js), react itself and its JSX runtime.
+ * Everything else the picker brings counts, libraries included.
+ */
+const REACT_RUNTIME = /\/_astro\/(?:client|react|jsx-runtime)\.[\w-]+\.js$/;
+
+/**
+ * The open-time picker in use, at each viewport: on the spa page of a spa
+ * that books online, choose a treatment, wait for the day strip, choose a
+ * time, fill in the details. The JavaScript loaded by then, less React's
+ * runtime, against the 15 KB budget (issue 24).
+ */
+async function measurePicker(base: string, spaPath: string) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_ARGS });
+  const results: Record<string, unknown> = {};
+  try {
+    for (const viewport of VIEWPORTS) {
+      const { page, context, collect } = await openPage(browser, viewport);
+      try {
+        await page.goto(base + spaPath, { waitUntil: 'load', timeout: 30_000 });
+        const before = await collect(spaPath);
+        const picker = page.locator('#book');
+        await picker.getByLabel('Treatment').focus();
+        await picker.getByLabel('Treatment').selectOption({ index: 1 });
+        await picker.locator('[data-day-strip] [data-time]').first().click({ timeout: 15_000 });
+        await picker.getByLabel(/Full name/).fill('Bench Client');
+        await picker.getByLabel(/Email/).fill('bench-client@example.com');
+        await picker.getByLabel(/I agree/).check();
+        const after = await collect(`${spaPath} (picker used)`);
+        const own = after.filter((s) => !REACT_RUNTIME.test(s.url));
+        const react = after.filter((s) => REACT_RUNTIME.test(s.url));
+        results[viewport.name] = {
+          beforeInteractionGzipBytes: sumGzip(before),
+          afterPickerGzipBytes: sumGzip(after),
+          reactRuntimeGzipBytes: sumGzip(react),
+          ownCodeGzipBytes: sumGzip(own),
+          ownScripts: own,
+        };
+        if (sumGzip(own) > PICKER_BUDGET_BYTES) {
+          failures.push(`js: the picker (${viewport.name}) brings ${sumGzip(own)} gzipped bytes beside React's runtime, over ${PICKER_BUDGET_BYTES}`);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return { path: spaPath, budgetGzipBytes: PICKER_BUDGET_BYTES, budgetMeans: "everything loaded after using the picker except React's runtime", ...results };
 }
 
 // ---------------------------------------------------------------------------
@@ -545,6 +623,20 @@ async function measureScale() {
     timeout: 300_000,
   });
   if (generate.status !== 0) throw new Error('generating the directory failed');
+  // Open times (issue 24): every 10th spa books online, Monday to Saturday 9 to 6, with one clinician for all
+  // its treatments, so search's "available this week" and "next available first" have real calendars to read.
+  const week = JSON.stringify(
+    Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, day === 'sun' ? [] : [['09:00', '18:00']]])),
+  );
+  writeAt(env.DATABASE_PATH!, "update spas set booking_mode = 'instant', opening_hours = ? where id % 10 = 0", week);
+  writeAt(
+    env.DATABASE_PATH!,
+    `insert into clinicians (spa_id, name, role, license_number, treatments)
+     select s.id, 'Bench Clinician', 'NP', 'BENCH' || s.id,
+            coalesce((select json_group_array(distinct v.treatment) from services v where v.spa_id = s.id and v.treatment is not null), '[]')
+     from spas s where s.id % 10 = 0`,
+  );
+  const bookableSpas = queryAt<{ n: number }>(env.DATABASE_PATH!, "select count(*) as n from spas where active = 1 and booking_mode <> 'none'")[0]!.n;
   const buildSeconds = publish(`${args.spas} spas`, env);
   if (buildSeconds >= BUILD_BUDGET_SECONDS) failures.push(`scale: build took ${buildSeconds.toFixed(1)} s, budget ${BUILD_BUDGET_SECONDS} s`);
 
@@ -597,6 +689,33 @@ async function measureScale() {
     }
     const judged = wrkPage ?? page;
     if (judged.latencyMs.p95 >= SEARCH_P95_BUDGET_MS) failures.push(`scale: /search-results p95 ${judged.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
+
+    // Search by open times, each request an address of its own (a page number), so none is answered from the
+    // server's cache of whole pages: the cost of the search itself, with each spa's next open time kept about
+    // a minute (next-open.ts). The first request after start computes every bookable spa's.
+    const openTimeQueries = (from: number, count: number, extra: Record<string, string>) =>
+      Array.from({ length: count }, (_, i) => q({ ...extra, page: String(from + i) }));
+    // A new connection (no keep-alive socket left from before wrk, which the server has closed meanwhile).
+    const coldStarted = performance.now();
+    const cold = await fetch(`${base}/search-results${q({ available: 'week', sort: 'next', page: '100000' })}`, {
+      signal: AbortSignal.timeout(60_000),
+      headers: { Connection: 'close' },
+    });
+    await cold.arrayBuffer();
+    const coldMs = round(performance.now() - coldStarted);
+    if (cold.status !== 200) failures.push(`scale: search by open times answered ${cold.status}`);
+    const openTimesRuns = [
+      await loadTest(base, '/search-results', openTimeQueries(1, 400, { available: 'week', sort: 'next' }), 400, 8),
+      await loadTest(base, '/search-results', openTimeQueries(1, 400, { available: 'week', service: 'botox' }), 400, 8),
+      await loadTest(base, '/search-results', openTimeQueries(1, 200, { sort: 'next', city: cities[0]! }), 200, 1),
+    ];
+    for (const run of openTimesRuns) {
+      log.info(
+        `/search-results by open times (${Object.keys(run.byQuery).length} addresses, none cached): ${run.requests} requests at concurrency ${run.concurrency}, p50 ${run.latencyMs.p50} ms, p95 ${run.latencyMs.p95} ms, p99 ${run.latencyMs.p99} ms`,
+      );
+      if (run.errors) failures.push(`scale: search by open times: ${run.errors} failed requests (${run.errorSamples.join('; ')})`);
+    }
+    log.info(`/search-results by open times, the first request (every one of ${bookableSpas} bookable spas computed): ${coldMs} ms`);
     return {
       searchResultsWrk: wrkPage,
       spas: args.spas,
@@ -610,6 +729,12 @@ async function measureScale() {
         latencyMs: serial.latencyMs,
       },
       apiSearch: api,
+      searchByOpenTimes: {
+        bookableSpas,
+        firstRequestMs: coldMs,
+        note: 'each request its own address (page number), so the server’s cache of whole pages never answers; next open times are kept about a minute per spa',
+        runs: openTimesRuns.map(({ byQuery: _byQuery, ...run }) => run),
+      },
     };
   } finally {
     await stop();
@@ -633,6 +758,12 @@ async function measureDemo() {
     env.DATABASE_PATH!,
     "select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1",
   );
+  // A spa that takes online bookings (issue 24), with a treatment it books online: its page carries the picker.
+  const [bookable] = queryAt<{ id: number; slug: string; serviceId: number }>(
+    env.DATABASE_PATH!,
+    `select p.id, p.slug, min(s.id) as serviceId from spas p join services s on s.spa_id = p.id and s.active = 1 and s.bookable_online = 1
+     where p.active = 1 and p.booking_mode <> 'none' group by p.id order by p.id limit 1`,
+  );
 
   const pages: { label: string; path: string; optional?: boolean }[] = [
     { label: 'home', path: '/' },
@@ -643,6 +774,14 @@ async function measureDemo() {
     { label: 'offers', path: '/offers' },
     ...(offer ? [{ label: 'offer', path: `/offers/${offer.slug}`, optional: true }] : []),
     { label: 'spa', path: `/spas/${spa.slug}` },
+    ...(bookable
+      ? [
+          { label: 'spa taking online bookings', path: `/spas/${bookable.slug}` },
+          // Rendered on request: the week of open times as plain forms, the picker island over it.
+          { label: 'booking, a spa’s open times', path: `/booking?spa=${bookable.id}&service=${bookable.serviceId}` },
+        ]
+      : []),
+    { label: 'search, available this week', path: '/search-results?available=week&sort=next' },
     { label: 'city', path: '/cities/irvine' },
     { label: 'city treatment', path: '/cities/irvine/botox' },
     { label: 'privacy policy', path: '/privacy-policy' },
@@ -654,11 +793,17 @@ async function measureDemo() {
     { label: 'client sign-in', path: '/api/login' },
   ];
   if (!offer) log.warn('no active offer in the demo data: /offers/<slug> skipped');
+  if (!bookable) failures.push('js: no demo spa takes online bookings, so the picker was not measured');
 
   const stop = await startServer(env);
   try {
     const base = env.SITE_URL!;
-    const javascript = parts.has('js') ? await measureJavaScript(base, pages) : undefined;
+    // The manage page of a booked open time (its picker moves the booking).
+    const manage = bookable && parts.has('js') ? await bookOneTime(base, bookable.id, bookable.serviceId) : null;
+    if (manage) pages.push({ label: 'manage a booking', path: manage });
+    const javascript = parts.has('js')
+      ? { ...(await measureJavaScript(base, pages)), picker: bookable ? await measurePicker(base, `/spas/${bookable.slug}`) : null }
+      : undefined;
     const chosen = args.pages?.split(',') ?? ['home', 'search', 'spa', 'offers', 'city'];
     const lighthousePages = pages.filter((p) => chosen.includes(p.label));
     const lighthouseResults = parts.has('lighthouse') ? await runLighthouse(base, lighthousePages) : undefined;
@@ -668,13 +813,26 @@ async function measureDemo() {
   }
 }
 
+/** Books the first open time of a spa's service through the site's API; the path of its manage page. */
+async function bookOneTime(base: string, spaId: number, serviceId: number): Promise<string | null> {
+  const slots = (await (await fetch(`${base}/api/spas/${spaId}/slots?service=${serviceId}&days=28`)).json()) as { nextAvailable: { start: string } | null };
+  if (!slots.nextAvailable) return null;
+  const response = await fetch(`${base}/api/spas/${spaId}/bookings`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: base },
+    body: JSON.stringify({ serviceId, start: slots.nextAvailable.start, name: 'Bench Client', email: 'bench-manage@example.com' }),
+  });
+  if (response.status !== 201) return null;
+  return new URL(((await response.json()) as { manageUrl: string }).manageUrl).pathname;
+}
+
 function report(javascript: JsPage[]) {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
   for (const page of javascript) {
     if ('missing' in page) log.warn(`js ${page.path}: missing (${page.missing})`);
     else
       log.info(
-        `js ${page.path}: ${page.islands} island(s); mobile ${kb(page.mobile.totalGzipBytes)}, desktop ${kb(page.desktop.totalGzipBytes)} gzipped (inline ${kb(page.inline.gzipBytes)})`,
+        `js ${page.path}: ${page.islands} island(s); before any interaction mobile ${kb(page.mobile.totalGzipBytes)}, desktop ${kb(page.desktop.totalGzipBytes)} gzipped (inline ${kb(page.inline.gzipBytes)}); after scrolling mobile ${kb(page.mobile.afterScroll.totalGzipBytes)}, desktop ${kb(page.desktop.afterScroll.totalGzipBytes)}`,
       );
   }
 }
@@ -696,6 +854,14 @@ async function main() {
   };
   writeFigures(log, 'pages', figures);
   report(figures.javascript?.pages ?? []);
+  const picker = figures.javascript?.picker as Record<string, { ownCodeGzipBytes: number; reactRuntimeGzipBytes: number }> | null | undefined;
+  for (const name of ['mobile', 'desktop']) {
+    if (picker?.[name]) {
+      log.info(
+        `js picker used (${name}): ${(picker[name].ownCodeGzipBytes / 1000).toFixed(1)} KB beside React's runtime (${(picker[name].reactRuntimeGzipBytes / 1000).toFixed(1)} KB)`,
+      );
+    }
+  }
   reportBars(
     log,
     failures.map((failure) => `budget missed: ${failure}`),

@@ -6,9 +6,9 @@ import { createResponseCache } from './response-cache.ts';
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-async function start(generation: () => string) {
+async function start(generation: () => string, clock: () => number = () => performance.now()) {
   let rendered = 0;
-  const cache = createResponseCache(2);
+  const cache = createResponseCache(2, 60_000, clock);
   server = createServer((req, res) => {
     if (cache.serve(req, res, generation())) return;
     cache.capture(req, res, generation());
@@ -46,6 +46,20 @@ describe('response cache', () => {
     expect(again.headers.get('x-cache')).toBe('hit');
     expect(again.headers.get('x-request-id')).toBeNull();
     expect(site.rendered()).toBe(1);
+  });
+
+  it('keeps an answer at most a minute: next open times on search cards follow the clock (issue 24)', async () => {
+    let now = 1_000;
+    const site = await start(
+      () => 'v1',
+      () => now,
+    );
+    await site.get('/search-results?sort=next');
+    now += 59_000;
+    expect((await site.get('/search-results?sort=next')).cache).toBe('hit');
+    now += 2_000;
+    expect((await site.get('/search-results?sort=next')).cache).toBeNull();
+    expect(site.rendered()).toBe(2);
   });
 
   it('never caches signed-in requests, other pages or errors', async () => {

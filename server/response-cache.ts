@@ -2,7 +2,9 @@
 // and for spa pages rendered while a change waits for the build (server/serve.ts).
 // Search pages are rendered on request (they must work without JavaScript) and
 // the same searches repeat all day; the answer changes only when listings do,
-// so an entry lives until the content version or the served build changes.
+// so an entry lives until the content version or the served build changes,
+// and at most a minute: search cards show each spa's next open time (issue
+// 24), which changes with the clock and with bookings, not with listings.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
@@ -12,6 +14,8 @@ interface Entry {
   body: Buffer;
   /** Compressed once when stored, so a hit costs no compression. */
   gzipped: Buffer;
+  /** When it was stored (performance.now()). */
+  at: number;
 }
 
 export interface ResponseCache {
@@ -30,7 +34,10 @@ export function isCacheable(req: IncomingMessage): boolean {
   return req.method === 'GET' && CACHEABLE.test(req.url ?? '') && !SESSION_COOKIE.test(req.headers.cookie ?? '');
 }
 
-export function createResponseCache(maxEntries = 500): ResponseCache {
+/** How long an entry may answer: next open times on search cards stay at most this stale. */
+export const RESPONSE_CACHE_MAX_AGE_MS = 60_000;
+
+export function createResponseCache(maxEntries = 500, maxAgeMs = RESPONSE_CACHE_MAX_AGE_MS, clock: () => number = () => performance.now()): ResponseCache {
   const entries = new Map<string, Entry>();
   let currentGeneration = '';
 
@@ -52,6 +59,10 @@ export function createResponseCache(maxEntries = 500): ResponseCache {
       if (!isCacheable(req)) return false;
       const hit = entries.get(req.url!);
       if (!hit) return false;
+      if (clock() - hit.at > maxAgeMs) {
+        entries.delete(req.url!);
+        return false;
+      }
       remember(req.url!, hit); // most recently used
       const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
       const body = gzip ? hit.gzipped : hit.body;
@@ -89,7 +100,7 @@ export function createResponseCache(maxEntries = 500): ResponseCache {
             Object.entries(res.getHeaders()).filter(([name]) => !['set-cookie', 'content-length', 'content-encoding', 'vary', 'x-request-id'].includes(name)),
           ) as Entry['headers'];
           const body = Buffer.concat(chunks);
-          remember(key, { status: 200, headers, body, gzipped: gzipSync(body) });
+          remember(key, { status: 200, headers, body, gzipped: gzipSync(body), at: clock() });
         }
         return end(chunk, ...rest);
       }) as typeof res.end;

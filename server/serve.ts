@@ -154,6 +154,7 @@ export async function startServer() {
     if (home && hasSessionCookie(request.cookie, cookieName)) return null;
     const { id, files, publishedVersion } = active!;
     if (publishOnChange && spaPageTarget(request.method, request.target) && dataVersion() > publishedVersion) return null;
+    if (bookingForSpaTarget(request.method, request.target)) return null;
     const file = files.resolve(request.method, request.target, request.acceptEncoding, request.ifNoneMatch);
     if (!file || (!file.bodiless && !file.body)) return null;
     const requestId = newRequestId();
@@ -223,7 +224,9 @@ export async function startServer() {
     if (req.headers[FRESH_SPA_PAGE.header] !== undefined) delete req.headers[FRESH_SPA_PAGE.header];
     const spaPage = publishOnChange ? spaPageTarget(req.method, req.url ?? '/') : null;
     const freshSpaPage = spaPage && dataVersion() > publishedVersion ? spaPage : null;
-    if (!freshSpaPage && files.serve(req, res)) return;
+    // /booking?spa={id} is the spa's booking, rendered on request; plain /booking is a file.
+    const bookingPage = bookingForSpaTarget(req.method, req.url ?? '/');
+    if (!freshSpaPage && !bookingPage && files.serve(req, res)) return;
     // A build swap or a listing change starts the cache of rendered answers afresh.
     const generation = `${id}:${dataVersion()}`;
     if (searchCache.serve(req, res, generation)) return;
@@ -234,6 +237,7 @@ export async function startServer() {
         req.headers[FRESH_SPA_PAGE.header] = '1';
         req.url = `${FRESH_SPA_PAGE.pathPrefix}${freshSpaPage.slug}${freshSpaPage.query}`;
       }
+      if (bookingPage) req.url = bookingPage;
       handler(req, res);
     });
   });
@@ -327,6 +331,17 @@ function spaPageTarget(method: string | undefined, target: string): { slug: stri
   if (!isRead(method)) return null;
   const match = /^\/spas\/([^/?]+)(\?.*)?$/.exec(target);
   return match && SLUG_PATTERN.test(match[1]!) ? { slug: match[1]!, query: match[2] ?? '' } : null;
+}
+
+/**
+ * /booking?spa={id} (with or without more of a query): where the on-request
+ * page that renders it lives (src/pages/booking/for-spa.astro), else null.
+ * The node adapter would answer the pre-rendered /booking for it.
+ */
+function bookingForSpaTarget(method: string | undefined, target: string): string | null {
+  if (!isRead(method)) return null;
+  const match = /^\/booking\/?\?(.*)$/.exec(target);
+  return match && /(?:^|&)spa=/.test(match[1]!) ? `/booking/for-spa?${match[1]}` : null;
 }
 
 const isHomeTarget = (target: string) => /^\/(?:\?|$)/.test(target);

@@ -3,7 +3,16 @@
 // UTC-8 (PST) in winter and UTC-7 (PDT) in summer; in 2027 the clocks go
 // forward on Sunday 14 March at 2:00 and back on Sunday 7 November at 2:00.
 import { describe, expect, it } from 'vitest';
-import { checkTime, dateLabel, openTimes, pacificMinutes, type ClinicianCalendar, type ServiceToBook, type SpaCalendar } from './availability.ts';
+import {
+  checkTime,
+  dateLabel,
+  firstOpenTime,
+  openTimes,
+  pacificMinutes,
+  type ClinicianCalendar,
+  type ServiceToBook,
+  type SpaCalendar,
+} from './availability.ts';
 import { closedWeek, type DayHours, type WeeklyHours } from './opening-hours.ts';
 
 const utc = (iso: string) => Date.parse(iso);
@@ -104,6 +113,24 @@ describe('open times on an ordinary week', () => {
     expect(
       openTimes(spa, { duration: 30, bufferAfterMinutes: 0, treatment: null }, { from: '2027-12-06', days: 1, now: MONDAY_EARLY })[0]!.times[0]!.clinicianIds,
     ).toEqual([1, 2, 3]);
+  });
+});
+
+describe('the first open time (next available)', () => {
+  it('is the soonest time from a date on, skipping closed and full days, and stops at the horizon', () => {
+    // Friday 10 December 2027, 4:00 PM PST: with 2 hours' notice nothing is left that day; the weekend is closed.
+    const friday = utc('2027-12-11T00:00:00Z');
+    expect(firstOpenTime(calendar(), botox, { from: '2027-12-10', days: 14, now: friday })).toMatchObject({
+      date: '2027-12-13',
+      label: '9:00 AM',
+      start: utc('2027-12-13T17:00:00Z'),
+    });
+    // Ana, the only one who gives Botox, is off all next week: the first time is the Monday after.
+    const away = calendar({ clinicians: [{ ...ana, timeOff: [{ firstDay: '2027-12-13', lastDay: '2027-12-17' }] }, ben] });
+    expect(firstOpenTime(away, botox, { from: '2027-12-10', days: 14, now: friday })?.date).toBe('2027-12-20');
+    // Looking only a week ahead, or with a horizon of 5 days, finds nothing.
+    expect(firstOpenTime(away, botox, { from: '2027-12-10', days: 7, now: friday })).toBeNull();
+    expect(firstOpenTime({ ...away, rules: { ...away.rules, horizonDays: 5 } }, botox, { from: '2027-12-10', days: 28, now: friday })).toBeNull();
   });
 });
 

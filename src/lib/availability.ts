@@ -363,32 +363,58 @@ class DayPlan {
  * horizon as of `now`.
  */
 export function openTimes(calendar: SpaCalendar, service: ServiceToBook, { from, days, now }: { from: string; days: number; now: number }): OpenDay[] {
+  return [...eachOpenDay(calendar, service, from, days, now)];
+}
+
+/**
+ * The first open time on or after the Pacific date `from`, looking at most
+ * `days` dates ahead (and never past the horizon), with its date: what search
+ * and the picker call "next available". It stops at the first day with a time,
+ * so a spa with a time today costs one day's work.
+ */
+export function firstOpenTime(
+  calendar: SpaCalendar,
+  service: ServiceToBook,
+  { from, days, now }: { from: string; days: number; now: number },
+): (OpenTime & { date: string }) | null {
+  const lastDate = addDays(pacificMinutes(now).date, calendar.rules.horizonDays);
+  const within = Math.max(0, Math.min(days, daysBetween(from, lastDate) + 1));
+  for (const day of eachOpenDay(calendar, service, from, within, now)) {
+    if (day.times.length > 0) return { ...day.times[0]!, date: day.date };
+  }
+  return null;
+}
+
+/** Whole days from one 'YYYY-MM-DD' to another (negative when `to` is earlier). */
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/** openTimes, one day at a time: callers that want only the first time stop early. */
+function* eachOpenDay(calendar: SpaCalendar, service: ServiceToBook, from: string, days: number, now: number): Generator<OpenDay> {
   const busy = new Busy(calendar.bookings);
   const earliest = now + calendar.rules.minNoticeMinutes * MINUTE;
   const lastDate = addDays(pacificMinutes(now).date, calendar.rules.horizonDays);
   const duration = service.duration * MINUTE;
   const until = (service.duration + service.bufferAfterMinutes) * MINUTE;
   const step = calendar.rules.stepMinutes;
-  const result: OpenDay[] = [];
   for (const day of daysFrom(from, days)) {
     const { date } = day;
     const open: OpenDay = { date, weekday: day.weekday, label: dateLabel(date), times: [] };
-    result.push(open);
-    if (date > lastDate) continue;
-    const plan = new DayPlan(day, calendar, service, busy);
-    for (const [openAt, closeAt] of plan.ranges) {
-      // Wall-clock minutes on the grid; whether the treatment fits is judged in instants (a range that
-      // spans a clock change is an hour shorter or longer than it reads).
-      for (let minutes = openAt; minutes < closeAt; minutes += step) {
-        const start = day.instantOf(minutes);
-        if (start === null || start < earliest) continue;
-        const clinicianIds = plan.free(plan.workingAt(start, start + duration), start, start + until);
-        if (clinicianIds.length === 0 || plan.room(start, start + until) === undefined) continue;
-        open.times.push({ start, end: start + duration, minutes, label: timeLabel(minutes), clinicianIds });
+    if (date <= lastDate) {
+      const plan = new DayPlan(day, calendar, service, busy);
+      for (const [openAt, closeAt] of plan.ranges) {
+        // Wall-clock minutes on the grid; whether the treatment fits is judged in instants (a range that
+        // spans a clock change is an hour shorter or longer than it reads).
+        for (let minutes = openAt; minutes < closeAt; minutes += step) {
+          const start = day.instantOf(minutes);
+          if (start === null || start < earliest) continue;
+          const clinicianIds = plan.free(plan.workingAt(start, start + duration), start, start + until);
+          if (clinicianIds.length === 0 || plan.room(start, start + until) === undefined) continue;
+          open.times.push({ start, end: start + duration, minutes, label: timeLabel(minutes), clinicianIds });
+        }
       }
     }
+    yield open;
   }
-  return result;
 }
 
 /**

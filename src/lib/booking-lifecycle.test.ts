@@ -5,6 +5,7 @@ import {
   cancellationPolicyLine,
   canMoveLead,
   decideBookingChange,
+  decideClientMove,
   leadMoves,
   leadStatusForBooking,
   selfCancelDeadline,
@@ -328,5 +329,27 @@ describe('a lead follows its booking (issue 26)', () => {
     ['cancelled', 'converted', 'converted'],
   ] as const)('a %s booking takes a %s lead to %s', (booking, lead, next) => {
     expect(leadStatusForBooking(booking, lead)).toBe(next);
+  });
+});
+
+describe('the client moving an open time (manage link)', () => {
+  const held = (scheduledAt: Date = later(48)): BookingState => ({ status: 'pending', preferredDate: '2026-12-01', scheduledAt });
+
+  it('moves a held time at either kind of spa, and a confirmed one at an instant spa, while it could still be cancelled', () => {
+    expect(decideClientMove(held(), 'request', NOW).ok).toBe(true);
+    expect(decideClientMove(held(), 'instant', NOW).ok).toBe(true);
+    expect(decideClientMove(confirmed(later(48), 24), 'instant', NOW).ok).toBe(true);
+  });
+
+  it('refuses inside the cancellation window, once the time has come, without a time, and a time the spa itself confirmed', () => {
+    expect(decideClientMove(confirmed(later(10), 24), 'instant', NOW)).toMatchObject({
+      ok: false,
+      code: 'inside_cancellation_window',
+      message: 'Your appointment is less than 24 hours away, so it can no longer be changed online. Call the spa to change it.',
+    });
+    expect(decideClientMove(held(later(-1)), 'request', NOW)).toMatchObject({ ok: false, code: 'too_late' });
+    expect(decideClientMove(pending(), 'request', NOW)).toMatchObject({ ok: false, reason: 'conflict' });
+    expect(decideClientMove(confirmed(later(48), 24), 'request', NOW)).toMatchObject({ ok: false, reason: 'conflict' });
+    expect(decideClientMove(inStatus('cancelled'), 'instant', NOW)).toMatchObject({ ok: false, reason: 'conflict' });
   });
 });

@@ -7,6 +7,8 @@
 //                                            inside it too when the booking carries a late-cancellation fee
 //                                            the client was shown and accepts: a late cancellation)
 //   confirmed -> confirmed at a new time     (reschedule; the calendar event is updated)
+//   a booked or held open time -> another    (the client, from the manage link, while they could still
+//                                            cancel it online; its status stays, decideClientMove)
 // No-show protection (issue 25) adds, beside the status: a booking waiting for
 // its card step cannot be confirmed by the spa yet, and one marked as a
 // no-show cannot be completed.
@@ -138,6 +140,36 @@ export function decideBookingChange(booking: BookingState, change: BookingChange
   }
 
   return invalid({}, 'Unknown change.');
+}
+
+/**
+ * Whether the client may move their booking to another open time from the
+ * manage link (issue 24): only while they could still cancel it online (the
+ * spa's cancellation window), only a booking with a time, and a confirmed one
+ * only at a spa that books instantly: at a spa that confirms each time itself,
+ * a confirmed appointment is changed by the spa (the client calls, or cancels
+ * and books again). The status stays what it was: a held time stays held for
+ * the spa's answer, a confirmed one stays confirmed at the new time.
+ */
+export function decideClientMove(booking: BookingState, mode: 'instant' | 'request', now = new Date()): Result<void, 'forbidden' | 'conflict' | 'invalid'> {
+  const cancel = decideBookingChange(booking, { status: 'cancelled' }, 'client', now);
+  if (!cancel.ok) {
+    if (cancel.code === 'inside_cancellation_window') {
+      const hours = booking.cancellationWindowHours ?? DEFAULT_CANCELLATION_WINDOW_HOURS;
+      return conflict(
+        `Your appointment is less than ${hours} ${hours === 1 ? 'hour' : 'hours'} away, so it can no longer be changed online. Call the spa to change it.`,
+        {
+          code: cancel.code,
+        },
+      );
+    }
+    return cancel.code === 'too_late' ? conflict('The appointment date has arrived; call the spa to change it.', { code: 'too_late' }) : cancel;
+  }
+  if (!booking.scheduledAt) return conflict('This request has no time yet; the spa will confirm one.', { code: 'invalid_transition' });
+  if (booking.status === 'confirmed' && mode !== 'instant') {
+    return conflict('The spa confirmed this time itself. To change it, call the spa, or cancel and book another time.', { code: 'invalid_transition' });
+  }
+  return ok(undefined);
 }
 
 const LEAD_MOVES: Record<LeadStatus, readonly LeadStatus[]> = {

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { BookingChange } from './booking-lifecycle.ts';
 import { fromPacificWallClock, pacificDate } from './dates.ts';
 
-export const BOOKING_LIMITS = { name: 100, email: 254, phone: 30, message: 2000, tracking: 100 } as const;
+export const BOOKING_LIMITS = { name: 100, email: 254, phone: 30, message: 2000, tracking: 100, reason: 500 } as const;
 
 export const BOOKING_MESSAGES = {
   name: 'Name is required',
@@ -165,6 +165,9 @@ export const bookingChangeSchema = z.pipe(
     return z.NEVER;
   }),
 );
+
+/** Why the spa declines or cancels a booking (optional; the client's mail carries it, issue 26). */
+export const cancelReasonSchema = optionalText(BOOKING_LIMITS.reason, 'The reason contains characters that are not allowed');
 
 export const leadChangeSchema = z.object({
   status: z.enum(['new', 'contacted', 'converted', 'lost'], 'Status must be new, contacted, converted or lost'),

@@ -16,6 +16,17 @@ describe('structured data', () => {
     expect(splitAddress('Somewhere odd', 'Irvine')).toMatchObject({ streetAddress: 'Somewhere odd', addressLocality: 'Irvine' });
   });
 
+  it('offers a ReserveAction where the spa takes online bookings', () => {
+    const base = { name: 'Glow', slug: 'glow', description: null, address: null, phone: null, website: null, imageUrl: null, cityName: 'Irvine', prices: [] };
+    expect(spaJsonLd({ ...base, reserveUrl: '/booking?spa=7#open-times' }, origin)).toMatchObject({
+      potentialAction: {
+        '@type': 'ReserveAction',
+        target: { '@type': 'EntryPoint', urlTemplate: 'https://ocmedspadirectory.com/booking?spa=7#open-times' },
+        result: { '@type': 'Reservation', name: 'Appointment at Glow' },
+      },
+    });
+  });
+
   it('lists clinicians as employees with their licence, and reviews with their aggregate', () => {
     const base = { name: 'Glow', slug: 'glow', description: null, address: null, phone: null, website: null, imageUrl: null, cityName: 'Irvine', prices: [] };
     const data = spaJsonLd(
@@ -46,6 +57,8 @@ describe('structured data', () => {
       aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2, bestRating: 5, worstRating: 1 },
       review: [{ '@type': 'Review', author: { name: 'Kim' }, reviewRating: { ratingValue: 4 }, reviewBody: 'Good.', datePublished: '2026-10-05' }],
     });
+    // A spa that takes no online bookings offers no ReserveAction.
+    expect(data).not.toHaveProperty('potentialAction');
     // No rating at all rather than an empty one, which search engines reject.
     const none = spaJsonLd({ ...base, clinicians: [], reviews: { count: 0, average: null, items: [] } }, origin);
     expect(none).not.toHaveProperty('aggregateRating');

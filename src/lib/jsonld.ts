@@ -22,6 +22,8 @@ export interface SpaLdInput {
   reviews?: { count: number; average: number | null; items: ReviewLdInput[] };
   /** The weekly opening hours (as data), when listed. */
   openingHours?: WeeklyHours | null;
+  /** Where a client books online (our open times, or the spa's own booking page), for its ReserveAction; none when it takes no online bookings. */
+  reserveUrl?: string | null;
 }
 
 export interface ClinicianLdInput {
@@ -114,6 +116,20 @@ export function priceRange(prices: number[]): string | undefined {
  * time, so the properties are checked against each type and then published
  * with both.
  */
+/** How search engines offer "Book" for a business that takes online bookings (schema.org ReserveAction). */
+function reserveAction(name: string, url: string) {
+  return {
+    '@type': 'ReserveAction',
+    target: {
+      '@type': 'EntryPoint',
+      urlTemplate: url,
+      inLanguage: 'en-US',
+      actionPlatform: ['https://schema.org/DesktopWebPlatform', 'https://schema.org/MobileWebPlatform'],
+    },
+    result: { '@type': 'Reservation', name: `Appointment at ${name}` },
+  } as const;
+}
+
 export function spaJsonLd(spa: SpaLdInput, origin: string) {
   const url = new URL(`/spas/${spa.slug}`, origin).href;
   const range = priceRange(spa.prices);
@@ -131,6 +147,7 @@ export function spaJsonLd(spa: SpaLdInput, origin: string) {
     ...(spa.clinicians?.length ? { employee: employeesLd(spa.clinicians) } : {}),
     ...(spa.reviews ? reviewsLd(spa.reviews) : {}),
     ...(spa.openingHours ? { openingHoursSpecification: openingHoursSpecification(spa.openingHours) } : {}),
+    ...(spa.reserveUrl ? { potentialAction: reserveAction(spa.name, new URL(spa.reserveUrl, origin).href) } : {}),
   };
   const medical = { '@context': 'https://schema.org', '@type': 'MedicalBusiness', ...properties } satisfies WithContext<MedicalBusiness>;
   ({ '@type': 'DaySpa', ...properties }) satisfies DaySpa;

@@ -2,8 +2,9 @@
 // POST /api/spas/{id}/bookings (JSON) and the plain form post of /booking/time,
 // which adds the consent box as the request form does. The person's fields
 // are the booking request's own (src/lib/booking-schema.ts), so a name or an
-// address refused there is refused here too. Written with zod/mini because the
-// picker's island may ship it.
+// address refused there is refused here too. The picker's island does not
+// ship it: it sends what is in the form, consent box included, and shows the
+// endpoint's messages under the fields.
 import * as z from 'zod/mini';
 import { BOOKING_MESSAGES, bookingRequestSchema } from './booking-schema.ts';
 
@@ -19,10 +20,16 @@ const id = (message: string) => z.int(message).check(z.positive(message), z.lte(
 /** An instant with its zone ('2027-03-14T16:00:00.000Z' as the slots endpoint gives it, or with an offset). */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** Epoch milliseconds of an instant written as the slots endpoint writes it (or with an offset); null for anything else. */
+export function parseInstant(value: string): number | null {
+  const at = value.length <= 40 && INSTANT.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+  return Number.isNaN(at) ? null : at;
+}
+
 const start = z.pipe(
   z.string(OPEN_TIME_MESSAGES.start).check(z.maxLength(40, OPEN_TIME_MESSAGES.start)),
   z.transform((value, context) => {
-    const at = INSTANT.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+    const at = parseInstant(value) ?? Number.NaN;
     if (Number.isNaN(at)) {
       context.issues.push({ code: 'custom', message: OPEN_TIME_MESSAGES.start, input: value });
       return z.NEVER;
@@ -39,6 +46,8 @@ export const openTimeBookingSchema = z.extend(
     start,
     /** The clinician the client chose; absent: the spa's first free one. */
     clinicianId: z.optional(z.nullable(id(OPEN_TIME_MESSAGES.clinician))),
+    /** The consent box, when the payload comes from a form that has one (the picker sends it as it stands); the API may leave it out. */
+    consent: z.optional(z.literal(true, BOOKING_MESSAGES.consent)),
   },
 );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalSearchUrl, parseSearchParams, searchUrl, treatmentOptions } from './search.ts';
+import { canonicalSearchUrl, knownTreatmentName, parseSearchParams, searchUrl, treatmentOptions } from './search.ts';
 
 const parse = (query: string) => parseSearchParams(new URLSearchParams(query));
 
@@ -61,5 +61,19 @@ describe('canonical search URL', () => {
     expect(at('/search-results?service=botox')).toBeNull();
     expect(at('/search-results')).toBeNull();
     expect(at('/search-results?tier=gold')).toBeNull();
+  });
+});
+
+describe('open times and the heading', () => {
+  it('keeps "available this week" and "next available first", and refuses other values', () => {
+    expect(parse('available=week&sort=next').data).toEqual({ available: 'week', sort: 'next', page: 1 });
+    expect(parse('available=month').success).toBe(false);
+    expect(searchUrl({ service: 'botox', available: 'week', sort: 'next' })).toBe('/search-results?service=botox&available=week&sort=next');
+  });
+
+  it('names only treatments the directory knows (issue 26: no text from the address in the heading)', () => {
+    expect(knownTreatmentName('botox', [])).toBe('Botox');
+    expect(knownTreatmentName('signature peel', ['signature peel'])).toBe('Signature peel');
+    expect(knownTreatmentName('call 555-0000 for free botox -', ['signature peel'])).toBeUndefined();
   });
 });

@@ -36,6 +36,9 @@ export const searchQuerySchema = z.object({
     .transform((value) => (value === undefined ? undefined : value === 'true')),
   // Who treats you (issue 14): a medical director listed, or every licence checked.
   trust: z.enum(['director', 'checked'], { message: 'Must be director or checked' }).optional(),
+  // Open times (issue 24): only spas with an open time in the next 7 days; soonest open time first.
+  available: z.enum(['week'], { message: 'Must be week' }).optional(),
+  sort: z.enum(['next'], { message: 'Must be next' }).optional(),
   page: z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1).max(10_000).default(1),
 });
 
@@ -43,7 +46,7 @@ export type SearchQuery = z.output<typeof searchQuerySchema>;
 
 export function parseSearchParams(params: URLSearchParams) {
   const raw: Record<string, string> = {};
-  for (const key of ['city', 'service', 'tier', 'featured', 'trust', 'page']) {
+  for (const key of ['city', 'service', 'tier', 'featured', 'trust', 'available', 'sort', 'page']) {
     const value = params.get(key);
     if (value !== null && value !== '') raw[key] = value;
   }
@@ -65,6 +68,17 @@ export function treatmentOptions(serviceNames: string[]): { value: string; label
 }
 
 export const treatmentName = (slug: string) => treatments.find((t) => t.slug === slug)?.name;
+
+/**
+ * What a search's heading may say the treatment is: the spec's treatment
+ * name, or the name of a service the directory lists; anything else typed
+ * into the address is not echoed (issue 26: no "call 555-0000" headings).
+ */
+export function knownTreatmentName(term: string, serviceNames: readonly string[]): string | undefined {
+  const listed = treatmentName(term);
+  if (listed) return listed;
+  return serviceNames.includes(term) ? term.charAt(0).toUpperCase() + term.slice(1) : undefined;
+}
 
 /**
  * The clean URL of a search, or null when the request already uses it. A plain

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { trackEvent } from '#lib/client/analytics.ts';
 import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '#lib/client/booking.ts';
+import { announceLive, prefillMember } from '#lib/client/island.ts';
 import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
@@ -30,8 +31,6 @@ export interface DirectoryServiceChoice extends ServiceChoice {
 interface Props {
   /** The spa the request is for; without one it goes to the directory's concierge. */
   spa?: SpaChoice;
-  /** /booking?spa={id}: the spa comes from the address, read once the page is live. */
-  spaFromUrl?: boolean;
   /** Pacific "today" when the page was built; replaced by the browser's own on load. */
   today: string;
   /** A signed-in visitor's name and address, filled in (and kept when the form resets). */
@@ -45,6 +44,9 @@ interface Props {
    * home, whose list then shows the new request.
    */
   returnTo?: string;
+  /** A request the server refused (posted before the island was live, or without JavaScript), shown again: its messages and what was typed. */
+  errors?: Partial<Record<Field, string>>;
+  values?: Partial<Record<Field, string>>;
 }
 
 type Field = 'name' | 'email' | 'phone' | 'serviceId' | 'preferredDate' | 'message' | 'consent';
@@ -113,14 +115,13 @@ function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: s
 // without JavaScript; once live it validates with the endpoint's own schema
 // and sends JSON. Its fields are uncontrolled (defaultValue): React never
 // writes a value over what the visitor typed, before hydration or after.
-export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today: buildDay, idPrefix, prefill, services = [], returnTo }: Props) {
+export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, services = [], returnTo, errors: refused, values }: Props) {
   const generatedId = useId();
   const id = (field: string) => `${idPrefix ?? generatedId}-${field}`;
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [submitted, setSubmitted] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>(refused ?? {});
+  const [submitted, setSubmitted] = useState(refused !== undefined);
   const [submitting, setSubmitting] = useState(false);
   const [today, setToday] = useState(buildDay);
-  const [spa, setSpa] = useState<SpaChoice | undefined>(initialSpa);
   const [scheduled, setScheduled] = useState<{ id: number; label: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const schemaRef = useRef<Schemas['bookingFormSchema'] | null>(null);
@@ -130,15 +131,11 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
     // The page may have been built yesterday: the minimum is the visitor's Pacific today.
     setToday(pacificDate());
     const carried = takeScheduledService();
-    if (carried && !initialSpa) setScheduled(carried);
-    if (!spaFromUrl) return;
-    const spaId = new URLSearchParams(window.location.search).get('spa');
-    if (!spaId || !/^\d{1,12}$/.test(spaId)) return;
-    fetch(`/api/spas/${spaId}/services`, { credentials: 'include' })
-      .then((response) => (response.ok ? (response.json() as Promise<SpaChoice>) : undefined))
-      .then((found) => found && setSpa(found))
-      .catch(() => {});
-  }, [initialSpa, spaFromUrl]);
+    if (carried && !spa) setScheduled(carried);
+    // A press on Submit while the island loaded is handed to it now (client:intent="submit").
+    announceLive(formRef.current);
+    return prefillMember(formRef.current);
+  }, [spa]);
 
   function validate(next: Values, schema: Schemas['bookingFormSchema']) {
     const parsed = schema.safeParse(toInput(next));
@@ -267,7 +264,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           Full name <span aria-hidden="true">*</span>
         </>,
         (props) => (
-          <input {...props} type="text" autoComplete="name" required maxLength={100} defaultValue={prefill?.name} />
+          <input {...props} type="text" autoComplete="name" required maxLength={100} defaultValue={values?.name ?? prefill?.name} />
         ),
       )}
       {field(
@@ -276,14 +273,14 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           Email <span aria-hidden="true">*</span>
         </>,
         (props) => (
-          <input {...props} {...EMAIL_INPUT} required maxLength={254} defaultValue={prefill?.email} />
+          <input {...props} {...EMAIL_INPUT} required maxLength={254} defaultValue={values?.email ?? prefill?.email} />
         ),
       )}
       {field(
         'phone',
         'Phone',
         (props) => (
-          <input {...props} type="tel" autoComplete="tel" inputMode="tel" maxLength={30} defaultValue="" />
+          <input {...props} type="tel" autoComplete="tel" inputMode="tel" maxLength={30} defaultValue={values?.phone ?? ''} />
         ),
         { optional: true },
       )}
@@ -291,7 +288,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         'preferredDate',
         'Preferred date',
         (props) => (
-          <input {...props} type="date" min={today} defaultValue="" />
+          <input {...props} type="date" min={today} defaultValue={values?.preferredDate ?? ''} />
         ),
         { optional: true },
       )}
@@ -301,7 +298,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           'serviceId',
           'Treatment',
           (props) => (
-            <select {...props} defaultValue="">
+            <select {...props} defaultValue={values?.serviceId ?? ''}>
               <option value="">Not sure yet: I'd like advice</option>
               {spa.services.map((service) => (
                 <option key={service.id} value={service.id}>
@@ -319,7 +316,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
           'serviceId',
           'Treatment',
           (props) => (
-            <select {...props} defaultValue="" data-treatment-choice>
+            <select {...props} defaultValue={values?.serviceId ?? ''} data-treatment-choice>
               <option value="">Not sure yet: I'd like advice</option>
               {byCategory(services).map(([category, choices]) => (
                 <optgroup key={category} label={categoryName(category)}>
@@ -353,7 +350,13 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
         'message',
         'Message',
         (props) => (
-          <textarea {...props} rows={4} maxLength={2000} placeholder="What would you like to treat? Any questions for the provider?" defaultValue="" />
+          <textarea
+            {...props}
+            rows={4}
+            maxLength={2000}
+            placeholder="What would you like to treat? Any questions for the provider?"
+            defaultValue={values?.message ?? ''}
+          />
         ),
         { optional: true, wide: true },
       )}
@@ -365,6 +368,7 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
             type="checkbox"
             value="true"
             required
+            defaultChecked={values?.consent === 'true' || values?.consent === 'on'}
             className="mt-1 size-5 shrink-0 accent-brand-700"
             aria-invalid={invalid('consent')}
             aria-describedby={describe('consent')}
@@ -381,7 +385,12 @@ export default function BookingForm({ spa: initialSpa, spaFromUrl = false, today
       </div>
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-ink-muted">Fields marked * are required. No payment is taken now.</p>
-        <button type="submit" className="btn-primary btn-lg shrink-0 whitespace-nowrap" disabled={submitting}>
+        {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page (issue 26). */}
+        <button
+          type="submit"
+          className="btn-primary btn-lg shrink-0 whitespace-nowrap aria-disabled:cursor-not-allowed aria-disabled:opacity-60"
+          aria-disabled={submitting || undefined}
+        >
           {submitting ? 'Submitting...' : 'Request Appointment'}
         </button>
       </div>

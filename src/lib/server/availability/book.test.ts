@@ -151,6 +151,8 @@ describe('booking an open time at an instant spa', () => {
       ['a service not bookable online', { serviceId: fixture.laser, start: '2027-06-03T17:00:00Z' }, 'serviceId', /cannot be booked online/],
       ['another spa’s clinician', { clinicianId: 999_999, start: '2027-06-03T17:00:00Z' }, 'clinicianId', /Choose a clinician/],
       ['no time at all', { start: 'tomorrow at nine' }, 'start', /Choose one of the open times/],
+      // The picker sends its consent box as it stands; an API client may leave it out.
+      ['the consent box left empty', { start: '2027-06-03T17:00:00Z', consent: false }, 'consent', /You must agree to continue/],
     ];
     for (const [what, fields, field, message] of forged) {
       const result = book(fields);

@@ -75,7 +75,7 @@ export interface OpenTimeContext {
 }
 
 /** The refusal of a time the engine would not give, in words a client can act on. */
-function timeRefusal(reason: Exclude<TimeRefusal, 'taken'>, spa: { name: string; minNoticeMinutes: number; horizonDays: number }): Refusal<'invalid'> {
+export function timeRefusal(reason: Exclude<TimeRefusal, 'taken'>, spa: { name: string; minNoticeMinutes: number; horizonDays: number }): Refusal<'invalid'> {
   const minutes = spa.minNoticeMinutes;
   const notice = minutes % 60 === 0 ? `${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'}` : `${minutes} minutes`;
   const messages: Record<typeof reason, [field: 'start' | 'clinicianId', message: string]> = {

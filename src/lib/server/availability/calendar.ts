@@ -3,10 +3,10 @@
 // their hours and time off, rooms, and the timed bookings around the window
 // asked about. The slots endpoint reads it through the app's handle; the
 // booking transaction reads it again through its own, inside the write lock.
-import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '#db/client.ts';
 import { bookings, clinicians, clinicianTimeOff, services, spaDateHours, spas, type BookingMode } from '#db/schema.ts';
-import { openTimes, pacificMidnight, pacificMinutes, type OpenDay, type SpaCalendar } from '#lib/availability.ts';
+import { firstOpenTime, openTimes, pacificMidnight, pacificMinutes, type OpenDay, type OpenTime, type SpaCalendar } from '#lib/availability.ts';
 import { addDays } from '#lib/dates.ts';
 import type { DayHours } from '#lib/opening-hours.ts';
 import { notFound, ok, type Result } from '#lib/result.ts';
@@ -28,6 +28,8 @@ export interface BookableSpa {
   slug: string;
   bookingMode: Exclude<BookingMode, 'none'>;
   cancellationWindowHours: number;
+  /** How many days ahead it takes online bookings. */
+  horizonDays: number;
 }
 
 export interface BookableService {
@@ -43,7 +45,14 @@ export interface BookableService {
 /** The spa if it is listed and takes online bookings (mode instant or request). */
 export function findBookableSpa(db: Reader, spaId: number): BookableSpa | null {
   const spa = db
-    .select({ id: spas.id, name: spas.name, slug: spas.slug, bookingMode: spas.bookingMode, cancellationWindowHours: spas.cancellationWindowHours })
+    .select({
+      id: spas.id,
+      name: spas.name,
+      slug: spas.slug,
+      bookingMode: spas.bookingMode,
+      cancellationWindowHours: spas.cancellationWindowHours,
+      horizonDays: spas.bookingHorizonDays,
+    })
     .from(spas)
     .where(and(eq(spas.id, spaId), eq(spas.active, true)))
     .get();
@@ -95,8 +104,11 @@ export function cliniciansOf(db: Reader, spaId: number, fromDate: string) {
   return staff.map((c) => ({ ...c, timeOff: timeOff.filter((off) => off.clinicianId === c.id) }));
 }
 
-/** The spa's calendar with the bookings that can touch instants [from, to). */
-export function loadCalendar(db: Reader, spaId: number, from: number, to: number): SpaCalendar {
+/**
+ * The spa's calendar with the bookings that can touch instants [from, to);
+ * without booking `except` (the one a client is moving to another time).
+ */
+export function loadCalendar(db: Reader, spaId: number, from: number, to: number, except?: number): SpaCalendar {
   const spa = db
     .select({
       hours: spas.openingHours,
@@ -135,6 +147,7 @@ export function loadCalendar(db: Reader, spaId: number, from: number, to: number
         gte(bookings.scheduledAt, new Date(from - MARGIN_MS)),
         lt(bookings.scheduledAt, new Date(to + MARGIN_MS)),
         inArray(bookings.status, [...ACTIVE_STATUSES]),
+        except === undefined ? undefined : ne(bookings.id, except),
       ),
     )
     .all();
@@ -159,13 +172,38 @@ export interface SpaOpenTimes {
   days: OpenDay[];
 }
 
-/** The open times of a spa's service on `days` Pacific dates from `from`. */
-export function openTimesFor(db: Reader, spaId: number, serviceId: number, from: string, days: number, now: number): Result<SpaOpenTimes, 'not_found'> {
+/** The open times of a spa's service on `days` Pacific dates from `from` (as if booking `except` were not there: the one a client is moving). */
+export function openTimesFor(
+  db: Reader,
+  spaId: number,
+  serviceId: number,
+  from: string,
+  days: number,
+  now: number,
+  except?: number,
+): Result<SpaOpenTimes, 'not_found'> {
   const spa = findBookableSpa(db, spaId);
   if (!spa) return notFound('This provider does not take online bookings.');
   const service = findBookableService(db, spaId, serviceId);
   if (!service) return notFound('This service cannot be booked online.', { fields: { service: 'Choose a service this provider takes online bookings for' } });
   const window = windowOf(from, days);
-  const calendar = loadCalendar(db, spaId, window.start, window.end);
+  const calendar = loadCalendar(db, spaId, window.start, window.end, except);
   return ok({ spa, service, days: openTimes(calendar, service, { from, days, now }) });
+}
+
+/** How far "next available" looks when the days asked about have no time: the longest horizon a spa may set. */
+export const NEXT_AVAILABLE_DAYS = 90;
+
+/** The first open time of a spa's service on or after the Pacific date `from` (within the spa's horizon), or null. */
+export function nextOpenTimeFor(
+  db: Reader,
+  spaId: number,
+  service: BookableService,
+  from: string,
+  now: number,
+  except?: number,
+): (OpenTime & { date: string }) | null {
+  const window = windowOf(from, NEXT_AVAILABLE_DAYS);
+  const calendar = loadCalendar(db, spaId, window.start, window.end, except);
+  return firstOpenTime(calendar, service, { from, days: NEXT_AVAILABLE_DAYS, now });
 }

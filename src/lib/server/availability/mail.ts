@@ -7,7 +7,7 @@
 import { brand } from '#content/site.ts';
 import { whenLabel } from '#lib/availability.ts';
 import { priceLabel } from '#lib/services.ts';
-import { manageUrl, statusChangeMail } from '../bookings/booking-mail.ts';
+import { bookingCalendarEvent, manageUrl, statusChangeMail } from '../bookings/booking-mail.ts';
 import type { BookingDetails } from '../bookings/bookings.ts';
 import { syncBookingReminders } from '../bookings/reminders.ts';
 import { renderEmail } from '../mail/layout.ts';
@@ -90,4 +90,62 @@ export function announceOpenTimeBooking(details: BookingDetails, origin: string)
   }
   const spaMail = spaBookedMail(details, origin);
   if (spaMail) sendMailInBackground(spaMail);
+}
+
+/**
+ * The client's mail after they moved their booking (issue 24): a confirmed
+ * time carries the calendar event again with its higher SEQUENCE (so the
+ * calendar moves the one event it has), a held one says the spa will confirm.
+ */
+export function movedMail(before: BookingDetails, after: BookingDetails, origin: string): MailMessage {
+  const confirmed = after.booking.status === 'confirmed';
+  const from = when(before);
+  return {
+    to: after.booking.email,
+    subject: confirmed ? `New time: ${serviceName(after)} at ${spaName(after)}` : `Requested: ${serviceName(after)} at ${spaName(after)}`,
+    ...(confirmed ? { icalEvent: { method: 'REQUEST' as const, content: bookingCalendarEvent(after, 'REQUEST', origin) } } : {}),
+    ...renderEmail({
+      preheader: confirmed ? when(after) : `${when(after)}. The spa will confirm.`,
+      heading: confirmed ? 'Your appointment has a new time' : 'Your new time is held',
+      paragraphs: [
+        confirmed
+          ? `Your ${serviceName(after)} at ${spaName(after)} is now on ${when(after)} (it was ${from}).`
+          : `${spaName(after)} holds ${when(after)} for your ${serviceName(after)} (instead of ${from}). The spa will confirm it, and we will e-mail you when it does.`,
+        confirmed ? 'The attached invitation updates the appointment in your calendar.' : 'You can check where your request stands, or cancel it, at any time:',
+      ],
+      action: { label: 'Manage your booking', url: manageUrl(after, origin) },
+    }),
+  };
+}
+
+/** The spa's news that a client moved their booking. */
+export function spaMovedMail(before: BookingDetails, after: BookingDetails, origin: string): MailMessage | null {
+  const to = after.inbox;
+  if (!to) return null;
+  const { booking } = after;
+  const held = booking.status === 'pending';
+  return {
+    to,
+    replyTo: booking.email,
+    subject: `${held ? 'New time requested' : 'Moved'}: ${serviceName(after)}, ${when(after)}`,
+    ...renderEmail({
+      preheader: `${booking.name}: ${when(before)} -> ${when(after)}`,
+      heading: held ? 'A client asked for another time' : 'A client moved their booking',
+      paragraphs: [
+        held
+          ? `${booking.name} asked to move their ${serviceName(after)} from ${when(before)} to ${when(after)}. The new time is held for them until you confirm or decline it from your dashboard.`
+          : `${booking.name} moved their ${serviceName(after)} from ${when(before)} to ${when(after)}. The booking stays confirmed and the client's calendar is updated.`,
+        facts(after),
+      ],
+      action: { label: 'Open your dashboard', url: new URL('/owner/dashboard', origin).href },
+    }),
+  };
+}
+
+/** Sends what a move sends: the client's mail, the spa's, and the reminders of the new time. */
+export function announceMovedBooking(before: BookingDetails, after: BookingDetails, origin: string): void {
+  sendMailInBackground(movedMail(before, after, origin));
+  const spaMail = spaMovedMail(before, after, origin);
+  if (spaMail) sendMailInBackground(spaMail);
+  syncBookingReminders(after, origin);
 }

@@ -9,7 +9,8 @@ import { parseId } from '#lib/ids.ts';
 import { asc, eq } from 'drizzle-orm';
 import { clinicians } from '#db/schema.ts';
 import { db } from '../db.ts';
-import { openTimesFor } from './calendar.ts';
+import { nextOpenTimeFor, openTimesFor } from './calendar.ts';
+import { forgetNextOpen } from './next-open.ts';
 import { fieldErrors, malformed, ok, type Result } from '#lib/result.ts';
 
 /** At most four weeks in one answer; the picker pages a week at a time. */
@@ -40,7 +41,14 @@ const slotsQuerySchema = z.object({
 
 export type SlotsAnswer = ReturnType<typeof slotsJson>;
 
-function slotsJson(found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>['value'], from: string, days: number, today: string) {
+function slotsJson(
+  found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>['value'],
+  from: string,
+  days: number,
+  today: string,
+  now: number,
+  except?: number,
+) {
   const staff = new Map(
     db
       .select({ id: clinicians.id, name: clinicians.name, role: clinicians.role })
@@ -51,7 +59,9 @@ function slotsJson(found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>
       .map((c) => [c.id, c]),
   );
   const named = new Set(found.days.flatMap((day) => day.times.flatMap((t) => t.clinicianIds)));
-  const first = found.days.flatMap((day) => day.times)[0];
+  // "Next available": the first time of these days, else the first after them (a week with nothing open says when to look).
+  const firstDay = found.days.find((day) => day.times.length > 0);
+  const first = firstDay ? { ...firstDay.times[0]!, date: firstDay.date } : nextOpenTimeFor(db, found.spa.id, found.service, addDays(from, days), now, except);
   return {
     spa: { id: found.spa.id, name: found.spa.name, slug: found.spa.slug, mode: found.spa.bookingMode },
     service: {
@@ -65,8 +75,9 @@ function slotsJson(found: Extract<ReturnType<typeof openTimesFor>, { ok: true }>
     from,
     days,
     previous: from > today ? (addDays(from, -days) < today ? today : addDays(from, -days)) : null,
-    next: addDays(from, days),
-    nextAvailable: first ? { start: new Date(first.start).toISOString(), label: whenLabel(first.start) } : null,
+    // No later window once it would start past the spa's horizon.
+    next: addDays(from, days) <= addDays(today, found.spa.horizonDays) ? addDays(from, days) : null,
+    nextAvailable: first ? { start: new Date(first.start).toISOString(), label: whenLabel(first.start), date: first.date } : null,
     clinicians: [...named].map((id) => staff.get(id)).filter((c) => c !== undefined),
     dates: found.days.map((day) => ({
       date: day.date,
@@ -89,9 +100,10 @@ export const SLOTS_CACHE_MS = 10_000;
 const MAX_CACHED = 2_000;
 const cache = new Map<string, { spaId: number; at: number; body: string }>();
 
-/** Forgets the spa's cached answers (after a booking or a change of its settings in this process). */
+/** Forgets the spa's cached answers, search's next open time included (after a booking or a change of its settings in this process). */
 export function forgetSlots(spaId: number): void {
   for (const [key, entry] of cache) if (entry.spaId === spaId) cache.delete(key);
+  forgetNextOpen(spaId);
 }
 
 /** slotsFor's answer as JSON text, from the cache when fresh. */
@@ -108,8 +120,12 @@ export function slotsJsonFor(spaId: number, query: URLSearchParams, now = Date.n
   return ok(body);
 }
 
-/** The answer for a query string: the open times, or why not (invalid query, unknown spa or service). */
-export function slotsFor(spaId: number, query: URLSearchParams, now = Date.now()): Result<SlotsAnswer> {
+/**
+ * The answer for a query string: the open times, or why not (invalid query,
+ * unknown spa or service). `except`: a booking to leave out of the calendar
+ * (the one a client is moving to another time).
+ */
+export function slotsFor(spaId: number, query: URLSearchParams, now = Date.now(), except?: number): Result<SlotsAnswer> {
   const parsed = slotsQuerySchema.safeParse({
     service: query.get('service') ?? undefined,
     from: query.get('from') ?? undefined,
@@ -120,7 +136,7 @@ export function slotsFor(spaId: number, query: URLSearchParams, now = Date.now()
   // Days before today have no open time: start at today.
   const from = parsed.data.from && parsed.data.from > today ? parsed.data.from : today;
   const days = parsed.data.days ?? DEFAULT_DAYS;
-  const found = openTimesFor(db, spaId, parsed.data.service, from, days, now);
+  const found = openTimesFor(db, spaId, parsed.data.service, from, days, now, except);
   if (!found.ok) return found;
-  return ok(slotsJson(found.value, from, days, today));
+  return ok(slotsJson(found.value, from, days, today, now, except));
 }

@@ -257,6 +257,10 @@ describe('statusChangeMail (to the client)', () => {
     expect(cancelledPending.subject).toBe('Cancelled: Signature HydraFacial at Glow Spa');
     expect(cancelledPending.text).toContain('Your booking for Signature HydraFacial at Glow Spa is cancelled.');
     expect(cancelledPending.text).toContain('call (949) 555-0111');
+    expect(cancelledPending.text).not.toContain('wrote:');
+    // A decline with the owner's reason carries it, in the spa's name (issue 26).
+    const declined = statusChangeMail(details({ booking: { status: 'cancelled' } }), 'cancelled', ORIGIN, false, 'We are fully booked that week.');
+    expect(declined.text).toContain('Glow Spa wrote:\nWe are fully booked that week.');
 
     const general = statusChangeMail(
       details({ service: null, spa: null, cityName: null, ownerEmail: null, booking: { status: 'cancelled' } }),

@@ -119,8 +119,12 @@ export function newRequestMail(details: BookingDetails, origin: string): MailMes
 
 export type BookingEvent = 'confirmed' | 'rescheduled' | 'completed' | 'cancelled';
 
-/** The client's mail for a change; a confirmation or a new time carries the invitation, a cancellation withdraws it. */
-export function statusChangeMail(details: BookingDetails, event: BookingEvent, origin: string, wasScheduled: boolean): MailMessage {
+/**
+ * The client's mail for a change; a confirmation or a new time carries the
+ * invitation, a cancellation withdraws it. `reason`: what the spa wrote when
+ * it declined or cancelled (its own words, from a signed-in owner).
+ */
+export function statusChangeMail(details: BookingDetails, event: BookingEvent, origin: string, wasScheduled: boolean, reason?: string): MailMessage {
   const { booking } = details;
   const provider = providerName(details);
   const when = booking.scheduledAt ? formatPacificDateTime(booking.scheduledAt) : null;
@@ -172,6 +176,7 @@ export function statusChangeMail(details: BookingDetails, event: BookingEvent, o
           heading: 'Your booking is cancelled',
           paragraphs: [
             `Your booking for ${what(details)} at ${provider}${when && wasScheduled ? ` on ${when}` : ''} is cancelled.`,
+            ...(reason ? [`${provider} wrote:\n${reason}`] : []),
             `If this is a surprise, call ${details.spa?.phone ?? contact.phone} or reply to this e-mail.`,
           ],
           action: { label: 'Book another time', url: new URL(details.spa ? `/booking?spa=${details.spa.id}` : '/#contact', origin).href },
@@ -240,7 +245,7 @@ export function announceNewBooking(details: BookingDetails, origin: string): voi
   sendMailInBackground(newRequestMail(details, origin));
 }
 
-export function announceBookingChange(before: BookingDetails, after: BookingDetails, byClient: boolean, origin: string): void {
+export function announceBookingChange(before: BookingDetails, after: BookingDetails, byClient: boolean, origin: string, reason?: string): void {
   const wasScheduled = before.booking.status === 'confirmed';
   const event: BookingEvent =
     after.booking.status === 'confirmed'
@@ -251,7 +256,7 @@ export function announceBookingChange(before: BookingDetails, after: BookingDeta
         ? 'completed'
         : 'cancelled';
   if (event === 'completed') return announceCompletedVisit(after, origin);
-  sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled));
+  sendMailInBackground(statusChangeMail(after, event, origin, wasScheduled, byClient ? undefined : reason));
   if (byClient && event === 'cancelled') sendMailInBackground(clientCancelledMail(after, origin));
   // No-show protection: a deposit goes back at once when the client cancelled in time or the spa cancelled (billing/protection.ts).
   if (event === 'cancelled') void settleCancellation(after, getStripe(), origin);

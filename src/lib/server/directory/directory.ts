@@ -1,10 +1,11 @@
 // Read queries for the public directory, used at build time by pre-rendered
 // pages and at request time by /search-results and the JSON API.
-import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { cities, clinicians, offerServices, offers, reviews, services, siteMeta, spaPhotos, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
 import { RESULTS_PER_PAGE, type SearchQuery } from '#lib/search.ts';
 import { db } from '../db.ts';
 import { columnsOf } from '../db-helpers.ts';
+import { nextOpenLabel, nextOpenTimes, thisWeekEnd } from '../availability/next-open.ts';
 
 /** Tier weight, then newest (spec 9: ELITE 3, PREMIUM 2, FREE 1). */
 // The same expression as the spas_rank_idx index, so SQLite reads results in
@@ -47,6 +48,7 @@ const spaCardColumns = {
   cityId: spas.cityId,
   cityName: cities.name,
   citySlug: cities.slug,
+  bookingMode: spas.bookingMode,
   hasMedicalDirector: sql<boolean>`${hasMedicalDirector}`.mapWith(Boolean),
   licencesChecked: sql<boolean>`${licencesChecked}`.mapWith(Boolean),
   reviewCount: sql<number>`(select count(*) ${publishedReviews})`.mapWith(Number),
@@ -111,7 +113,25 @@ function offersService(term: string): SQL {
     and (${services.treatment} = ${term} or lower(${services.name}) = ${term}))`;
 }
 
-export function searchSpas(query: SearchQuery) {
+/** A card in search results: the spa, and its next open time when it publishes its availability (issue 24). */
+export type SearchCard = SpaCardData & { nextOpen?: string };
+
+/** The cards with their next open time (of the searched treatment, when one is), for spas that take online bookings. */
+function withNextOpen(rows: SpaCardData[], term: string | undefined, now: number, known?: Map<number, number>): SearchCard[] {
+  const next =
+    known ??
+    nextOpenTimes(
+      rows.filter((row) => row.bookingMode !== 'none').map((row) => row.id),
+      term,
+      now,
+    );
+  return rows.map((row) => {
+    const at = next.get(row.id);
+    return at === undefined ? row : { ...row, nextOpen: nextOpenLabel(at, now) };
+  });
+}
+
+export function searchSpas(query: SearchQuery, now = Date.now()): { spas: SearchCard[]; total: number; page: number; pages: number } {
   const where = and(
     eq(spas.active, true),
     query.city ? eq(cities.slug, query.city) : undefined,
@@ -120,6 +140,7 @@ export function searchSpas(query: SearchQuery) {
     query.featured !== undefined ? (query.featured ? spaFeatured : sql`not ${spaFeatured}`) : undefined,
     query.trust === 'director' ? hasMedicalDirector : query.trust === 'checked' ? licencesChecked : undefined,
   );
+  if (query.available || query.sort) return searchByOpenTimes(query, where, now);
   const total = db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0;
   const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
   const page = Math.min(query.page, pages);
@@ -129,7 +150,64 @@ export function searchSpas(query: SearchQuery) {
     .limit(RESULTS_PER_PAGE)
     .offset((page - 1) * RESULTS_PER_PAGE)
     .all();
-  return { spas: rows, total, page, pages };
+  return { spas: withNextOpen(rows, query.service, now), total, page, pages };
+}
+
+/**
+ * "Available this week" and "next available first" (issue 24). Only spas that
+ * take online bookings can have an open time: those matching the search are
+ * asked for theirs (kept about a minute per spa, next-open.ts), filtered and
+ * sorted (soonest first; equal times keep the tier order). Sorted without the
+ * filter, every other matching spa follows in tier order, read a page at a
+ * time by SQL, so a large directory costs no more than its bookable spas.
+ */
+function searchByOpenTimes(query: SearchQuery, where: SQL | undefined, now: number) {
+  const candidates = db
+    .select({ id: spas.id })
+    .from(spas)
+    .innerJoin(cities, eq(spas.cityId, cities.id))
+    .where(and(where, ne(spas.bookingMode, 'none')))
+    .orderBy(...tierOrder)
+    .all()
+    .map((row) => row.id);
+  const next = nextOpenTimes(candidates, query.service, now);
+  let timed = candidates.filter((id) => next.has(id));
+  if (query.available === 'week') {
+    const end = thisWeekEnd(now);
+    timed = timed.filter((id) => next.get(id)! < end);
+  }
+  // Array.prototype.sort is stable: equal times keep the tier order.
+  if (query.sort === 'next') timed = [...timed].sort((a, b) => next.get(a)! - next.get(b)!);
+  const total =
+    query.available === 'week' ? timed.length : (db.select({ n: count() }).from(spas).innerJoin(cities, eq(spas.cityId, cities.id)).where(where).get()?.n ?? 0);
+  const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
+  const page = Math.min(query.page, pages);
+  const first = (page - 1) * RESULTS_PER_PAGE;
+  const shown = timed.slice(first, first + RESULTS_PER_PAGE);
+  if (query.available !== 'week' && shown.length < RESULTS_PER_PAGE) {
+    const rest = db
+      .select({ id: spas.id })
+      .from(spas)
+      .innerJoin(cities, eq(spas.cityId, cities.id))
+      .where(and(where, timed.length ? notInArray(spas.id, timed) : undefined))
+      .orderBy(...tierOrder)
+      .limit(RESULTS_PER_PAGE - shown.length)
+      .offset(Math.max(0, first - timed.length))
+      .all();
+    shown.push(...rest.map((row) => row.id));
+  }
+  const cards = new Map((shown.length ? spaCards().where(inArray(spas.id, shown)).all() : []).map((card) => [card.id, card]));
+  return {
+    spas: withNextOpen(
+      shown.map((id) => cards.get(id)!),
+      query.service,
+      now,
+      next,
+    ),
+    total,
+    page,
+    pages,
+  };
 }
 
 /** Every active spa as a card, tier then newest (the JSON API's list, GET /api/spas). */
@@ -211,6 +289,8 @@ const serviceWithSpaColumns = {
   spaName: spas.name,
   spaSlug: spas.slug,
   cityName: cities.name,
+  /** Whether a client can book an open time of it (issue 24): the spa publishes its availability and the service is bookable online. */
+  opensOnline: sql<boolean>`(${spas.bookingMode} <> 'none' and ${services.bookableOnline} = 1)`.mapWith(Boolean),
 };
 
 const activeServices = (condition?: SQL) =>
