@@ -24,6 +24,7 @@ import {
   HEARTBEAT_MS,
   isRebuildLocked,
   readBuildInfo,
+  syncUnpublishedMark,
   takeRebuildRequest,
   writeQueueState,
   type RebuildFailure,
@@ -41,6 +42,8 @@ export interface RebuildQueueOptions {
   /** false: build only when asked ("Rebuild now"), not when the data changes. */
   onChange?: boolean;
   writeState: (state: RebuildQueueState) => void;
+  /** After each look at the data: keeps the published site's `unpublished` mark in step (docs/decisions/0025). */
+  afterLook?: (contentVersion: number) => void;
   log?: { info: (message: string) => void; error: (message: string) => void };
   now?: () => number;
   quietMs?: number;
@@ -154,6 +157,11 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
     const at = now();
     const version = options.readContentVersion();
     const published = options.readPublished()?.contentVersion ?? null;
+    try {
+      options.afterLook?.(version);
+    } catch (error) {
+      log.error(`could not mark the site unpublished: ${(error as Error).message}`);
+    }
     if (options.takeRequest()) forced = true;
     if (version !== lastSeenVersion) {
       lastSeenVersion = version;
@@ -215,10 +223,14 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
   };
 }
 
-/** `node server/rebuild.ts` in a child process: the server's memory and event loop stay its own. */
+/**
+ * `node server/rebuild.ts` in a child process at a lower priority (nice 10,
+ * which its threads inherit): the server's memory and event loop stay its
+ * own, and visitors come before the build for the machine's cores.
+ */
 export function spawnPublish(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<{ ok: boolean; log: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['server/rebuild.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('nice', ['-n', '10', process.execPath, 'server/rebuild.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk: Buffer) => {
       // The build's own progress goes to the server log as it always did; the tail is kept for the editors.
@@ -250,6 +262,7 @@ export function startRebuildQueue(sqlite: { prepare: (sql: string) => { get: () 
       return result;
     },
     writeState: (state) => writeQueueState(siteDir, state),
+    afterLook: (contentVersion) => syncUnpublishedMark(siteDir, { onChange, contentVersion }),
     onChange,
     log,
   });

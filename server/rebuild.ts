@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { siteMeta } from '#db/schema.ts';
-import { envPath, loadEnv } from './env.ts';
+import { bakedInValues, env, envPath, loadEnv } from './env.ts';
 import {
   acquireRebuildLock,
   isPending,
@@ -23,7 +23,8 @@ import {
 } from './site-builds.ts';
 import { currentBuildDir, paths, readBuildInfo, writeRebuildResult, type BuildInfo } from '#lib/server/published-site.ts';
 import { logger } from '#lib/log.ts';
-import { precompress } from './static-files.ts';
+import { nginxPaths, writePagePolicy } from './nginx-config.ts';
+import { precompress } from './precompress.ts';
 
 const log = logger('rebuild');
 
@@ -63,17 +64,22 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
     });
     throw error;
   }
-  // Compressed once here, so the server never compresses a page (server/static-files.ts).
+  // Compressed once here, so no front compresses a page (server/precompress.ts).
   const compressed = await precompress(join(outDir, 'client'));
   log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s`);
   const info: BuildInfo = {
     id,
     contentVersion: version,
-    sourceHash: sourceHash(root),
+    sourceHash: sourceHash(root, bakedInValues()),
     builtAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
+    siteUrl: env('SITE_URL'),
   };
   writeFileSync(join(outDir, 'build.json'), JSON.stringify(info, null, 2));
+  // nginx in front sends the pages' policy from this file (docs/decisions/0026); it
+  // changes only with the code or the keys, and nginx must reload to send the new one.
+  const hadPolicy = existsSync(nginxPaths(siteDir).pagePolicy);
+  if (writePagePolicy(siteDir, outDir) && hadPolicy) log.warn(`the pages' policy changed: reload nginx (${nginxPaths(siteDir).pagePolicy})`);
   swapCurrent(siteDir, outDir);
   writeRebuildResult(siteDir, { ok: true, at: info.builtAt, buildId: id, durationMs: info.durationMs });
   const pruned = pruneBuilds(siteDir);
@@ -103,7 +109,7 @@ export async function publish({ ifStale = false } = {}): Promise<'built' | 'up-t
           checkStaleness = false;
           const reason = staleReason(readBuildInfo(currentBuildDir(siteDir) ?? ''), {
             contentVersion: contentVersion(dbPath),
-            sourceHash: sourceHash(root),
+            sourceHash: sourceHash(root, bakedInValues()),
           });
           if (!reason) {
             log.info('the published site is up to date');
