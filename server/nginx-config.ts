@@ -24,7 +24,7 @@ import { FRONT_FILE_CACHE_SECONDS, paths, PAGE_CACHE_CONTROL } from '#lib/server
 import { sessionCookieName, sessionCookiePattern } from '#lib/session-cookie.ts';
 import { tooLargeAnswer } from './request-body.ts';
 import { securityHeadersFor } from './security-headers.ts';
-import { ASSET_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, readPagePolicies } from './static-site.ts';
+import { ASSET_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, INTERNAL_PATH_PATTERN, readPagePolicies } from './static-site.ts';
 
 const log = logger('nginx-config');
 
@@ -259,6 +259,12 @@ ${indent([
 ${indent([headers, 'add_header Cache-Control "no-store" always;', 'default_type "text/plain; charset=utf-8";', "return 200 'Bad request.';"])}
   }
 
+  # A backslash, which browsers read as a slash: Node sends it to the normal form (nginx would keep it in a Location). First: regular expressions are tried in order.
+  location ~ "\\x5c" {
+    proxy_pass http://medspa_node;
+${indent(proxyLines)}
+  }
+
   # No address ends in a slash but the home page's: the normal form, on this site (nginx has merged slashes and dot segments).
   location ~ "^(?<medspa_without_slash>.+)/$" {
     error_page 418 = @node;
@@ -266,8 +272,8 @@ ${indent([headers, 'add_header Cache-Control "no-store" always;', 'default_type 
 ${indent([headers, 'add_header Content-Security-Policy $medspa_page_policy always;', 'add_header Cache-Control "no-store" always;', 'return 301 $medspa_without_slash$is_args$args;'])}
   }
 
-  # The compressed copies by their own names are not addresses: Node answers its 404 page.
-  location ~ "\\.(?:br|gz)$" {
+  # The compressed copies by their own names and the error pages are not addresses: Node answers its 404 page.
+  location ~* ${quotedRegex(INTERNAL_PATH_PATTERN)} {
     proxy_pass http://medspa_node;
 ${indent(proxyLines)}
   }

@@ -17,7 +17,7 @@
 // "Rebuild now" arrives as SITE_DIR/rebuild.requested. Files, because the
 // readers are other processes and the build's facts (build.json,
 // last-rebuild.json) are files in the same folder already.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { logEvent, logger } from '#lib/log.ts';
 import {
   currentBuildDir,
@@ -230,7 +230,10 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
  */
 export function spawnPublish(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<{ ok: boolean; log: string }> {
   return new Promise((resolve) => {
+    // nice runs node in its own place: the child is the build itself.
     const child = spawn('nice', ['-n', '10', process.execPath, 'server/rebuild.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    builds.add(child);
+    child.once('exit', () => builds.delete(child));
     let output = '';
     const keep = (chunk: Buffer) => {
       // The build's own progress goes to the server log as it always did; the tail is kept for the editors.
@@ -242,6 +245,17 @@ export function spawnPublish(cwd = process.cwd(), env: NodeJS.ProcessEnv = proce
     child.on('error', (error) => resolve({ ok: false, log: `${output}\n${error.message}` }));
     child.on('exit', (code, signal) => resolve({ ok: code === 0, log: code === 0 ? output : `${output}\nexited with ${signal ?? `code ${code}`}` }));
   });
+}
+
+const builds = new Set<ChildProcess>();
+
+/**
+ * Stops the builds this process started (the server is stopping): each
+ * removes its unfinished folder and lock (server/rebuild.ts), and the next
+ * start builds again what it would have.
+ */
+export function stopBuilds(): void {
+  for (const child of builds) child.kill('SIGTERM');
 }
 
 /** The queue as the server runs it (server/serve.ts, with BACKGROUND_JOBS=on; PUBLISH_ON_CHANGE decides `onChange`). */

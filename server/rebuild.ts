@@ -44,11 +44,15 @@ function linkDependencies(siteDir: string) {
   symlinkSync(join(root, 'node_modules'), link, 'dir');
 }
 
+/** The build being written, and the site it is for: a stop (SIGTERM) removes it and lets go of the lock. */
+let unfinished: { siteDir: string; outDir: string } | null = null;
+
 async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   const started = performance.now();
   const version = contentVersion(dbPath); // read first: later changes make this build stale
   const id = `${new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15)}-${process.pid}-${version}`;
   const outDir = join(paths(siteDir).builds, id);
+  unfinished = { siteDir, outDir };
   log.info(`building ${id} (content version ${version})`);
   try {
     await build({ root, outDir, logLevel: process.env.REBUILD_LOG_LEVEL === 'warn' ? 'warn' : 'info' });
@@ -81,6 +85,7 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   const hadPolicy = existsSync(nginxPaths(siteDir).pagePolicy);
   if (writePagePolicy(siteDir, outDir) && hadPolicy) log.warn(`the pages' policy changed: reload nginx (${nginxPaths(siteDir).pagePolicy})`);
   swapCurrent(siteDir, outDir);
+  unfinished = null;
   writeRebuildResult(siteDir, { ok: true, at: info.builtAt, buildId: id, durationMs: info.durationMs });
   const pruned = pruneBuilds(siteDir);
   log.info(
@@ -131,6 +136,15 @@ export async function publish({ ifStale = false } = {}): Promise<'built' | 'up-t
 }
 
 if (import.meta.main) {
+  // Stopped (the server that started it stops): nothing half-built stays, and the lock is free.
+  process.once('SIGTERM', () => {
+    if (unfinished) {
+      rmSync(unfinished.outDir, { recursive: true, force: true });
+      releaseRebuildLock(unfinished.siteDir);
+    }
+    log.warn('stopped before the build was published');
+    process.exit(1);
+  });
   const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean', default: false } } });
   publish({ ifStale: values['if-stale'] }).then(
     () => process.exit(0),

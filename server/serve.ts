@@ -32,7 +32,7 @@ import { hasSessionCookie, sessionCookieName } from '#lib/session-cookie.ts';
 import { backUp } from './backups.ts';
 import { derivedSiteUrl, env, envPath, loadEnv, siteUrlOrigin } from './env.ts';
 import { mayReadDetail, processMemory, readiness } from './health.ts';
-import { startRebuildQueue } from './rebuild-queue.ts';
+import { startRebuildQueue, stopBuilds } from './rebuild-queue.ts';
 import { closeAfterAnswer, readCappedBody, refuseTooLarge } from './request-body.ts';
 import { securityHeadersFor, setAppDefaults } from './security-headers.ts';
 import { createStaticSite, type StaticSite } from './static-site.ts';
@@ -280,6 +280,7 @@ export async function startServer() {
 
   const stop = () => {
     unpinCodeBuild(siteDir);
+    stopBuilds();
     shutDown(server);
   };
   process.once('SIGTERM', stop);

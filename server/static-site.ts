@@ -34,6 +34,9 @@ export function cacheControlFor(path: string): string {
  * copies by their own names (a page is asked for by its own name and comes
  * compressed), and the error pages, which the app answers with their status.
  */
+export const INTERNAL_PATH_PATTERN = '\\.(?:br|gz)$|^/(?:404|500)(?:\\.html|/|$)';
+const internalPath = new RegExp(INTERNAL_PATH_PATTERN, 'i');
+
 export function isInternalPath(path: string): boolean {
   let decoded = path;
   try {
@@ -42,7 +45,7 @@ export function isInternalPath(path: string): boolean {
   } catch {
     // sirv keeps a malformed address as it is.
   }
-  return [path, decoded].some((p) => /\.(?:br|gz)$/i.test(p) || /^\/(?:404|500)(?:\.html|\/|$)/.test(p));
+  return internalPath.test(path) || internalPath.test(decoded);
 }
 
 /**
