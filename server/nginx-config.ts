@@ -18,7 +18,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BODY_LIMIT, LARGE_BODY_ROUTES, LIVE_BEFORE_BUILD_PREFIX, SIGNED_IN_VARIANTS, TOKEN_PATH_PREFIXES } from '#lib/front-routes.ts';
+import { API_PREFIX, DEFAULT_BODY_LIMIT, LARGE_BODY_ROUTES, LIVE_BEFORE_BUILD_PREFIX, SIGNED_IN_VARIANTS, TOKEN_PATH_PREFIXES } from '#lib/front-routes.ts';
 import { logger } from '#lib/log.ts';
 import { FRONT_FILE_CACHE_SECONDS, paths, PAGE_CACHE_CONTROL } from '#lib/server/published-site.ts';
 import { sessionCookieName, sessionCookiePattern } from '#lib/session-cookie.ts';
@@ -170,7 +170,7 @@ log_format medspa escape=json '{"time":"$time_iso8601","method":"$request_method
 
 # A refused body is answered as Node answers it (server/request-body.ts): JSON for the API and clients that ask for it.
 map "$request_uri|$http_accept" $medspa_body_answer {
-  "~^/api/" json;
+  ${quotedRegex(`~^${escapeRegex(API_PREFIX)}`)} json;
   "~\\|.*json" json;
   default html;
 }

@@ -5,6 +5,7 @@
 // one route that takes a large body (a photo upload) is not read here: its
 // page reads it, capped, after checking who is asking (server/serve.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_PREFIX } from '#lib/front-routes.ts';
 
 /**
  * Reads the whole body when it fits in `limit` bytes, declared or chunked.
@@ -65,7 +66,7 @@ export function tooLargeAnswer(limit: number, wantsJson: boolean): { type: strin
 
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
   req.pause();
-  const { type, body } = tooLargeAnswer(limit, (req.url ?? '').startsWith('/api/') || /json/i.test(String(req.headers.accept ?? '')));
+  const { type, body } = tooLargeAnswer(limit, (req.url ?? '').startsWith(API_PREFIX) || /json/i.test(String(req.headers.accept ?? '')));
   closeAfterAnswer(req, res);
   res.writeHead(413, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
   res.end(body);

@@ -41,18 +41,25 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   }
   const response = await next();
-  if (!SAFE_METHODS.has(context.request.method)) {
-    try {
-      noteChange(resolve(SITE_DIR), readContentVersion());
-    } catch (error) {
-      // The rebuild queue marks it within half a second anyway.
-      log.warn('could not mark the site unpublished', error);
-    }
-  }
+  if (!SAFE_METHODS.has(context.request.method)) noteDataChange();
   return privateByDefault(response);
 });
 
 const log = logger('middleware');
+/** The content version after the last state-changing request: most posts (analytics, bookings) change no page. */
+let lastVersion = -1;
+
+function noteDataChange(): void {
+  try {
+    const version = readContentVersion();
+    if (version === lastVersion) return;
+    lastVersion = version;
+    noteChange(resolve(SITE_DIR), version);
+  } catch (error) {
+    // The rebuild queue marks it within half a second anyway.
+    log.warn('could not mark the site unpublished', error);
+  }
+}
 
 function privateByDefault(response: Response): Response {
   if (response.headers.has('cache-control')) return response;

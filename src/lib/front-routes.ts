@@ -46,6 +46,9 @@ export function bodyLimitFor(method: string | undefined, url = ''): number {
   return largeBodyRoute(method, url)?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
+/** The JSON API's addresses: a body a front refuses is answered in the API's JSON error shape there (else as a page). */
+export const API_PREFIX = '/api/';
+
 /**
  * A pre-rendered page with another answer for a signed-in visitor: the front
  * gives the file to everyone else (answers vary by Cookie), and asks the app
