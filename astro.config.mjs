@@ -3,26 +3,30 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
-import { astroEnvSchema, envDefaults, loadEnv } from './server/env.ts';
+import { astroEnvSchema, env, loadEnv } from './server/env.ts';
+import { LARGEST_BODY } from './src/lib/front-routes.ts';
 import { contentSecurityPolicy } from './src/lib/content-security.ts';
 import islandDirectives from './src/integrations/island-directives.ts';
 import signedInDirective from './src/integrations/signed-in-directive.ts';
 
 loadEnv();
 
-// The public origin, for canonical URLs, OpenGraph tags and sitemap.xml. Read at
-// build time because pre-rendered pages bake it in.
-const site = process.env.SITE_URL || envDefaults.SITE_URL;
+// The public origin, for canonical URLs, OpenGraph tags, sitemap.xml and
+// robots.txt. Read at build time because pre-rendered pages bake it in; when
+// SITE_URL is not set, loadEnv() made it where the server listens.
+const site = env('SITE_URL');
 
 export default defineConfig({
   site,
   output: 'static',
-  // server/serve.ts caps bodies per route before Astro sees them; this is the
-  // backstop for anything that reaches the adapter another way.
+  // middleware: the build's server code is the app alone; server/serve.ts
+  // (or nginx) serves the build's files in front of it.
+  // The fronts cap bodies per route before Astro sees them (src/lib/front-routes.ts);
+  // this is the backstop, at the largest any route takes.
   // staticHeaders: the pre-rendered pages' Content-Security-Policy goes to
   // _headers.json (a header, never a <meta>, which cannot carry
-  // frame-ancestors); the publish step copies it into the static manifest.
-  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024, staticHeaders: true }),
+  // frame-ancestors); the fronts send it with each page.
+  adapter: node({ mode: 'middleware', bodySizeLimit: LARGEST_BODY, staticHeaders: true }),
   integrations: [react(), signedInDirective(), islandDirectives()],
   // We keep sessions in SQLite ourselves (src/lib/server/auth/sessions.ts). Astro's
   // own sessions would bake a file-store path into the build.

@@ -1,61 +1,58 @@
-// `npm run bench` (sixth part): the project's server against nginx on the same
-// built files and the same machine, with wrk. For the home page and a spa
-// page: requests/s and p99 (medians of rounds taken in turn), plain and gzip
-// (nginx serves our .gz copies with gzip_static, as a tuned nginx would), and
-// brotli for ours alone. Both log nothing per request. Goal (issue 15): ratio >= 1.0. Figures go to
-// data/bench/static.json; a missing nginx or wrk is named, not faked.
+// `npm run bench` (static part): production's stack, nginx in front (the
+// configuration of deploy/nginx/, server/nginx-config.ts) with the Node server
+// behind it, against nginx alone on the same built files, in one run, with wrk
+// over TLS (a self-signed certificate; wrk does not check it). For the home
+// page and a spa page: requests/s and p99, plain and brotli (medians of rounds
+// taken in turn). Bar (issue 27): the stack at least 0.95 of nginx alone on
+// requests/s. Then what only Node answers, through the front: the signed-in
+// home and a search page (p99). For the decision record, the Node server alone
+// (`npm start`, sirv) on the same pages. Figures: data/bench/static.json; a
+// missing nginx or wrk is named, not faked.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logger } from '#lib/log.ts';
+import { currentBuildDir } from '#lib/server/published-site.ts';
+import { nginxMain, nginxMissing, runNginx, selfSignedCertificate, startFront, type RunningNginx } from '#tests/support/nginx.ts';
+import { insertSignedInUser } from '#tests/support/session-rows.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { answers, benchArgs, benchSiteEnv, round, runBenchmark, SERVER_ARGS, waitUntil, writeFigures } from './lib/bench-kit.ts';
+import { benchArgs, benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-static');
 const args = benchArgs(log, { port: 4392, seconds: 4, connections: 16, rounds: 3 });
 const { rounds, port } = args;
-const nginxPort = port + 1;
+const frontPort = port + 1;
+const alonePort = port + 2;
+const BAR = 0.95;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
-// nginx's workers run as another user when it is started as root: let them read the build.
+// nginx's workers may run as another user: let them read the build.
 chmodSync(work, 0o755);
-const env = benchSiteEnv(work, port);
+const env = benchSiteEnv(work, port, { SITE_URL: `https://127.0.0.1:${frontPort}`, TRUST_PROXY: '1' });
 const children: ChildProcess[] = [];
+const fronts: RunningNginx[] = [];
 
-function need(command: string) {
-  if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0)
-    throw new Error(`${command} is not installed (scripts/bootstrap.sh npm run bench installs it)`);
-}
-
-const waitFor = (url: string) => waitUntil(() => answers(url), `${url} answering`, 30_000);
-
-function nginxConfig(root: string): string {
-  return `worker_processes 1;
-pid ${work}/nginx.pid;
-error_log ${work}/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  access_log off;
-  client_body_temp_path ${work}/nginx-body;
-  proxy_temp_path ${work}/nginx-proxy;
-  fastcgi_temp_path ${work}/nginx-fastcgi;
-  uwsgi_temp_path ${work}/nginx-uwsgi;
-  scgi_temp_path ${work}/nginx-scgi;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 100000;
-  gzip_static on;
-  gzip on;
-  gzip_types text/css application/javascript image/svg+xml application/json application/xml;
-  server {
-    listen 127.0.0.1:${nginxPort};
+/** nginx alone: the same files, TLS, compressed copies and open-file cache as the front, and nothing else. */
+function aloneSite(root: string, certificate: string, key: string): string {
+  return `  server {
+    listen 127.0.0.1:${alonePort} ssl http2;
+    ssl_certificate ${certificate};
+    ssl_certificate_key ${key};
+    ssl_protocols TLSv1.2 TLSv1.3;
+    access_log off;
     root ${root};
+    brotli_static on;
+    gzip_static on;
+    gzip_vary on;
+    sendfile on;
+    tcp_nopush on;
+    charset utf-8;
+    open_file_cache max=10000 inactive=60s;
+    open_file_cache_valid 2s;
+    keepalive_requests 10000;
     location /_astro/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
     location / { try_files $uri $uri/index.html =404; }
-  }
-}
-`;
+  }`;
 }
 
 interface WrkResult {
@@ -74,8 +71,15 @@ function medianOf(runs: WrkResult[]): WrkResult {
   };
 }
 
-function wrk(url: string, encoding: string | null): WrkResult {
-  const wrkArgs = ['-t1', `-c${args.connections}`, `-d${args.seconds}s`, '--latency', ...(encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []), url];
+function wrk(url: string, headers: Record<string, string> = {}): WrkResult {
+  const wrkArgs = [
+    '-t1',
+    `-c${args.connections}`,
+    `-d${args.seconds}s`,
+    '--latency',
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    url,
+  ];
   const out = spawnSync('wrk', wrkArgs, { encoding: 'utf8' }).stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
@@ -85,56 +89,79 @@ function wrk(url: string, encoding: string | null): WrkResult {
 }
 
 async function main() {
-  need('wrk');
-  need('nginx');
+  const missing =
+    nginxMissing() ?? (spawnSync('sh', ['-c', 'command -v wrk']).status === 0 ? null : 'wrk is not installed (scripts/bootstrap.sh npm run bench installs it)');
+  if (missing) throw new Error(missing);
   prepareSite(env);
   buildSite(env);
-  const client = join(realpathSync(join(env.SITE_DIR!, 'current')), 'client');
+  const build = currentBuildDir(env.SITE_DIR)!;
 
-  const ours = spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(ours);
-  writeFileSync(join(work, 'nginx.conf'), nginxConfig(client));
-  const nginx = spawn('nginx', ['-c', join(work, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(nginx);
-  await waitFor(`http://127.0.0.1:${port}/healthz`);
-  await waitFor(`http://127.0.0.1:${nginxPort}/`);
+  children.push(spawn(process.execPath, SERVER_ARGS, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  await waitForReady(`http://127.0.0.1:${port}`);
+  const front = await startFront({ dir: join(work, 'front'), siteDir: env.SITE_DIR, siteUrl: env.SITE_URL, port: frontPort, upstreamPort: port });
+  fronts.push(front);
+  const aloneDir = join(work, 'alone');
+  mkdirSync(aloneDir);
+  const { certificate, key } = selfSignedCertificate(aloneDir);
+  const alone = await runNginx(
+    aloneDir,
+    nginxMain(aloneDir, aloneSite(join(build, 'client'), certificate, key)),
+    `https://127.0.0.1:${alonePort}`,
+    certificate,
+    '/',
+  );
+  fronts.push(alone);
 
+  const stacks = { front: front.origin, alone: alone.origin, node: `http://127.0.0.1:${port}` };
   const pages = { home: '/', spa: '/spas/harborlight-aesthetics' };
   const results: Record<string, unknown> = {};
+  const missed: string[] = [];
   for (const [name, path] of Object.entries(pages)) {
-    for (const [mode, encoding] of [
-      ['plain', null],
-      ['gzip', 'gzip'],
-      ['br', 'br'],
+    for (const [mode, headers] of [
+      ['plain', {}],
+      ['br', { 'Accept-Encoding': 'br' }],
     ] as const) {
-      // A warm-up for each, then rounds taken in turn, ours then nginx: this
-      // machine's speed drifts by half within a minute, and turns share the drift.
-      wrk(`http://127.0.0.1:${port}${path}`, encoding);
-      const ours: WrkResult[] = [];
-      const theirs: WrkResult[] = [];
-      for (let round = 0; round < rounds; round++) {
-        ours.push(wrk(`http://127.0.0.1:${port}${path}`, encoding));
-        if (mode !== 'br') theirs.push(wrk(`http://127.0.0.1:${nginxPort}${path}`, encoding));
-      }
-      const project = medianOf(ours);
-      const peer = theirs.length ? medianOf(theirs) : null;
-      results[`${name}.${mode}`] = {
-        project,
-        nginx: peer,
-        ratio: peer
-          ? {
-              requestsPerSecond: round(project.requestsPerSecond / Math.max(peer.requestsPerSecond, 1)),
-              p99: round(peer.p99Ms / Math.max(project.p99Ms, 0.001)),
-            }
-          : null,
-      };
+      // A warm-up for each, then rounds taken in turn: this machine's speed
+      // drifts by half within a minute, and turns share the drift.
+      for (const origin of Object.values(stacks)) wrk(`${origin}${path}`, headers);
+      const runs: Record<keyof typeof stacks, WrkResult[]> = { front: [], alone: [], node: [] };
+      for (let i = 0; i < rounds; i++)
+        for (const [stack, origin] of Object.entries(stacks)) runs[stack as keyof typeof stacks].push(wrk(`${origin}${path}`, headers));
+      const [f, a, n] = [medianOf(runs.front), medianOf(runs.alone), medianOf(runs.node)];
+      const ratio = round(f.requestsPerSecond / Math.max(a.requestsPerSecond, 1));
+      results[`${name}.${mode}`] = { front: f, alone: a, ratio, node: n, nodeRatio: round(n.requestsPerSecond / Math.max(a.requestsPerSecond, 1)) };
       log.info(
-        `${name} ${mode}: ours ${project.requestsPerSecond}/s p99 ${project.p99Ms} ms${peer ? `; nginx ${peer.requestsPerSecond}/s p99 ${peer.p99Ms} ms` : ''}`,
+        `${name} ${mode}: front ${f.requestsPerSecond}/s p99 ${f.p99Ms} ms; nginx alone ${a.requestsPerSecond}/s p99 ${a.p99Ms} ms (ratio ${ratio}); Node alone ${n.requestsPerSecond}/s p99 ${n.p99Ms} ms`,
       );
+      if (ratio < BAR) missed.push(`${name} ${mode}: the stack serves ${ratio} of nginx alone's requests/s, bar ${BAR}`);
+      if (f.errors || a.errors) missed.push(`${name} ${mode}: ${f.errors + a.errors} failed requests`);
     }
   }
-  const figures = { date: new Date().toISOString(), connections: args.connections, seconds: args.seconds, rounds, results };
-  writeFigures(log, 'static', figures);
+
+  // What only Node answers, through the front.
+  const member = insertSignedInUser(env.DATABASE_PATH, { firstName: 'Bench' });
+  const rendered = {
+    signedInHome: { path: '/', headers: { Cookie: `__Host-session=${member.token}`, 'Accept-Encoding': 'br, gzip' } },
+    search: { path: '/search-results?service=botox&city=irvine', headers: { 'Accept-Encoding': 'br, gzip' } },
+  };
+  for (const [name, { path, headers }] of Object.entries(rendered)) {
+    wrk(`${front.origin}${path}`, headers);
+    const result = medianOf(Array.from({ length: rounds }, () => wrk(`${front.origin}${path}`, headers)));
+    results[name] = { front: result };
+    log.info(`${name} through the front: ${result.requestsPerSecond}/s p99 ${result.p99Ms} ms`);
+    if (result.errors) missed.push(`${name}: ${result.errors} failed requests`);
+  }
+  writeFigures(log, 'static', { date: new Date().toISOString(), connections: args.connections, seconds: args.seconds, rounds, tls: true, results });
+  reportBars(log, missed);
 }
 
-runBenchmark(main, { processes: () => children, graceMs: 300, work }, log);
+runBenchmark(
+  main,
+  async () => {
+    for (const nginx of fronts) await nginx.stop();
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    spawnSync('rm', ['-rf', work]);
+  },
+  log,
+);

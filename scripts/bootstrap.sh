@@ -9,7 +9,9 @@
 #      and put it first on PATH. The machine's npm then runs under it.
 #   2. Dependencies: `npm install` from the lockfile when it changed since the last install.
 #   3. For tests: Debian's chromium-headless-shell (the browser tests), chromium
-#      (Lighthouse in the benchmarks) and libxml2-utils, when missing and we are root.
+#      (Lighthouse in the benchmarks), libxml2-utils, and nginx-light with its
+#      brotli_static module (the production front, tests/e2e/front-nginx.spec.ts),
+#      when missing and we are root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +37,7 @@ if [ ! -f node_modules/.bootstrap-lock-hash ] || [ "$(cat node_modules/.bootstra
 fi
 
 # The browser tests need Chromium, the sitemap test xmllint, the HTML test Java,
-# the benchmarks wrk and nginx (the static-serving peer):
+# the front's tests nginx with brotli_static (deploy/nginx/), the benchmarks wrk:
 # Debian's packages, installed when missing (as root) or named when we cannot.
 needs_test_tools=0
 case " $* " in *" test"*|*"test:e2e"*|*" bench"*) needs_test_tools=1 ;; esac
@@ -48,9 +50,11 @@ if [ "$needs_test_tools" = 1 ]; then
   command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
   # The HTML validity test runs the Nu checker (vnu-jar), a Java program.
   command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"
+  command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
+  [ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing="$missing libnginx-mod-http-brotli-static"
+  command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
   case " $* " in *" bench"*)
-    command -v wrk >/dev/null 2>&1 || missing="$missing wrk"
-    command -v nginx >/dev/null 2>&1 || missing="$missing nginx" ;;
+    command -v wrk >/dev/null 2>&1 || missing="$missing wrk" ;;
   esac
   if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

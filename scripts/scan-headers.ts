@@ -31,6 +31,8 @@ interface Probe {
   headers?: Record<string, string>;
   body?: string;
   status: number;
+  /** The Referrer-Policy it must carry: no-referrer where the address holds a secret. */
+  referrer?: string;
 }
 
 const big = 'x'.repeat(70 * 1024);
@@ -42,6 +44,8 @@ const PROBES: Probe[] = [
   { name: 'redirect (sign-in)', kind: 'redirect', path: '/member', status: 303 },
   { name: 'redirect (slash)', kind: 'redirect', path: '/spas/harborlight-aesthetics/', status: 301 },
   { name: '404 page', kind: 'not-found', path: '/no-such-page', status: 404 },
+  { name: 'raw compressed copy', kind: 'not-found', path: '/index.html.br', status: 404 },
+  { name: 'token page', kind: 'private', path: '/bookings/manage/abcdefghijklmnopqrstuvwxyz234567', status: 404, referrer: 'no-referrer' },
   { name: 'API JSON', kind: 'json', path: '/api/cities', status: 200 },
   { name: 'API 401', kind: 'json-error', path: '/api/bookings/999999999', status: 401 },
   { name: 'API 404', kind: 'json-error', path: '/api/spas/999999999/services', status: 404 },
@@ -135,7 +139,7 @@ async function scan(origin: string, https: boolean): Promise<Row[]> {
       status: response.status === probe.status,
       CSP: html ? csp.includes("frame-ancestors 'none'") && scriptSrc.includes("'self'") && !/unsafe-inline|unsafe-eval/.test(scriptSrc) : null,
       nosniff: header('x-content-type-options') === 'nosniff',
-      referrer: header('referrer-policy') === 'strict-origin-when-cross-origin',
+      referrer: header('referrer-policy') === (probe.referrer ?? 'strict-origin-when-cross-origin'),
       frames: header('x-frame-options') === 'DENY',
       permissions: /camera=\(\)/.test(header('permissions-policy') ?? ''),
       HSTS: https ? /^max-age=\d{7,}/.test(header('strict-transport-security') ?? '') : header('strict-transport-security') === null,

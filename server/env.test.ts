@@ -1,7 +1,7 @@
 import { envField } from 'astro/config';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { astroEnvSchema, env, envExample } from './env.ts';
+import { astroEnvSchema, env, envExample, listeningUrl } from './env.ts';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -35,5 +35,15 @@ describe('.env.example', () => {
     expect(schema.DATABASE_PATH).toEqual({ type: 'string', context: 'server', access: 'secret', default: 'data/site.db' });
     expect(schema.PUBLIC_STRIPE_PUBLISHABLE_KEY).toEqual({ type: 'string', context: 'client', access: 'public', optional: true });
     expect(schema.PORT).toBeUndefined();
+  });
+});
+
+describe('SITE_URL when it is not set', () => {
+  it('is where the server listens, with localhost for this machine', () => {
+    expect(listeningUrl('127.0.0.1', '4600')).toBe('http://localhost:4600');
+    expect(listeningUrl('0.0.0.0', '80')).toBe('http://localhost:80');
+    expect(listeningUrl('::1', '4321')).toBe('http://localhost:4321');
+    expect(listeningUrl('192.0.2.10', '8080')).toBe('http://192.0.2.10:8080');
+    expect(listeningUrl('2001:db8::1', '8080')).toBe('http://[2001:db8::1]:8080');
   });
 });

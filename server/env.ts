@@ -21,6 +21,8 @@ interface Setting {
   astro?: { context: 'server'; access: 'secret'; url?: boolean } | { context: 'client'; access: 'public' };
   /** The comment above it in .env.example; absent to share the previous variable's. */
   doc?: string;
+  /** Read by the build and baked into what it writes: a build made with another value is stale (server/site-builds.ts). */
+  bakedIn?: true;
 }
 
 const onOff: Check = (v) => (v === 'on' || v === 'off' ? null : 'must be on or off');
@@ -31,9 +33,14 @@ export const settings = {
   HOST: { default: '127.0.0.1', doc: 'Where the server listens (npm start, npm run serve).' },
   PORT: { default: '4321', check: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? null : 'must be a port number (1-65535)') },
   SITE_URL: {
-    default: 'http://localhost:4321',
+    default: '',
     check: httpUrl,
-    doc: 'The public origin: canonical URLs, OpenGraph tags and sitemap.xml are built from it.',
+    bakedIn: true,
+    doc: 'The public origin: links in mail, canonical URLs, OpenGraph tags, sitemap.xml\nand robots.txt are built from it. Empty: where the server listens\n(http://localhost:PORT), said at start-up. Set it behind a proxy.',
+  },
+  READYZ_TOKEN: {
+    default: '',
+    doc: 'GET /readyz shows its detail (build, mail queue, memory) to requests from this\nmachine, and to those with `Authorization: Bearer <READYZ_TOKEN>`; everyone\nelse sees only whether the site is ready. Empty: no token opens it.',
   },
   REQUEST_LOG: {
     default: 'on',
@@ -91,6 +98,7 @@ export const settings = {
   },
   PUBLIC_PAGE_ANALYTICS_ID: {
     default: '',
+    bakedIn: true,
     astro: { context: 'client', access: 'public' },
     doc: 'A page-analytics tag id (Google tag, e.g. G-XXXXXXX). Empty: no tag is loaded\nand no page-analytics events are sent. Read at build time.',
   },
@@ -124,11 +132,11 @@ export const settings = {
     astro: secret,
     doc: 'Stripe: card payments at /checkout and Premium/Elite subscriptions. All empty\n(the default): those pages say "payments are not configured" and everything\nelse works. To try it for real with a Stripe test account and the Stripe CLI:\n  1. STRIPE_SECRET_KEY=sk_test_... and PUBLIC_STRIPE_PUBLISHABLE_KEY=pk_test_...\n     (Dashboard > Developers > API keys, test mode)\n  2. npm run stripe:setup     (creates the four plan prices by lookup key, once)\n  3. stripe listen --forward-to localhost:4321/api/stripe/webhook\n     and put the whsec_... it prints into STRIPE_WEBHOOK_SECRET (events used:\n     checkout.session.*, customer.subscription.*, invoice.payment_failed,\n     payment_intent.*, charge.refunded)\n  4. npm start, pay with card 4242 4242 4242 4242',
   },
-  PUBLIC_STRIPE_PUBLISHABLE_KEY: { default: '', astro: { context: 'client', access: 'public' } },
+  PUBLIC_STRIPE_PUBLISHABLE_KEY: { default: '', astro: { context: 'client', access: 'public' }, bakedIn: true },
   STRIPE_WEBHOOK_SECRET: { default: '', astro: secret },
-  STRIPE_API_HOST: { default: '', astro: secret, doc: 'Only for tests: send Stripe API calls to a local stand-in instead of api.stripe.com.' },
-  STRIPE_API_PORT: { default: '', astro: secret },
-  STRIPE_API_PROTOCOL: { default: '', astro: secret },
+  STRIPE_API_HOST: { default: '', astro: secret, bakedIn: true, doc: 'Only for tests: send Stripe API calls to a local stand-in instead of api.stripe.com.' },
+  STRIPE_API_PORT: { default: '', astro: secret, bakedIn: true },
+  STRIPE_API_PROTOCOL: { default: '', astro: secret, bakedIn: true },
 } satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof settings;
@@ -137,11 +145,40 @@ export const envDefaults = Object.fromEntries(Object.entries(settings).map(([nam
 
 let loaded = false;
 
-/** Loads .env (when present) once; variables already set in the environment win. */
+/**
+ * The public origin when SITE_URL is not set: where the server listens, with
+ * "localhost" for an address of this machine (issue 26, item 1).
+ */
+export function listeningUrl(host: string, port: string): string {
+  const local = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', ''].includes(host);
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/** Set when SITE_URL was not given and loadEnv() derived it (server/serve.ts says so at start). */
+export let derivedSiteUrl: string | null = null;
+
+/**
+ * Loads .env (when present) once; variables already set in the environment
+ * win. An empty SITE_URL becomes where the server listens, in process.env, so
+ * the build, the app and every process started from here use the same origin.
+ */
 export function loadEnv(): void {
   if (loaded) return;
   loaded = true;
   if (existsSync('.env')) process.loadEnvFile('.env');
+  if (!process.env.SITE_URL) {
+    derivedSiteUrl = listeningUrl(process.env.HOST || settings.HOST.default, process.env.PORT || settings.PORT.default);
+    process.env.SITE_URL = derivedSiteUrl;
+  }
+}
+
+/** SITE_URL's origin (scheme, host and port). */
+export const siteUrlOrigin = (siteUrl: string) => new URL(siteUrl).origin;
+
+/** The settings the build bakes in, and their values now: a build made with others is stale. */
+export function bakedInValues(): Record<string, string> {
+  return Object.fromEntries((Object.entries(settings) as [SettingName, Setting][]).filter(([, setting]) => setting.bakedIn).map(([name]) => [name, env(name)]));
 }
 
 export function env(name: SettingName): string {

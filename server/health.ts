@@ -1,7 +1,10 @@
 // What /healthz and /readyz answer (server/serve.ts). Liveness says only that
-// the process answers; readiness says whether it should get traffic, and what
-// an operator wants to see at a glance. No secrets, no addresses, no tokens.
+// the process answers; readiness says whether it should get traffic, and, to
+// the operator only, what they want to see at a glance. No secrets, no
+// addresses, no tokens.
 import type { Database } from 'better-sqlite3';
+import { timingSafeEqual } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import { readRebuildResult, type RebuildResult } from '#lib/server/published-site.ts';
 
 export interface Readiness {
@@ -65,4 +68,19 @@ export function readiness(
     database = { ok: false, error: error instanceof Error ? error.message.split('\n')[0] : 'unknown error' };
   }
   return { ready: database.ok && build !== null, database, build, mailQueue, lastRebuild: readRebuildResult(siteDir), memory };
+}
+
+/**
+ * Whether /readyz may show its detail (builds, mail queue, memory): to a
+ * client on this machine (the address the server decided on, so behind a
+ * trusted proxy the visitor's, not the proxy's), or to one that shows the
+ * token as `Authorization: Bearer <token>`. Anyone else learns only whether
+ * the site is ready (issue 23, item 9).
+ */
+export function mayReadDetail(clientAddress: string | null, authorization: string | undefined, token: string): boolean {
+  if (clientAddress && ipaddr.isValid(clientAddress) && ipaddr.process(clientAddress).range() === 'loopback') return true;
+  if (!token || !authorization?.startsWith('Bearer ')) return false;
+  const given = Buffer.from(authorization.slice('Bearer '.length).trim());
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }

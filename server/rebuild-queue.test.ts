@@ -124,6 +124,17 @@ describe('the rebuild queue', () => {
     expect(site.published).toBe(16);
   });
 
+  it('turns a storm (100 changes in 2 minutes) into one build at a time, each taking every change made while the last ran', async () => {
+    const { site, edit } = fakeSite({ buildMs: 30_000 });
+    for (let i = 0; i < 100; i++) await edit(1_200);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(site.overlapping).toBe(0);
+    // One build per build-length of the storm (and the last change's), not one per change.
+    expect(site.builds.length).toBeLessThanOrEqual(Math.ceil(120_000 / 30_000) + 2);
+    expect(site.builds.length).toBeGreaterThanOrEqual(3);
+    expect(site.published).toBe(site.version);
+  });
+
   it('waits while another process holds the rebuild lock', async () => {
     const { site, queue, edit } = fakeSite();
     site.lock = true;

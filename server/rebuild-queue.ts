@@ -17,13 +17,14 @@
 // "Rebuild now" arrives as SITE_DIR/rebuild.requested. Files, because the
 // readers are other processes and the build's facts (build.json,
 // last-rebuild.json) are files in the same folder already.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { logEvent, logger } from '#lib/log.ts';
 import {
   currentBuildDir,
   HEARTBEAT_MS,
   isRebuildLocked,
   readBuildInfo,
+  syncUnpublishedMark,
   takeRebuildRequest,
   writeQueueState,
   type RebuildFailure,
@@ -41,6 +42,8 @@ export interface RebuildQueueOptions {
   /** false: build only when asked ("Rebuild now"), not when the data changes. */
   onChange?: boolean;
   writeState: (state: RebuildQueueState) => void;
+  /** After each look at the data: keeps the published site's `unpublished` mark in step (docs/decisions/0025). */
+  afterLook?: (contentVersion: number) => void;
   log?: { info: (message: string) => void; error: (message: string) => void };
   now?: () => number;
   quietMs?: number;
@@ -154,6 +157,11 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
     const at = now();
     const version = options.readContentVersion();
     const published = options.readPublished()?.contentVersion ?? null;
+    try {
+      options.afterLook?.(version);
+    } catch (error) {
+      log.error(`could not mark the site unpublished: ${(error as Error).message}`);
+    }
     if (options.takeRequest()) forced = true;
     if (version !== lastSeenVersion) {
       lastSeenVersion = version;
@@ -215,10 +223,17 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
   };
 }
 
-/** `node server/rebuild.ts` in a child process: the server's memory and event loop stay its own. */
+/**
+ * `node server/rebuild.ts` in a child process at a lower priority (nice 10,
+ * which its threads inherit): the server's memory and event loop stay its
+ * own, and visitors come before the build for the machine's cores.
+ */
 export function spawnPublish(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<{ ok: boolean; log: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['server/rebuild.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // nice runs node in its own place: the child is the build itself.
+    const child = spawn('nice', ['-n', '10', process.execPath, 'server/rebuild.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    builds.add(child);
+    child.once('exit', () => builds.delete(child));
     let output = '';
     const keep = (chunk: Buffer) => {
       // The build's own progress goes to the server log as it always did; the tail is kept for the editors.
@@ -230,6 +245,17 @@ export function spawnPublish(cwd = process.cwd(), env: NodeJS.ProcessEnv = proce
     child.on('error', (error) => resolve({ ok: false, log: `${output}\n${error.message}` }));
     child.on('exit', (code, signal) => resolve({ ok: code === 0, log: code === 0 ? output : `${output}\nexited with ${signal ?? `code ${code}`}` }));
   });
+}
+
+const builds = new Set<ChildProcess>();
+
+/**
+ * Stops the builds this process started (the server is stopping): each
+ * removes its unfinished folder and lock (server/rebuild.ts), and the next
+ * start builds again what it would have.
+ */
+export function stopBuilds(): void {
+  for (const child of builds) child.kill('SIGTERM');
 }
 
 /** The queue as the server runs it (server/serve.ts, with BACKGROUND_JOBS=on; PUBLISH_ON_CHANGE decides `onChange`). */
@@ -250,6 +276,7 @@ export function startRebuildQueue(sqlite: { prepare: (sql: string) => { get: () 
       return result;
     },
     writeState: (state) => writeQueueState(siteDir, state),
+    afterLook: (contentVersion) => syncUnpublishedMark(siteDir, { onChange, contentVersion }),
     onChange,
     log,
   });

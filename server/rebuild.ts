@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { siteMeta } from '#db/schema.ts';
-import { envPath, loadEnv } from './env.ts';
+import { bakedInValues, env, envPath, loadEnv } from './env.ts';
 import {
   acquireRebuildLock,
   isPending,
@@ -23,7 +23,8 @@ import {
 } from './site-builds.ts';
 import { currentBuildDir, paths, readBuildInfo, writeRebuildResult, type BuildInfo } from '#lib/server/published-site.ts';
 import { logger } from '#lib/log.ts';
-import { precompress } from './static-files.ts';
+import { nginxPaths, writePagePolicy } from './nginx-config.ts';
+import { precompress } from './precompress.ts';
 
 const log = logger('rebuild');
 
@@ -43,11 +44,15 @@ function linkDependencies(siteDir: string) {
   symlinkSync(join(root, 'node_modules'), link, 'dir');
 }
 
+/** The build being written, and the site it is for: a stop (SIGTERM) removes it and lets go of the lock. */
+let unfinished: { siteDir: string; outDir: string } | null = null;
+
 async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   const started = performance.now();
   const version = contentVersion(dbPath); // read first: later changes make this build stale
   const id = `${new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15)}-${process.pid}-${version}`;
   const outDir = join(paths(siteDir).builds, id);
+  unfinished = { siteDir, outDir };
   log.info(`building ${id} (content version ${version})`);
   try {
     await build({ root, outDir, logLevel: process.env.REBUILD_LOG_LEVEL === 'warn' ? 'warn' : 'info' });
@@ -63,18 +68,24 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
     });
     throw error;
   }
-  // Compressed once here, so the server never compresses a page (server/static-files.ts).
+  // Compressed once here, so no front compresses a page (server/precompress.ts).
   const compressed = await precompress(join(outDir, 'client'));
   log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s`);
   const info: BuildInfo = {
     id,
     contentVersion: version,
-    sourceHash: sourceHash(root),
+    sourceHash: sourceHash(root, bakedInValues()),
     builtAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
+    siteUrl: env('SITE_URL'),
   };
   writeFileSync(join(outDir, 'build.json'), JSON.stringify(info, null, 2));
+  // nginx in front sends the pages' policy from this file (docs/decisions/0026); it
+  // changes only with the code or the keys, and nginx must reload to send the new one.
+  const hadPolicy = existsSync(nginxPaths(siteDir).pagePolicy);
+  if (writePagePolicy(siteDir, outDir) && hadPolicy) log.warn(`the pages' policy changed: reload nginx (${nginxPaths(siteDir).pagePolicy})`);
   swapCurrent(siteDir, outDir);
+  unfinished = null;
   writeRebuildResult(siteDir, { ok: true, at: info.builtAt, buildId: id, durationMs: info.durationMs });
   const pruned = pruneBuilds(siteDir);
   log.info(
@@ -103,7 +114,7 @@ export async function publish({ ifStale = false } = {}): Promise<'built' | 'up-t
           checkStaleness = false;
           const reason = staleReason(readBuildInfo(currentBuildDir(siteDir) ?? ''), {
             contentVersion: contentVersion(dbPath),
-            sourceHash: sourceHash(root),
+            sourceHash: sourceHash(root, bakedInValues()),
           });
           if (!reason) {
             log.info('the published site is up to date');
@@ -125,6 +136,15 @@ export async function publish({ ifStale = false } = {}): Promise<'built' | 'up-t
 }
 
 if (import.meta.main) {
+  // Stopped (the server that started it stops): nothing half-built stays, and the lock is free.
+  process.once('SIGTERM', () => {
+    if (unfinished) {
+      rmSync(unfinished.outDir, { recursive: true, force: true });
+      releaseRebuildLock(unfinished.siteDir);
+    }
+    log.warn('stopped before the build was published');
+    process.exit(1);
+  });
   const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean', default: false } } });
   publish({ ifStale: values['if-stale'] }).then(
     () => process.exit(0),

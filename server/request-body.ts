@@ -1,25 +1,11 @@
-// Request bodies are read here, before the app sees them, and never past a cap.
-// The node adapter would otherwise hand Astro a stream of any length (its
-// default limit is 1 GiB), and a page's formData() reads all of it: one chunked
-// post of a few hundred megabytes froze every other request and kept gigabytes.
+// Request bodies are read here, before the app sees them, and never past a cap
+// (the caps: src/lib/front-routes.ts). The node adapter would otherwise hand
+// Astro a stream, and a page's formData() reads all of it: one chunked post of
+// a few hundred megabytes froze every other request and kept gigabytes. The
+// one route that takes a large body (a photo upload) is not read here: its
+// page reads it, capped, after checking who is asking (server/serve.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** Forms and JSON: the largest real one (a booking request) is under 4 KB. */
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
-
-/**
- * The one exception: a listing's photo upload (src/pages/owner/spas/[id]/photos.astro)
- * takes a 10 MB picture, plus the form around it. Only that path, only POST;
- * the page itself refuses files over 10 MB with its own message.
- */
-export const PHOTO_UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + DEFAULT_BODY_LIMIT;
-const PHOTO_UPLOAD_PATH = /^\/owner\/spas\/[1-9]\d{0,9}\/photos(?:\?|$)/;
-
-/** The cap for a request's body, in bytes; 0 for methods that carry none. */
-export function bodyLimitFor(method: string | undefined, url = ''): number {
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 0;
-  return method === 'POST' && PHOTO_UPLOAD_PATH.test(url) ? PHOTO_UPLOAD_BODY_LIMIT : DEFAULT_BODY_LIMIT;
-}
+import { API_PREFIX } from '#lib/front-routes.ts';
 
 /**
  * Reads the whole body when it fits in `limit` bytes, declared or chunked.
@@ -65,28 +51,43 @@ export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit:
 const LINGER_MS = 2_000;
 const LINGER_BYTES = 8 * 1024 * 1024;
 
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number) {
+/** What a refused body is answered with: JSON for the API and clients that ask for it, else a short page. nginx says the same (server/nginx-config.ts). */
+export function tooLargeAnswer(limit: number, wantsJson: boolean): { type: string; body: string } {
+  return wantsJson
+    ? {
+        type: 'application/json; charset=utf-8',
+        body: JSON.stringify({ error: { code: 'payload_too_large', message: `The body may be at most ${limit} bytes.` } }),
+      }
+    : {
+        type: 'text/html; charset=utf-8',
+        body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>Too large</title><p>That was more than we accept in one form (${Math.round(limit / 1024)} KB). Please go back and shorten it.</p></html>`,
+      };
+}
+
+export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
   req.pause();
-  const wantsJson = (req.url ?? '').startsWith('/api/') || /json/i.test(String(req.headers.accept ?? ''));
-  const body = wantsJson
-    ? JSON.stringify({ error: { code: 'payload_too_large', message: `The body may be at most ${limit} bytes.` } })
-    : `<!doctype html><html lang="en"><meta charset="utf-8"><title>Too large</title><p>That was more than we accept in one form (${limit / 1024} KB). Please go back and shorten it.</p></html>`;
-  // Said in the answer too: a keep-alive client would otherwise send its next
-  // request into this socket, and lose it to the reset when we cut it below.
+  const { type, body } = tooLargeAnswer(limit, (req.url ?? '').startsWith(API_PREFIX) || /json/i.test(String(req.headers.accept ?? '')));
+  closeAfterAnswer(req, res);
+  res.writeHead(413, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+/**
+ * Closes the connection once the answer is out, for a request whose body
+ * may not have been read (a 413, or a page that refused an upload before
+ * reading it). Said in the answer too (Connection: close): a keep-alive client
+ * would otherwise send its next request into this socket, and lose it to the
+ * reset when we cut it. But not at once: a socket closed with unread bytes
+ * sends a reset, and the client's system then drops the answer it had not
+ * read yet. So, as nginx's lingering close does, we send FIN (Node would
+ * destroy the socket here: it ends it instead), let Node throw away what
+ * still arrives for a moment, and then cut the connection.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  // Before the head is written: it says Connection: close.
   res.shouldKeepAlive = false;
-  res.writeHead(413, {
-    'Content-Type': wantsJson ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
-  // The connection closes once the answer is out, but not at once: a socket
-  // closed with unread bytes sends a reset, and the client's system then drops
-  // the 413 it had not read yet. So, as nginx's lingering close does, we send
-  // FIN (Node would destroy the socket here: it ends it instead), let Node
-  // throw away what still arrives for a moment, and then cut the connection.
   const socket = req.socket;
   socket.destroySoon = () => socket.end();
-  res.end(body);
   res.once('finish', () => {
     const readBefore = socket.bytesRead;
     const started = Date.now();

@@ -2,8 +2,18 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireRebuildLock, isPending, markPending, pruneBuilds, releaseRebuildLock, staleReason, swapCurrent, takePending } from './site-builds.ts';
-import { currentBuildDir, paths } from '#lib/server/published-site.ts';
+import {
+  acquireRebuildLock,
+  isPending,
+  markPending,
+  pruneBuilds,
+  releaseRebuildLock,
+  sourceHash,
+  staleReason,
+  swapCurrent,
+  takePending,
+} from './site-builds.ts';
+import { currentBuildDir, paths, pinCodeBuild, pinnedBuilds, unpinCodeBuild } from '#lib/server/published-site.ts';
 
 let siteDir: string;
 beforeEach(() => {
@@ -41,12 +51,42 @@ describe('published builds', () => {
     expect(currentBuildDir(siteDir)).toBe(served);
   });
 
+  it('never removes a build whose server code a live process runs; a dead process pins nothing', () => {
+    const running = makeBuild('code-of-a-live-server', 600);
+    const dead = makeBuild('code-of-a-dead-server', 500);
+    for (const [i, id] of ['b1', 'b2', 'b3'].entries()) makeBuild(id, 400 - i * 100);
+    swapCurrent(siteDir, join(paths(siteDir).builds, 'b3'));
+    pinCodeBuild(siteDir, running);
+    // A pid no process has (the kernel's maximum is far below it).
+    pinCodeBuild(siteDir, dead, 2 ** 30);
+    const removed = pruneBuilds(siteDir, 2).map((dir) => dir.split('/').pop());
+    expect(removed.sort()).toEqual(['b1', 'code-of-a-dead-server']);
+    expect(pinnedBuilds(siteDir)).toEqual(new Set([running]));
+    unpinCodeBuild(siteDir);
+    expect(pinnedBuilds(siteDir).size).toBe(0);
+  });
+
   it('says why a build is stale', () => {
     const info = { id: 'x', contentVersion: 5, sourceHash: 'abc', builtAt: '', durationMs: 1 };
     expect(staleReason(null, { contentVersion: 0, sourceHash: 'abc' })).toMatch(/no site/);
     expect(staleReason(info, { contentVersion: 6, sourceHash: 'abc' })).toMatch(/data changed/);
-    expect(staleReason(info, { contentVersion: 5, sourceHash: 'def' })).toMatch(/code changed/);
+    expect(staleReason(info, { contentVersion: 5, sourceHash: 'def' })).toMatch(/code or a setting the build reads/);
     expect(staleReason(info, { contentVersion: 5, sourceHash: 'abc' })).toBeNull();
+  });
+
+  it('takes a build made for another SITE_URL (or public key) for one of other code', () => {
+    const root = mkdtempSync(join(tmpdir(), 'medspa-source-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src', 'page.astro'), '<p>hi</p>');
+    try {
+      const here = sourceHash(root, { SITE_URL: 'http://localhost:4321' });
+      expect(sourceHash(root, { SITE_URL: 'http://localhost:4321' })).toBe(here);
+      expect(sourceHash(root, { SITE_URL: 'http://localhost:4600' })).not.toBe(here);
+      writeFileSync(join(root, 'src', 'page.astro'), '<p>hello</p>');
+      expect(sourceHash(root, { SITE_URL: 'http://localhost:4321' })).not.toBe(here);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -9,15 +9,15 @@
 // symlink over `current`, which is atomic: a request sees the old site or the
 // new one, never a half-written one. See docs/decisions/0002-atomic-publishing.md.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { currentBuildDir, isRunning, paths, takeMark, type BuildInfo } from '#lib/server/published-site.ts';
+import { currentBuildDir, isRunning, paths, pinnedBuilds, takeMark, type BuildInfo } from '#lib/server/published-site.ts';
 
 /** Why the published site must be built again, or null when it is up to date. */
 export function staleReason(info: BuildInfo | null, now: { contentVersion: number; sourceHash: string }): string | null {
   if (!info) return 'no site has been built yet';
   if (info.contentVersion < now.contentVersion) return 'the data changed since the last build';
-  if (info.sourceHash !== now.sourceHash) return 'the code changed since the last build';
+  if (info.sourceHash !== now.sourceHash) return 'the code or a setting the build reads (SITE_URL, the public keys) changed since the last build';
   return null;
 }
 
@@ -30,15 +30,16 @@ export function swapCurrent(siteDir: string, buildDir: string): void {
   renameSync(next, current);
 }
 
-/** Deletes all but the newest `keep` builds, never the one being served. */
+/** Deletes all but the newest `keep` builds, never the one being served nor one whose server code a live process runs. */
 export function pruneBuilds(siteDir: string, keep = 3): string[] {
   const { builds } = paths(siteDir);
   if (!existsSync(builds)) return [];
   const served = currentBuildDir(siteDir);
+  const pinned = pinnedBuilds(siteDir);
   const all = readdirSync(builds)
     .map((name) => join(builds, name))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  const removed = all.slice(keep).filter((dir) => dir !== served);
+  const removed = all.slice(keep).filter((dir) => dir !== served && !pinned.has(realpathSync(dir)));
   for (const dir of removed) rmSync(dir, { recursive: true, force: true });
   return removed;
 }
@@ -88,9 +89,14 @@ export function takePending(siteDir: string): boolean {
 
 const SOURCE_ROOTS = ['src', 'public', 'db/schema.ts', 'astro.config.mjs', 'package-lock.json'];
 
-/** A hash of everything the build is made from except the data. */
-export function sourceHash(root: string): string {
+/**
+ * A hash of everything the build is made from except the data: the code, and
+ * the settings it bakes in (`bakedIn`: server/env.ts). Two builds with the
+ * same hash run the same server code (server/serve.ts keeps the one it runs).
+ */
+export function sourceHash(root: string, bakedIn: Record<string, string> = {}): string {
   const hash = createHash('sha256');
+  for (const [name, value] of Object.entries(bakedIn).sort()) hash.update(`${name}=${value}\0`);
   const visit = (path: string) => {
     if (!existsSync(path)) return;
     if (statSync(path).isDirectory()) {

@@ -6,8 +6,17 @@
 // 3. marks every answer `private, no-store` unless the route chose otherwise:
 //    what is rendered on request depends on a session or a token in the URL
 //    (member home, dashboard, checkout, manage links), and a shared cache must
-//    never keep one person's page for the next.
+//    never keep one person's page for the next;
+// 4. after a request that may have changed the data, marks the published
+//    site unpublished when a listing change now waits for its build, before
+//    the answer goes out: the next view of its page is rendered from the data
+//    (docs/decisions/0025).
+import { SITE_DIR } from 'astro:env/server';
 import { defineMiddleware } from 'astro:middleware';
+import { resolve } from 'node:path';
+import { readContentVersion } from '#lib/server/admin/publishing.ts';
+import { logger } from '#lib/log.ts';
+import { noteChange } from '#lib/server/published-site.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#lib/server/auth/auth.ts';
 import { crossOrigin, isSameOrigin } from '#lib/server/http.ts';
 import { validateSessionToken } from '#lib/server/auth/sessions.ts';
@@ -36,8 +45,26 @@ export const onRequest = defineMiddleware(async (context, next) => {
       clearSessionCookie(context.cookies);
     }
   }
-  return privateByDefault(await next());
+  const response = await next();
+  if (!SAFE_METHODS.has(context.request.method)) noteDataChange();
+  return privateByDefault(response);
 });
+
+const log = logger('middleware');
+/** The content version after the last state-changing request: most posts (analytics, bookings) change no page. */
+let lastVersion = -1;
+
+function noteDataChange(): void {
+  try {
+    const version = readContentVersion();
+    if (version === lastVersion) return;
+    lastVersion = version;
+    noteChange(resolve(SITE_DIR), version);
+  } catch (error) {
+    // The rebuild queue marks it within half a second anyway.
+    log.warn('could not mark the site unpublished', error);
+  }
+}
 
 function privateByDefault(response: Response): Response {
   if (response.headers.has('cache-control')) return response;

@@ -4,9 +4,10 @@
 // HttpOnly, so sign-in also sets a harmless `signed_in=1` hint cookie for this
 // check; the island still asks the server who the user is.
 import type { ClientDirective } from 'astro';
+import { hasSignedInHint } from '#lib/session-cookie.ts';
 
 const signedIn: ClientDirective = (load) => {
-  if (!/(?:^|;\s*)signed_in=1(?:;|$)/.test(document.cookie)) return;
+  if (!hasSignedInHint(document.cookie)) return;
   void load().then((hydrate) => hydrate());
 };
 

@@ -2,9 +2,14 @@
 // balancer, one JSON log line per request without tokens or addresses, a
 // request id sent back, and a stop that ends in time even with a slow client.
 import { expect, test } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { queryAt } from '../support/database.ts';
-import { baseURL } from '../support/env.ts';
+import { baseURL, e2eDir } from '../support/env.ts';
+import { readOutbox } from '../support/mail.ts';
+import { siteProcessEnv, siteSettings } from '../support/site.ts';
 import { askServerCopy, serverCopyForBlock } from '../support/e2e-steps.ts';
 import { copyPort, startServerCopy } from '../support/server-copy.ts';
 
@@ -179,6 +184,48 @@ test.describe('a restart under load', () => {
       });
     } finally {
       server.stop();
+    }
+  });
+});
+
+test.describe('npm start on another port, without SITE_URL', () => {
+  // Issue 26, item 1: every link (mail, canonical, sitemap.xml, robots.txt)
+  // said http://localhost:4321 on any other port. A fresh folder, as a fresh
+  // clone has: `npm start` migrates, seeds, builds for where it listens, serves.
+  test('links in mail, canonical addresses, sitemap.xml and robots.txt name where the server listens, and it says so', async () => {
+    test.setTimeout(240_000);
+    const port = copyPort(54);
+    const dir = mkdtempSync(join(e2eDir, 'start-'));
+    const settings = siteSettings(dir, port, { REQUEST_LOG: 'off' });
+    // Everything of the test site's but its public origin.
+    const { SITE_URL: _unset, ...env } = siteProcessEnv(settings);
+    const child = spawn(process.execPath, ['server/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const origin = `http://localhost:${port}`;
+    try {
+      await expect.poll(() => output, { timeout: 220_000, intervals: [500] }).toContain('listening on');
+      expect(output).toContain(`SITE_URL is not set: links in mail and pages use ${origin}, where the server listens`);
+      const at = (path: string) => fetch(`http://127.0.0.1:${port}${path}`).then((response) => response.text());
+      expect(await at('/cities/irvine')).toContain(`<link rel="canonical" href="${origin}/cities/irvine"`);
+      expect(await at('/sitemap.xml')).toContain(`<loc>${origin}/`);
+      expect(await at('/robots.txt')).toContain(`Sitemap: ${origin}/sitemap.xml`);
+      const email = `start-${Date.now()}@example.com`;
+      const asked = await fetch(`http://127.0.0.1:${port}/api/auth/request`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: origin },
+        body: JSON.stringify({ email }),
+      });
+      expect(asked.status).toBe(200);
+      await expect.poll(() => readOutbox(settings.MAIL_OUTBOX).find((mail) => mail.to.includes(email))?.text ?? '').toContain(`${origin}/auth/confirm?`);
+      expect(readOutbox(settings.MAIL_OUTBOX).find((mail) => mail.to.includes(email))!.text).not.toContain('localhost:4321');
+    } finally {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
     }
   });
 });

@@ -164,7 +164,7 @@ for (const js of [false, true]) {
       const { bookingId, token } = completedVisit();
       const response = await page.goto(`/reviews/write/${token}`);
       expect(response?.headers()['cache-control']).toContain('no-store');
-      expect(response?.headers()['referrer-policy']).toBe('same-origin');
+      expect(response?.headers()['referrer-policy']).toBe('no-referrer');
       await expect(page.getByRole('heading', { name: 'How was your visit to Bayfront Glow Studio?' })).toBeVisible();
       await expect(page.getByLabel('Name shown with your review')).toHaveValue('Lena');
       await screenshot(page, `review-form-${js ? 'js' : 'nojs'}`);

@@ -2,38 +2,14 @@
 // way src/lib/server/auth/sessions.ts makes them, so tests of signed-in screens do
 // not depend on the e-mail round trip (tests/e2e/auth.spec.ts covers that).
 import type { BrowserContext } from '@playwright/test';
-import { hashToken, randomToken } from '#lib/server/auth/tokens.ts';
-import { withDatabase } from './database.ts';
 import { baseURL, databasePath } from './env.ts';
+import { insertSignedInUser, type TestUser } from './session-rows.ts';
 
-export interface TestUser {
-  id: number;
-  email: string;
-  token: string;
-}
+export type { TestUser };
 
 /** `path`: another server's database (a test's own server, tests/support/server-copy.ts). */
 export function createSignedInUser(fields: { firstName?: string; lastName?: string; role?: 'client' | 'owner' | 'admin' } = {}, path = databasePath): TestUser {
-  const email = `user-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  return withDatabase(
-    path,
-    (db) => {
-      const user = db
-        .prepare('insert into users (email, first_name, last_name, role) values (?, ?, ?, ?) returning id')
-        .get(email, fields.firstName ?? null, fields.lastName ?? null, fields.role ?? 'client') as { id: number };
-      // The sizes createSession uses (src/lib/server/auth/sessions.ts): the server checks the token's shape.
-      const id = randomToken(15);
-      const secret = randomToken(20);
-      db.prepare('insert into sessions (id, secret_hash, user_id, expires_at) values (?, ?, ?, ?)').run(
-        id,
-        hashToken(secret),
-        user.id,
-        Date.now() + 86_400_000,
-      );
-      return { id: user.id, email, token: `${id}.${secret}` };
-    },
-    { write: true },
-  );
+  return insertSignedInUser(path, fields);
 }
 
 /** Puts the session (and the signed-in hint) into a browser context. */

@@ -2,6 +2,7 @@
 // the lookup is not retried) and shared by the navigation islands.
 import { atom } from 'nanostores';
 import type { Role } from '#lib/role-links.ts';
+import { SIGNED_IN_HINT_COOKIE } from '#lib/session-cookie.ts';
 
 export interface NavUser {
   id: number;
@@ -28,7 +29,7 @@ export function loadUser(): void {
     })
     .catch(() => {
       // The hint cookie was stale (expired or revoked session): forget it.
-      document.cookie = 'signed_in=; Max-Age=0; Path=/; SameSite=Lax';
+      document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`;
       $user.set({ status: 'signed-out' });
     });
 }

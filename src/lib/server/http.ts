@@ -7,6 +7,7 @@
 import { TRUST_PROXY } from 'astro:env/server';
 import { parseId } from '#lib/ids.ts';
 import { forbidden, malformed, notFound, ok, parseWith, tooLarge, unsupported, type Reason, type Refusal, type Result, type Schema } from '#lib/result.ts';
+import { DEFAULT_BODY_LIMIT } from '../front-routes.ts';
 import { parseTrustProxy } from '../proxy.ts';
 
 export interface ApiError {
@@ -89,15 +90,19 @@ export const publicOrigin = new URL(publicUrl).origin;
  */
 export function isSameOrigin(request: Request, url: URL, trustedProxies = parseTrustProxy(TRUST_PROXY)): boolean {
   const origin = request.headers.get('origin');
-  if (origin) return origin === publicOrigin || (trustedProxies === 0 && origin === url.origin);
   const fetchSite = request.headers.get('sec-fetch-site');
+  // A page sent with Referrer-Policy: no-referrer (one whose address holds a
+  // token) makes the browser say "Origin: null" for its own forms; the
+  // browser's Sec-Fetch-Site, which no page can set, says where it came from.
+  if (origin === 'null') return fetchSite === 'same-origin';
+  if (origin) return origin === publicOrigin || (trustedProxies === 0 && origin === url.origin);
   return fetchSite === null || fetchSite === 'same-origin' || fetchSite === 'none';
 }
 
 export const crossOrigin = () => refusalResponse(forbidden('Cross-origin requests are not allowed.', { code: 'cross_origin' }));
 
-/** Forms and JSON bodies may be this large; server/serve.ts refuses larger ones before any page runs. */
-export const MAX_BODY_BYTES = 64 * 1024;
+/** Forms and JSON bodies may be this large: the one cap (src/lib/front-routes.ts), which the fronts apply before any page runs. */
+export const MAX_BODY_BYTES = DEFAULT_BODY_LIMIT;
 
 export const bodyTooLarge = (limit: number) => tooLarge(`The body may be at most ${limit} bytes.`);
 

@@ -5,23 +5,15 @@
 // server/rebuild-queue.ts) writes them; the app reads them for the editors'
 // and owners' publishing states (admin/publishing.ts). One module, so the
 // file formats have one definition and src/ need not import server/.
-import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * How a published page may be kept: anywhere, but checked each time. Static
- * pages say it (server/static-files.ts), and so does a spa page rendered on
- * request while its change waits for the build (pages/spas/[...path].astro).
+ * pages say it (server/static-site.ts, and nginx), and so does a spa page
+ * rendered on request while its change waits for the build (pages/spas/[...path].astro).
  */
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-
-/**
- * A spa page rendered from the data while a change waits for the build: the
- * server asks for it under this path, with this header set (it removes the
- * header from what clients send), because the adapter would otherwise answer
- * /spas/{slug} with the build's file (docs/decisions/0025).
- */
-export const FRESH_SPA_PAGE = { pathPrefix: '/spas/_fresh/', header: 'x-medspa-fresh-page' } as const;
 
 /** A JSON file as written, or null when it is missing or unreadable. */
 function readJsonFile<T>(file: string): T | null {
@@ -48,6 +40,8 @@ export interface BuildInfo {
   sourceHash: string;
   builtAt: string;
   durationMs: number;
+  /** The public origin it was built for (links, canonical URLs, the sitemap). */
+  siteUrl?: string;
 }
 
 export const paths = (siteDir: string) => ({
@@ -56,6 +50,8 @@ export const paths = (siteDir: string) => ({
   lock: join(siteDir, 'rebuild.lock'),
   pending: join(siteDir, 'rebuild.pending'),
   lastRebuild: join(siteDir, 'last-rebuild.json'),
+  unpublished: join(siteDir, 'unpublished'),
+  servers: join(siteDir, 'servers'),
 });
 
 /** How the newest rebuild ended, for /readyz and the editors. */
@@ -169,4 +165,120 @@ export function requestRebuild(siteDir: string, now = Date.now()): void {
 
 export function takeRebuildRequest(siteDir: string): boolean {
   return takeMark(queuePaths(siteDir).requested);
+}
+
+// --- A change waiting for its build (docs/decisions/0025) ---------------------
+// While publishing on change is on and the data is ahead of the served build,
+// the `unpublished` mark exists, and both fronts (server/serve.ts, nginx) send
+// the pages under LIVE_BEFORE_BUILD_PREFIX (src/lib/front-routes.ts) to the
+// app, which renders them from the data. A file, because nginx can test for
+// one on each request and cannot ask a database.
+//   - set by the app before it answers the request that made the change
+//     (src/middleware.ts), so the next page view already sees it;
+//   - set and cleared by the rebuild queue as it watches the data;
+//   - cleared only once the build that carries the data has been served for
+//     FRONT_FILE_CACHE_SECONDS: nginx keeps open files that long, and may
+//     serve the replaced build's page until then.
+
+/** How long a front may keep serving a file it opened before the build was swapped (nginx's open_file_cache_valid). */
+export const FRONT_FILE_CACHE_SECONDS = 2;
+
+export const isUnpublished = (siteDir: string): boolean => existsSync(paths(siteDir).unpublished);
+
+export function markUnpublished(siteDir: string): void {
+  if (!isUnpublished(siteDir)) writeFileSync(paths(siteDir).unpublished, '');
+}
+
+/** When `current` was last switched (the link's own time), in ms; null when nothing is published. */
+export function publishedAtMs(siteDir: string): number | null {
+  try {
+    return lstatSync(paths(siteDir).current).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the mark should be there: true while the data is ahead of the
+ * served build, and for FRONT_FILE_CACHE_SECONDS after the build that caught
+ * up was switched in (kept if it was there). Never without publishing on change.
+ */
+export function unpublishedWanted(state: {
+  onChange: boolean;
+  contentVersion: number;
+  publishedVersion: number | null;
+  publishedAtMs: number | null;
+  marked: boolean;
+  now: number;
+}): boolean {
+  if (!state.onChange) return false;
+  if (state.publishedVersion === null || state.contentVersion > state.publishedVersion) return true;
+  return state.marked && state.publishedAtMs !== null && state.now - state.publishedAtMs < FRONT_FILE_CACHE_SECONDS * 1000;
+}
+
+/** Sets or clears the mark as unpublishedWanted says; returns whether it is there now. */
+export function syncUnpublishedMark(
+  siteDir: string,
+  { onChange, contentVersion, now = Date.now() }: { onChange: boolean; contentVersion: number; now?: number },
+): boolean {
+  const marked = isUnpublished(siteDir);
+  const published = readBuildInfo(currentBuildDir(siteDir) ?? '');
+  const wanted = unpublishedWanted({
+    onChange,
+    contentVersion,
+    publishedVersion: published?.contentVersion ?? null,
+    publishedAtMs: publishedAtMs(siteDir),
+    marked,
+    now,
+  });
+  if (wanted && !marked) markUnpublished(siteDir);
+  if (!wanted && marked) rmSync(paths(siteDir).unpublished, { force: true });
+  return wanted;
+}
+
+/**
+ * After a request that may have changed the data: sets the mark when a
+ * rebuild queue publishes on change (its state is fresh and says so) and the
+ * data is now ahead of the served build. Only sets it: the queue clears it.
+ */
+export function noteChange(siteDir: string, contentVersion: number, now = Date.now()): void {
+  const queue = readQueueState(siteDir);
+  if (!queue?.onChange || now - Date.parse(queue.updatedAt) > STALE_STATE_MS) return;
+  const published = readBuildInfo(currentBuildDir(siteDir) ?? '');
+  if (!published || contentVersion > published.contentVersion) markUnpublished(siteDir);
+}
+
+// --- Whose server code is loaded ------------------------------------------------
+// A serving process runs one build's server code and keeps running it across
+// rebuilds of the same code (server/serve.ts); that code loads its page
+// modules from its build's folder as they are first asked for. So the folder
+// must outlive the builds that replace it: each process pins it here, and
+// pruning keeps every folder a live process has pinned.
+
+/** Records that process `pid` runs the server code of `buildDir`. */
+export function pinCodeBuild(siteDir: string, buildDir: string, pid = process.pid): void {
+  mkdirSync(paths(siteDir).servers, { recursive: true });
+  writeFileSync(join(paths(siteDir).servers, `${pid}.json`), JSON.stringify({ pid, buildDir }));
+}
+
+export function unpinCodeBuild(siteDir: string, pid = process.pid): void {
+  rmSync(join(paths(siteDir).servers, `${pid}.json`), { force: true });
+}
+
+/** The build folders live processes run code from (pins of dead processes are removed). */
+export function pinnedBuilds(siteDir: string): Set<string> {
+  const dir = paths(siteDir).servers;
+  const pinned = new Set<string>();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return pinned;
+  }
+  for (const name of names) {
+    const pin = readJsonFile<{ pid: number; buildDir: string }>(join(dir, name));
+    if (pin && isRunning(pin.pid)) pinned.add(pin.buildDir);
+    else rmSync(join(dir, name), { force: true });
+  }
+  return pinned;
 }

@@ -11,7 +11,7 @@ import { db } from '../db.ts';
 import { forbidden, ok, unauthorized, type Result } from '#lib/result.ts';
 import { publicUrl, refusalResponse } from '../http.ts';
 import { parseId } from '#lib/ids.ts';
-import { sessionCookieName } from '#lib/session-cookie.ts';
+import { sessionCookieName, SIGNED_IN_HINT_COOKIE as HINT_COOKIE } from '#lib/session-cookie.ts';
 import { createSession, invalidateSession, invalidateUserSessions, sessionCookieAttributes, type SessionUser } from './sessions.ts';
 
 // The public origin decides: over https the cookie is Secure and __Host-.
@@ -19,11 +19,6 @@ const secure = new URL(publicUrl).protocol === 'https:';
 const cookieName = sessionCookieName(publicUrl);
 
 export const readSessionToken = (cookies: AstroCookies) => cookies.get(cookieName)?.value;
-
-// A readable hint beside the HttpOnly session cookie: it says only "someone
-// signed in here", so pre-rendered pages can decide to load the user menu
-// (src/directives/signed-in.ts). It grants nothing.
-const HINT_COOKIE = 'signed_in';
 
 export function setSessionCookie(cookies: AstroCookies, token: string, expiresAt: Date): void {
   cookies.set(cookieName, token, sessionCookieAttributes(expiresAt, { secure }));

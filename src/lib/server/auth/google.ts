@@ -14,6 +14,7 @@ import { users } from '#db/schema.ts';
 import { db } from '../db.ts';
 import { safeNextPath } from './magic-links.ts';
 import { publicUrl } from '../http.ts';
+import { GOOGLE_FLOW_COOKIES } from '#lib/session-cookie.ts';
 
 export interface GoogleConfig {
   clientId: string | undefined;
@@ -64,9 +65,7 @@ export function startGoogleSignIn(origin: string, next: string | null | undefine
 // Scoped to /api/auth/google (the callback is below it), HttpOnly, and Lax so
 // the top-level redirect back from Google still carries them; 10 minutes is
 // plenty for a consent screen and keeps a forgotten attempt from lingering.
-const STATE_COOKIE = 'google_oauth_state';
-const VERIFIER_COOKIE = 'google_code_verifier';
-const NEXT_COOKIE = 'google_next';
+const { state: STATE_COOKIE, verifier: VERIFIER_COOKIE, next: NEXT_COOKIE } = GOOGLE_FLOW_COOKIES;
 const COOKIE_PATH = '/api/auth/google';
 const COOKIE_MAX_AGE_SECONDS = 10 * 60;
 // Like the session cookie: the public origin decides whether cookies are Secure.

@@ -10,6 +10,7 @@ import {
   changeLeadStatus,
   createBooking,
   findBookingIdByManageToken,
+  manageLinkExpiresAt,
   listUserBookings,
   MANAGE_TOKEN_PATTERN,
 } from './bookings.ts';
@@ -203,6 +204,21 @@ describe('createBooking', () => {
     expect(findBookingIdByManageToken(one.manageToken.toUpperCase())).toBeNull();
     expect(findBookingIdByManageToken(`${one.manageToken}x`)).toBeNull();
     expect(findBookingIdByManageToken('')).toBeNull();
+  });
+
+  it('lets a manage link open its booking until 30 days after the appointment, then never', () => {
+    const one = book();
+    const day = 86_400_000;
+    const at = new Date('2030-03-10T17:00:00Z');
+    db.update(bookings).set({ scheduledAt: at }).where(eq(bookings.id, one.id)).run();
+    expect(findBookingIdByManageToken(one.manageToken, new Date(at.getTime() + 30 * day - 1))).toBe(one.id);
+    expect(findBookingIdByManageToken(one.manageToken, new Date(at.getTime() + 30 * day))).toBeNull();
+  });
+
+  it('counts from the preferred day, or the request itself, when no time was set', () => {
+    const created = new Date('2030-01-01T12:00:00Z');
+    expect(manageLinkExpiresAt({ scheduledAt: null, preferredDate: '2030-02-01', createdAt: created }).toISOString()).toBe('2030-03-04T12:00:00.000Z');
+    expect(manageLinkExpiresAt({ scheduledAt: null, preferredDate: null, createdAt: created }).toISOString()).toBe('2030-01-31T12:00:00.000Z');
   });
 
   it.each([

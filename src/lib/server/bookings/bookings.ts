@@ -251,11 +251,33 @@ export function createBooking(request: BookingRequest, options: { userId?: numbe
 
 // --- the lifecycle ----------------------------------------------------------
 
-/** The booking a manage link opens, or null for an unknown or malformed token. */
-export function findBookingIdByManageToken(token: string): number | null {
+/** A manage link opens its booking until this many days after the appointment (issue 23, item 10). */
+export const MANAGE_LINK_DAYS_AFTER = 30;
+
+/**
+ * When a manage link stops opening its booking: 30 days after the
+ * appointment (its time once set, else the end of the preferred day, else
+ * the day it was asked for). A link in an old mail, a forwarded message or
+ * a proxy's log is then no key to anything.
+ */
+export function manageLinkExpiresAt(booking: { scheduledAt: Date | null; preferredDate: string | null; createdAt: Date }): Date {
+  const day = 86_400_000;
+  const preferred = booking.preferredDate ? Date.parse(`${booking.preferredDate.slice(0, 10)}T00:00:00Z`) : Number.NaN;
+  // The end of the preferred day wherever it is: a day and a half after its UTC midnight covers every time zone.
+  const appointment = booking.scheduledAt?.getTime() ?? (Number.isNaN(preferred) ? booking.createdAt.getTime() : preferred + 1.5 * day);
+  return new Date(appointment + MANAGE_LINK_DAYS_AFTER * day);
+}
+
+/** The booking a manage link opens, or null for an unknown, malformed or expired token. */
+export function findBookingIdByManageToken(token: string, now = new Date()): number | null {
   if (!MANAGE_TOKEN_PATTERN.test(token)) return null;
-  const row = db.select({ id: bookings.id }).from(bookings).where(eq(bookings.manageToken, token)).get();
-  return row?.id ?? null;
+  const row = db
+    .select({ id: bookings.id, scheduledAt: bookings.scheduledAt, preferredDate: bookings.preferredDate, createdAt: bookings.createdAt })
+    .from(bookings)
+    .where(eq(bookings.manageToken, token))
+    .get();
+  if (!row || now >= manageLinkExpiresAt(row)) return null;
+  return row.id;
 }
 
 /** How the person asking relates to this booking; null when they have no part in it. */
