@@ -1,13 +1,14 @@
-import { expect, test } from '@playwright/test';
-import { query, withE2eDatabase, write } from '../support/db.ts';
+import { and, eq, gt } from 'drizzle-orm';
+import { bookings, sessions, services } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { holdRequests, openMobileMenu } from '../support/e2e-steps.ts';
+import { baseURL } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 test.describe('navigation when signed in', () => {
-  test('shows a placeholder while the user loads, then the avatar menu', async ({ page, context }) => {
-    const user = createSignedInUser({ firstName: 'Ana', lastName: 'Ruiz' });
-    await signIn(context, user);
+  test('shows a placeholder while the user loads, then the avatar menu', async ({ page, signedIn }) => {
+    const user = await signedIn('client', { firstName: 'Ana', lastName: 'Ruiz' });
     const release = await holdRequests(page, '**/api/auth/user');
     await page.goto('/privacy-policy');
     await hydrated(page, 'UserNav');
@@ -32,11 +33,10 @@ test.describe('navigation when signed in', () => {
     await expect(button).toBeFocused();
   });
 
-  test('falls back to the e-mail initial without names, and Sign Out ends the session', async ({ page, context }) => {
-    const user = createSignedInUser();
-    await signIn(context, user);
+  test('falls back to the e-mail initial without names, and Sign Out ends the session', async ({ page, signedIn }) => {
+    const user = await signedIn();
     await page.goto('/sitemap');
-    await expect(page.getByTestId('avatar-initials')).toHaveText('U');
+    await expect(page.getByTestId('avatar-initials')).toHaveText(user.email[0]!.toUpperCase());
     await page.getByRole('button', { name: `Account menu for ${user.email}` }).click();
     const menu = page.getByRole('menu', { name: 'Account' });
     // Case-sensitive: the random address itself may contain "ana".
@@ -45,7 +45,7 @@ test.describe('navigation when signed in', () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
-    expect(query('select 1 from sessions where user_id = ?', user.id)).toHaveLength(0);
+    expect(db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id)).all()).toHaveLength(0);
   });
 
   test('a signed-out visitor downloads no React for the account corner', async ({ page }) => {
@@ -60,9 +60,8 @@ test.describe('navigation when signed in', () => {
 
 test.describe('the mobile sheet when signed in', () => {
   test.use({ viewport: { width: 375, height: 740 } });
-  test('shows the user and Sign Out instead of Sign In and Book Now', async ({ page, context }) => {
-    const user = createSignedInUser({ firstName: 'Mia', lastName: 'Chen' });
-    await signIn(context, user);
+  test('shows the user and Sign Out instead of Sign In and Book Now', async ({ page, signedIn }) => {
+    const user = await signedIn('client', { firstName: 'Mia', lastName: 'Chen' });
     const sheet = await openMobileMenu(page, '/privacy-policy');
     await expect(sheet).toContainText('Mia Chen');
     await expect(sheet).toContainText(user.email);
@@ -73,22 +72,28 @@ test.describe('the mobile sheet when signed in', () => {
 });
 
 test.describe('member home', () => {
-  test('greets by first name and lists up to 6 bookings with their details', async ({ page, context }) => {
-    const user = createSignedInUser({ firstName: 'Lena' });
-    const [service] = query<{ id: number; name: string; duration: number; price_cents: number }>(
-      'select id, name, duration, price_cents from services where price_cents > 0 and active = 1 limit 1',
-    );
-    const statuses = ['pending', 'confirmed', 'cancelled', 'completed', 'pending', 'confirmed', 'pending'];
-    withE2eDatabase(
-      (db) => {
-        const insert = db.prepare('insert into bookings (user_id, service_id, name, email, preferred_date, status, created_at) values (?, ?, ?, ?, ?, ?, ?)');
-        statuses.forEach((status, i) =>
-          insert.run(user.id, i === 0 ? null : service!.id, 'Lena', user.email, i === 1 ? null : '2026-12-15', status, Date.now() + i),
-        );
-      },
-      { write: true },
-    );
-    await signIn(context, user);
+  test('greets by first name and lists up to 6 bookings with their details', async ({ page, signedIn }) => {
+    const user = await signedIn('client', { firstName: 'Lena' });
+    const service = db
+      .select({ id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents })
+      .from(services)
+      .where(and(gt(services.priceCents, 0), eq(services.active, true)))
+      .get();
+    const statuses = ['pending', 'confirmed', 'cancelled', 'completed', 'pending', 'confirmed', 'pending'] as const;
+    // Rows as the member home reads them, in states the lifecycle would not leave them in (confirmed without a time), one by one a millisecond apart.
+    db.insert(bookings)
+      .values(
+        statuses.map((status, i) => ({
+          userId: user.id,
+          serviceId: i === 0 ? null : service!.id,
+          name: 'Lena',
+          email: user.email,
+          preferredDate: i === 1 ? null : '2026-12-15',
+          status,
+          createdAt: new Date(Date.now() + i),
+        })),
+      )
+      .run();
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Lena');
     const cards = page.locator('[data-booking-card]');
@@ -96,7 +101,7 @@ test.describe('member home', () => {
     // Newest first: the last inserted (pending, with service) leads.
     await expect(cards.first()).toContainText(service!.name);
     await expect(cards.first()).toContainText(`${service!.duration} minutes`);
-    await expect(cards.first()).toContainText(`$${(service!.price_cents / 100).toFixed(2)}`);
+    await expect(cards.first()).toContainText(`$${(service!.priceCents / 100).toFixed(2)}`);
     await expect(cards.first().locator('[data-status]')).toHaveClass(/badge-status-pending/);
     await expect(page.locator('[data-booking-card] [data-status="confirmed"]').first()).toHaveClass(/badge-status-confirmed/);
     // Six of seven: the oldest (the one without a service) is not shown.
@@ -105,17 +110,16 @@ test.describe('member home', () => {
     await expect(page.getByRole('search', { name: 'Find a provider' })).toBeVisible();
   });
 
-  test('says Beautiful without a first name, and shows the empty state', async ({ page, context }) => {
-    await signIn(context, createSignedInUser());
+  test('says Beautiful without a first name, and shows the empty state', async ({ page, signedIn }) => {
+    await signedIn();
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Beautiful');
     await expect(page.getByRole('heading', { name: 'Begin Your Wellness Journey' })).toBeVisible();
   });
 
-  test('shows Date TBD and Duration TBD when they are unknown', async ({ page, context }) => {
-    const user = createSignedInUser({ firstName: 'Zoe' });
-    write('insert into bookings (user_id, name, email, status) values (?, ?, ?, ?)', user.id, 'Zoe', user.email, 'pending');
-    await signIn(context, user);
+  test('shows Date TBD and Duration TBD when they are unknown', async ({ page, signedIn }) => {
+    const user = await signedIn('client', { firstName: 'Zoe' });
+    db.insert(bookings).values({ userId: user.id, name: 'Zoe', email: user.email, status: 'pending' }).run();
     await page.goto('/');
     const card = page.locator('[data-booking-card]');
     await expect(card).toContainText('Date TBD');
@@ -124,7 +128,7 @@ test.describe('member home', () => {
 
   test('a stale session cookie gets the public home', async ({ page, context }) => {
     await context.addCookies([
-      { name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: (await import('../support/env.ts')).baseURL },
+      { name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: baseURL },
     ]);
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');

@@ -4,19 +4,19 @@
 // the policy as a header with frame-ancestors 'none' and no 'unsafe-inline'
 // for scripts, and a page cannot be framed. The payment pages with Stripe
 // configured are checked the same way in tests/e2e-payments/content-security.spec.ts.
-import { expect, test } from '@playwright/test';
+import { asc, eq } from 'drizzle-orm';
+import { bookings, cities, offers, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { visit, watchViolations } from '../support/csp.ts';
-import { query } from '../support/db.ts';
-import { forgetLoopbackLimits } from '../support/limits.ts';
-import { ownerWithSpaInNewCity } from '../support/spas.ts';
+import { expect, test } from '../support/fixtures.ts';
 
 test.describe('Content-Security-Policy', () => {
   test.describe.configure({ timeout: 90_000 });
 
   test('public page types load without a violation', async ({ page }) => {
-    const offer = query<{ slug: string }>('select slug from offers where active = 1 order by id limit 1')[0];
-    const spa = query<{ id: number; slug: string }>('select id, slug from spas where active = 1 order by id limit 1')[0]!;
-    const city = query<{ slug: string }>('select slug from cities order by id limit 1')[0]!;
+    const offer = db.select({ slug: offers.slug }).from(offers).where(eq(offers.active, true)).orderBy(asc(offers.id)).get();
+    const spa = db.select({ id: spas.id, slug: spas.slug }).from(spas).where(eq(spas.active, true)).orderBy(asc(spas.id)).get()!;
+    const city = db.select({ slug: cities.slug }).from(cities).orderBy(asc(cities.id)).get()!;
     const paths = [
       '/',
       '/search-results?service=botox',
@@ -47,9 +47,9 @@ test.describe('Content-Security-Policy', () => {
     expect(await visit(page, '/no-such-page-here', 404)).toEqual([]);
   });
 
-  test('signed-in pages (member home, checkout and plans without Stripe, owner dashboard) load without a violation', async ({ page, context }) => {
-    const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp City', spa: 'Csp Spa' }, { firstName: 'Csp' });
-    const service = query<{ id: number }>('select id from services where active = 1 order by id limit 1')[0]!;
+  test('signed-in pages (member home, checkout and plans without Stripe, owner dashboard) load without a violation', async ({ page, signedIn, listing }) => {
+    const spa = listing(await signedIn('owner', { firstName: 'Csp' }), { name: 'Csp Spa' });
+    const service = db.select({ id: services.id }).from(services).where(eq(services.active, true)).orderBy(asc(services.id)).get()!;
     const found: Record<string, string[]> = {};
     for (const path of ['/', '/member', '/owner/dashboard', `/checkout?service=${service.id}`, `/subscription?spaId=${spa.id}`]) {
       const violations = await visit(page, path);
@@ -58,13 +58,12 @@ test.describe('Content-Security-Policy', () => {
     expect(found).toEqual({});
   });
 
-  test('a booking’s manage page loads without a violation', async ({ page, request, baseURL }) => {
-    forgetLoopbackLimits();
-    const spa = query<{ id: number }>('select id from spas where active = 1 order by id limit 1')[0]!;
+  test('a booking’s manage page loads without a violation', async ({ page, request, baseURL, listing }) => {
+    const spa = listing();
     const email = `csp-${Date.now()}@example.com`;
     const created = await request.post('/api/bookings', { data: { name: 'Csp Test', email, spaId: spa.id }, headers: { Origin: baseURL! } });
     expect(created.status()).toBe(201);
-    const [{ manage_token: token }] = query<{ manage_token: string }>('select manage_token from bookings where email = ?', email) as [{ manage_token: string }];
+    const { manageToken: token } = db.select({ manageToken: bookings.manageToken }).from(bookings).where(eq(bookings.email, email)).get()!;
     expect(await visit(page, `/bookings/manage/${token}`)).toEqual([]);
   });
 

@@ -3,7 +3,8 @@
 // pointing at a local OAuth server (astro:env secrets are read at run time, so
 // no rebuild is needed); the normal site under test has no credentials and
 // must show no trace of Google sign-in.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';

@@ -1,5 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { query } from '../support/db.ts';
+import { and, eq } from 'drizzle-orm';
+import { spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 
 test.describe('home search', () => {
@@ -47,7 +49,12 @@ test.describe('home search', () => {
 });
 
 test.describe('Elite spotlight carousel', () => {
-  const elite = () => query<{ name: string }>("select name from spas where tier = 'ELITE' and active = 1");
+  const elite = () =>
+    db
+      .select({ name: spas.name })
+      .from(spas)
+      .where(and(eq(spas.tier, 'ELITE'), eq(spas.active, true)))
+      .all();
 
   test.beforeEach(async ({ page }) => {
     // Time stands still until a test moves it, so the 5 s count starts at hydration.

@@ -1,15 +1,21 @@
 // Every kind of page is valid HTML by the Nu HTML checker (vnu-jar, the W3C
 // validator's engine): one page of each type, fetched from the site under
 // test, checked in one run of the checker. Errors only; warnings are advice.
-import { expect, test } from '@playwright/test';
-import { query } from '../support/db.ts';
+import { and, asc, eq } from 'drizzle-orm';
+import { offers, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { htmlErrors } from '../support/html-checker.ts';
-import { createSignedInUser } from '../support/sessions.ts';
 
-test('one page of each type has no HTML errors', async ({ request, playwright, baseURL }) => {
+test('one page of each type has no HTML errors', async ({ request, playwright, baseURL, person, clientAddress }) => {
   test.setTimeout(120_000);
-  const [spa] = query<{ slug: string }>("select slug from spas where active = 1 and tier = 'ELITE' order by id limit 1");
-  const [offer] = query<{ slug: string }>('select slug from offers where active = 1 order by id limit 1');
+  const spa = db
+    .select({ slug: spas.slug })
+    .from(spas)
+    .where(and(eq(spas.active, true), eq(spas.tier, 'ELITE')))
+    .orderBy(asc(spas.id))
+    .get();
+  const offer = db.select({ slug: offers.slug }).from(offers).where(eq(offers.active, true)).orderBy(asc(offers.id)).get();
   const pages: Record<string, { path: string; status?: number }> = {
     home: { path: '/' },
     'search-results': { path: '/search-results?service=botox&city=irvine' },
@@ -40,8 +46,11 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
     save(name, await response.text());
   }
   // The member home, rendered on request for a signed-in visitor.
-  const user = createSignedInUser({ firstName: 'Valid' });
-  const member = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `session=${user.token}; signed_in=1` } });
+  const user = person('client', { firstName: 'Valid' });
+  const member = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { cookie: `session=${user.token}; signed_in=1`, 'X-Forwarded-For': clientAddress },
+  });
   const home = await member.get('/');
   expect(home.status()).toBe(200);
   const memberHtml = await home.text();

@@ -1,6 +1,12 @@
-import { expect, test } from '@playwright/test';
-import { query, tierWeight } from '../support/db.ts';
-import { forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
+import { and, asc, count, eq, exists, inArray, or, sql } from 'drizzle-orm';
+import { analyticsEvents, cities, services, spaPhotos, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { tierWeight } from '#lib/tiers.ts';
+import { expect, test } from '../support/fixtures.ts';
+
+/** Tier weight, then newest (spec 9), as the directory lists spas. */
+const byRank = (a: { tier: string; createdAt: Date; id: number }, b: { tier: string; createdAt: Date; id: number }) =>
+  tierWeight(b.tier) - tierWeight(a.tier) || b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
 
 const jsonLd = async (page: import('@playwright/test').Page) =>
   (await page.locator('script[type="application/ld+json"]').allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
@@ -9,18 +15,23 @@ test.describe('/services and /booking', () => {
   for (const path of ['/services', '/booking']) {
     test(`${path} shows featured spas, every service card and the promo`, async ({ page }) => {
       await page.goto(path);
-      const featured = query<{ name: string; tier: string; created_at: number; id: number }>(
+      const featured = db
+        .select({ id: spas.id, name: spas.name, tier: spas.tier, createdAt: spas.createdAt })
+        .from(spas)
         // Premium and Elite spas, flagged featured or not (spec 2, Services).
-        "select id, name, tier, created_at from spas where active = 1 and tier in ('PREMIUM', 'ELITE')",
-      )
-        .sort((a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.created_at - a.created_at || b.id - a.id)
+        .where(and(eq(spas.active, true), inArray(spas.tier, ['PREMIUM', 'ELITE'])))
+        .all()
+        .sort(byRank)
         .slice(0, 6);
       const featuredSection = page.getByRole('region', { name: 'Featured providers' });
       expect((await featuredSection.locator('[data-spa-card] h3').allTextContents()).map((t) => t.trim())).toEqual(featured.map((s) => s.name));
 
-      const [{ n }] = query<{ n: number }>('select count(*) n from services v join spas s on s.id = v.spa_id where v.active = 1 and s.active = 1') as [
-        { n: number },
-      ];
+      const { n } = db
+        .select({ n: count() })
+        .from(services)
+        .innerJoin(spas, eq(spas.id, services.spaId))
+        .where(and(eq(services.active, true), eq(spas.active, true)))
+        .get()!;
       await expect(page.locator('[data-service-card]')).toHaveCount(n);
       await expect(page.locator('[data-package-promo]')).toContainText('$650');
       await expect(page.locator('[data-package-promo]')).toContainText('$825');
@@ -32,16 +43,16 @@ test.describe('/services and /booking', () => {
 
   test('a complimentary service says Schedule (to the consultation form), others Book Now (to checkout)', async ({ page }) => {
     await page.goto('/services');
-    const rows = query<{ id: number; name: string; price_cents: number }>('select id, name, price_cents from services where active = 1');
+    const rows = db.select({ id: services.id, name: services.name, priceCents: services.priceCents }).from(services).where(eq(services.active, true)).all();
     for (const service of rows.slice(0, 40)) {
       const card = page.locator(`[data-service-card][data-service-id="${service.id}"]`);
-      const complimentary = service.price_cents === 0 || service.name.toLowerCase().includes('consultation');
+      const complimentary = service.priceCents === 0 || service.name.toLowerCase().includes('consultation');
       if (complimentary) {
         await expect(card.getByRole('link', { name: /^Schedule/ })).toHaveAttribute('href', '/#contact');
         await expect(card.locator('[data-price]')).toHaveText('Complimentary');
       } else {
         await expect(card.getByRole('link', { name: /^Book Now/ })).toHaveAttribute('href', `/checkout?service=${service.id}`);
-        await expect(card.locator('[data-price]')).toContainText(`From $${(service.price_cents / 100).toFixed(2)}`);
+        await expect(card.locator('[data-price]')).toContainText(`From $${(service.priceCents / 100).toFixed(2)}`);
       }
     }
   });
@@ -63,26 +74,31 @@ test.describe('/services and /booking', () => {
 });
 
 test.describe('spa pages', () => {
-  const spas = () =>
-    query<{ id: number; slug: string; name: string; tier: string; photos: number; booking_link: string | null; video_url: string | null }>(
-      'select s.id, s.slug, s.name, s.tier, s.booking_link, s.video_url, (select count(*) from spa_photos p where p.spa_id = s.id) photos from spas s where active = 1',
-    );
+  const listed = () =>
+    db
+      .select({ id: spas.id, slug: spas.slug, name: spas.name, tier: spas.tier, bookingLink: spas.bookingLink, videoUrl: spas.videoUrl, photos: count(spaPhotos.id) })
+      .from(spas)
+      .leftJoin(spaPhotos, eq(spaPhotos.spaId, spas.id))
+      .where(eq(spas.active, true))
+      .groupBy(spas.id)
+      .orderBy(asc(spas.id))
+      .all();
 
   test('show as many photos as the tier allows, and the booking button the tier allows', async ({ page }) => {
     const limit = { FREE: 3, PREMIUM: 10, ELITE: 999 } as Record<string, number>;
     for (const tier of ['FREE', 'PREMIUM', 'ELITE']) {
-      const spa = spas().find((s) => s.tier === tier && s.photos > 1)!;
+      const spa = listed().find((s) => s.tier === tier && s.photos > 1)!;
       await page.goto(`/spas/${spa.slug}`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(spa.name);
       await expect(page.locator('[data-gallery] img')).toHaveCount(Math.min(spa.photos, limit[tier]!));
-      if (tier !== 'FREE' && spa.booking_link) await expect(page.locator('main [data-book-link]').first()).toHaveAttribute('href', spa.booking_link);
+      if (tier !== 'FREE' && spa.bookingLink) await expect(page.locator('main [data-book-link]').first()).toHaveAttribute('href', spa.bookingLink);
       else await expect(page.locator('main [data-inquire-link]')).toHaveAttribute('href', `/booking?spa=${spa.id}`);
-      await expect(page.locator('[data-video-link]')).toHaveCount(tier === 'ELITE' && spa.video_url ? 1 : 0);
+      await expect(page.locator('[data-video-link]')).toHaveCount(tier === 'ELITE' && spa.videoUrl ? 1 : 0);
     }
   });
 
   test('carry MedicalBusiness and DaySpa JSON-LD with address and price range, and breadcrumbs', async ({ page }) => {
-    const spa = spas().find((s) => s.tier === 'ELITE')!;
+    const spa = listed().find((s) => s.tier === 'ELITE')!;
     await page.goto(`/spas/${spa.slug}`);
     const [business, breadcrumbs] = [
       (await jsonLd(page)).find((d) => Array.isArray(d['@type'])),
@@ -100,9 +116,13 @@ test.describe('spa pages', () => {
 test.describe('city pages', () => {
   test('list the city’s spas in tier order with ItemList JSON-LD, and link each treatment page', async ({ page }) => {
     await page.goto('/cities/irvine');
-    const expected = query<{ name: string; tier: string; created_at: number; id: number }>(
-      "select s.id, s.name, s.tier, s.created_at from spas s join cities c on c.id = s.city_id where c.slug = 'irvine' and s.active = 1",
-    ).sort((a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.created_at - a.created_at || b.id - a.id);
+    const expected = db
+      .select({ id: spas.id, name: spas.name, tier: spas.tier, createdAt: spas.createdAt })
+      .from(spas)
+      .innerJoin(cities, eq(cities.id, spas.cityId))
+      .where(and(eq(cities.slug, 'irvine'), eq(spas.active, true)))
+      .all()
+      .sort(byRank);
     expect((await page.locator('[data-spa-card] h3').allTextContents()).map((t) => t.trim())).toEqual(expected.map((s) => s.name));
     const list = (await jsonLd(page)).find((d) => d['@type'] === 'ItemList')!;
     expect(list['numberOfItems']).toBe(expected.length);
@@ -110,10 +130,22 @@ test.describe('city pages', () => {
   });
 
   test('a treatment page lists only the city’s spas offering it', async ({ page, request }) => {
-    const expected = query<{ name: string }>(
-      `select s.name from spas s join cities c on c.id = s.city_id where c.slug = 'newport-beach' and s.active = 1
-       and exists (select 1 from services v where v.spa_id = s.id and v.active = 1 and (v.treatment = 'hydrafacial' or lower(v.name) = 'hydrafacial'))`,
-    );
+    const offersHydrafacial = db
+      .select({ id: services.id })
+      .from(services)
+      .where(
+        and(
+          eq(services.spaId, spas.id),
+          eq(services.active, true),
+          or(eq(services.treatment, 'hydrafacial'), eq(sql`lower(${services.name})`, 'hydrafacial')),
+        ),
+      );
+    const expected = db
+      .select({ name: spas.name })
+      .from(spas)
+      .innerJoin(cities, eq(cities.id, spas.cityId))
+      .where(and(eq(cities.slug, 'newport-beach'), eq(spas.active, true), exists(offersHydrafacial)))
+      .all();
     await page.goto('/cities/newport-beach/hydrafacial');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('HydraFacial in Newport Beach');
     expect((await page.locator('[data-spa-card] h3').allTextContents()).map((t) => t.trim()).sort()).toEqual(expected.map((s) => s.name).sort());
@@ -123,10 +155,13 @@ test.describe('city pages', () => {
 });
 
 test('opening a spa page records one view event for that spa', async ({ page }) => {
-  const [spa] = query<{ id: number; slug: string; tier: string }>("select id, slug, tier from spas where active = 1 and tier = 'PREMIUM' order by id limit 1");
-  // The suite is one client (127.0.0.1): forget its earlier views of this spa and its per-minute count, as half an hour passing would.
-  forgetLoopbackLimits();
-  forgetLoopbackView('spa', spa!.id);
+  // This test is a client of its own (tests/support/fixtures.ts): no earlier view of this spa from its address hides this one.
+  const spa = db
+    .select({ id: spas.id, slug: spas.slug, tier: spas.tier })
+    .from(spas)
+    .where(and(eq(spas.active, true), eq(spas.tier, 'PREMIUM')))
+    .orderBy(asc(spas.id))
+    .get();
   const sent = page.waitForResponse((r) => r.url().endsWith('/api/analytics/event') && r.request().method() === 'POST');
   await page.goto(`/spas/${spa!.slug}`);
   const response = await sent;
@@ -135,11 +170,11 @@ test('opening a spa page records one view event for that spa', async ({ page }) 
   const { sessionId } = response.request().postDataJSON() as { sessionId: string };
   expect(sessionId).toBeTruthy();
   const rows = () =>
-    query<{ tier: string; event_type: string }>(
-      "select tier, event_type from analytics_events where entity_type = 'spa' and entity_id = ? and session_id = ?",
-      String(spa!.id),
-      sessionId,
-    );
+    db
+      .select({ tier: analyticsEvents.tier, eventType: analyticsEvents.eventType })
+      .from(analyticsEvents)
+      .where(and(eq(analyticsEvents.entityType, 'spa'), eq(analyticsEvents.entityId, String(spa!.id)), eq(analyticsEvents.sessionId, sessionId)))
+      .all();
   await expect.poll(() => rows().length).toBe(1);
-  expect(rows()[0]).toEqual({ tier: spa!.tier, event_type: 'view' });
+  expect(rows()[0]).toEqual({ tier: spa!.tier, eventType: 'view' });
 });

@@ -1,21 +1,27 @@
 // The newsletter round trip: the footer sign-up (a plain form), the
 // confirmation mail (double opt-in), the welcome mail's one-click unsubscribe
 // (RFC 8058), re-subscribing, and one row per address throughout.
-import { expect, test } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { newsletterSubscribers } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { axeViolationIds } from '../support/axe.ts';
-import { query } from '../support/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { decodeQuotedPrintable, linkIn, messageInOutbox, messagesTo } from '../support/outbox.ts';
 
 const uniqueEmail = () => `reader-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
-interface SubscriberRow {
-  email: string;
-  subscribed: number;
-  confirmed_at: number | null;
-  unsubscribed_at: number | null;
-  source: string | null;
-}
-const rowsFor = (email: string) => query<SubscriberRow>('select * from newsletter_subscribers where email = ?', email);
+const rowsFor = (email: string) =>
+  db
+    .select({
+      email: newsletterSubscribers.email,
+      subscribed: newsletterSubscribers.subscribed,
+      confirmedAt: newsletterSubscribers.confirmedAt,
+      unsubscribedAt: newsletterSubscribers.unsubscribedAt,
+      source: newsletterSubscribers.source,
+    })
+    .from(newsletterSubscribers)
+    .where(eq(newsletterSubscribers.email, email))
+    .all();
 
 test.describe('newsletter', () => {
   test('sign up, confirm, unsubscribe with one click, subscribe again: one row all along', async ({ page, request }) => {
@@ -27,17 +33,17 @@ test.describe('newsletter', () => {
     await footerForm.getByLabel('Newsletter email').fill(email.toUpperCase());
     await footerForm.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
-    expect(rowsFor(email)).toMatchObject([{ subscribed: 0, confirmed_at: null, source: 'footer' }]);
+    expect(rowsFor(email)).toMatchObject([{ subscribed: false, confirmedAt: null, source: 'footer' }]);
 
     // Opening the link changes nothing: a mail scanner must not confirm for anyone.
     const confirm = linkIn(await messageInOutbox(email, 'Confirm your subscription'), '/newsletter/confirm?');
     await page.goto(confirm.pathname + confirm.search);
-    expect(rowsFor(email)[0]!.subscribed).toBe(0);
+    expect(rowsFor(email)[0]!.subscribed).toBe(false);
     expect(await axeViolationIds(page)).toEqual([]);
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
-    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1 });
-    expect(rowsFor(email)[0]!.confirmed_at).not.toBeNull();
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: true });
+    expect(rowsFor(email)[0]!.confirmedAt).not.toBeNull();
 
     // A confirmation link works once.
     await page.goto(confirm.pathname + confirm.search);
@@ -55,15 +61,15 @@ test.describe('newsletter', () => {
       data: 'List-Unsubscribe=One-Click',
     });
     expect(oneClick.status()).toBe(200);
-    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 0 });
-    expect(rowsFor(email)[0]!.unsubscribed_at).not.toBeNull();
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: false });
+    expect(rowsFor(email)[0]!.unsubscribedAt).not.toBeNull();
 
     // The same link in a browser: the page says so and offers the way back.
     await page.goto(unsubscribe.pathname + unsubscribe.search);
     await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
     await page.getByRole('button', { name: /Subscribe again/ }).click();
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
-    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1, unsubscribed_at: null });
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: true, unsubscribedAt: null });
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
 
@@ -80,7 +86,7 @@ test.describe('newsletter', () => {
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
     expect(rowsFor(email)).toHaveLength(1);
-    expect(rowsFor(email)[0]).toMatchObject({ subscribed: 1 });
+    expect(rowsFor(email)[0]).toMatchObject({ subscribed: true });
   });
 
   test('a bad address is named on the page, and nothing is stored', async ({ page }) => {

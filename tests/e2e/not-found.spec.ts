@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
 
 test('an unknown route shows the not-found screen with status 404', async ({ page }) => {
   const response = await page.goto('/no-such-page/anywhere');
