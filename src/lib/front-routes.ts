@@ -82,7 +82,13 @@ export const LIVE_BEFORE_BUILD_PREFIX = '/spas/';
  * Pages whose address carries a secret in its path (the query string is never
  * logged at all): access logs write `:token` for the rest of the path.
  */
-export const TOKEN_PATH_PREFIXES: readonly string[] = ['/bookings/manage/', '/reviews/write/'];
+export const TOKEN_PATH_PREFIXES: readonly string[] = [
+  '/api/bookings/secure/',
+  '/bookings/cancel/',
+  '/bookings/manage/',
+  '/bookings/secure/',
+  '/reviews/write/',
+];
 
 /**
  * Pages whose address carries a secret: in the path (above) or as ?token=.

@@ -127,9 +127,7 @@ test.describe('member home', () => {
   });
 
   test('a stale session cookie gets the public home', async ({ page, context }) => {
-    await context.addCookies([
-      { name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: baseURL },
-    ]);
+    await context.addCookies([{ name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', url: baseURL }]);
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Find your trusted medical spa');
     expect((await context.cookies()).find((c) => c.name === 'session')).toBeUndefined();

@@ -76,7 +76,15 @@ test.describe('/services and /booking', () => {
 test.describe('spa pages', () => {
   const listed = () =>
     db
-      .select({ id: spas.id, slug: spas.slug, name: spas.name, tier: spas.tier, bookingLink: spas.bookingLink, videoUrl: spas.videoUrl, photos: count(spaPhotos.id) })
+      .select({
+        id: spas.id,
+        slug: spas.slug,
+        name: spas.name,
+        tier: spas.tier,
+        bookingLink: spas.bookingLink,
+        videoUrl: spas.videoUrl,
+        photos: count(spaPhotos.id),
+      })
       .from(spas)
       .leftJoin(spaPhotos, eq(spaPhotos.spaId, spas.id))
       .where(eq(spas.active, true))
@@ -134,11 +142,7 @@ test.describe('city pages', () => {
       .select({ id: services.id })
       .from(services)
       .where(
-        and(
-          eq(services.spaId, spas.id),
-          eq(services.active, true),
-          or(eq(services.treatment, 'hydrafacial'), eq(sql`lower(${services.name})`, 'hydrafacial')),
-        ),
+        and(eq(services.spaId, spas.id), eq(services.active, true), or(eq(services.treatment, 'hydrafacial'), eq(sql`lower(${services.name})`, 'hydrafacial'))),
       );
     const expected = db
       .select({ name: spas.name })
