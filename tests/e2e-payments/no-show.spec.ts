@@ -52,6 +52,10 @@ const ledger = (bookingId: number) =>
     bookingId,
   );
 
+// Each test walks a whole story (policy, booking, card step, webhooks, the
+// owner's act, mail): 18-25 s on a quiet machine, past one page's 30 s default beside another suite.
+test.describe.configure({ timeout: 90_000 });
+
 test.beforeEach(() => forgetLoopbackLimits());
 
 /** An owner, signed in to `context`, whose new spa ($200 facial) asks for `policy` (set through the policies form). */
@@ -74,7 +78,7 @@ async function spaWithPolicy(page: Page, context: BrowserContext, policy: Record
   }
   await form.getByRole('button', { name: 'Save protection' }).click();
   await expect(page.locator('[data-protection-saved]')).toBeVisible();
-  return { owner, spaId: spa.id, serviceName };
+  return { owner, spaId: spa.id, spaName: `Protect Spa ${owner.id}`, serviceName };
 }
 
 /** A client requests the treatment on /booking?spa= (the request form island) and lands on the card step. */
@@ -190,7 +194,8 @@ test('a deposit: paid on the card step, refunded in full at once when the client
   await confirm(request, setup.owner, booking.id, new Date(Date.now() + 5 * 24 * HOUR));
   await page.goto(`/bookings/manage/${booking.manage_token}`);
   await expect(page.locator('[data-booking-money]')).toContainText('Deposit $40.00: done');
-  await page.getByRole('button', { name: 'Cancel this booking' }).click();
+  await page.locator('summary', { hasText: 'Cancel this booking' }).click();
+  await page.getByRole('button', { name: 'Yes, cancel this booking' }).click();
   await expect(page.locator('[data-manage-notice]')).toContainText('Your booking is cancelled.');
   await expect
     .poll(() => ledger(booking.id).map((r) => `${r.kind}:${r.amount_cents}:${r.status}`))
@@ -213,8 +218,8 @@ test('a late cancellation: the manage page names the fee before the client confi
   const { email, booking } = await securedCardBooking(page, request, setup, 'pm_card_visa', new Date(Date.now() + 5 * HOUR));
   await page.goto(`/bookings/manage/${booking.manage_token}`);
   const late = page.locator('[data-late-cancel]');
-  await expect(late).toContainText('the spa may charge a $100.00 late-cancellation fee to your saved card');
-  await expect(page.getByRole('button', { name: 'Cancel this booking' })).toHaveCount(0);
+  await expect(late).toContainText(`${setup.spaName} may charge a $100.00 late-cancellation fee to your saved card`);
+  await expect(page.locator('summary', { hasText: 'Cancel this booking' })).toHaveCount(0);
   await late.getByRole('button', { name: 'Cancel and accept the $100.00 fee' }).click();
   await expect(page.locator('[data-late-cancelled]')).toContainText('they may charge $100.00 to your saved card');
   expect(bookingOf(email)).toMatchObject({ status: 'cancelled', fee_decision: null });

@@ -14,14 +14,8 @@ export const clientHash = (address: string) => createHmac('sha256', analyticsSal
 /** Forgets the per-client booking, signup, checkout and analytics counts of 127.0.0.1 (not per-address or per-spa ones). */
 export function forgetLoopbackLimits(): void {
   const hash = clientHash('127.0.0.1');
-  write(
-    'delete from rate_limits where key in (?, ?, ?, ?)',
-    `booking:client:${hash}`,
-    `analytics:client:${hash}`,
-    `signup:client:${hash}`,
-    `signup:client-day:${hash}`,
-    `checkout:client:${hash}`,
-  );
+  const keys = ['booking:client', 'analytics:client', 'signup:client', 'signup:client-day', 'checkout:client'].map((name) => `${name}:${hash}`);
+  write(`delete from rate_limits where key in (${keys.map(() => '?').join(', ')})`, ...keys);
 }
 
 /** Forgets that 127.0.0.1 has viewed this spa (a view counts once per client per half hour). */
