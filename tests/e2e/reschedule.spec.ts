@@ -80,9 +80,19 @@ test('the client moves their booking with the live picker: the new time, the upd
   const picker = page.locator('#change-time');
   await picker.locator('[data-open-week]').hover();
   await expect(picker.locator('[data-day-strip]')).toBeVisible();
+  const firstTime = () =>
+    picker
+      .locator('[data-day-strip] [data-time]')
+      .first()
+      .getAttribute('data-time', { timeout: 1_000 })
+      .catch(() => null);
+  const thisWeek = await firstTime();
   await picker.locator('[data-week="next"]').click();
-  await expect(picker.locator('[data-day-strip] [data-time]').first()).toBeVisible();
-  const target = await picker.locator('[data-day-strip] [data-time]').first().getAttribute('data-time');
+  // The next week's times, not this week's still on screen while it loads.
+  await expect.poll(firstTime).not.toBe(thisWeek);
+  await expect(picker.locator('[data-open-times]')).toHaveAttribute('aria-busy', 'false');
+  const target = await firstTime();
+  expect(target).not.toBeNull();
   await picker.locator('[data-day-strip] [data-time]').first().click();
   await expect(picker.getByRole('heading', { name: 'Move your appointment' })).toBeFocused();
   expect(await axeViolationIds(page)).toEqual([]);

@@ -211,6 +211,8 @@ test.describe('the member home (items 9 and 23)', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`How was your visit to ${spa.name}?`);
     await page.getByRole('radio', { name: /5 stars/ }).check();
     await page.getByLabel(/^Your review/).fill('Kind staff, a careful injector, and the result looks natural. I will be back for my next appointment.');
+    // The client confirms the visit themselves (decision 0029).
+    await page.getByLabel(/^I visited .*, and this review is my own\./).check();
     await page.getByRole('button', { name: 'Publish review' }).click();
     await expect(page.getByRole('heading', { name: 'Your review is published' })).toBeVisible();
     // Reviewed: the card no longer offers it.

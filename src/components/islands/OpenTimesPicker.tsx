@@ -100,8 +100,13 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
     const picked = Number(select.current?.value) || props.serviceId;
     setServiceId(picked);
     if (picked && !props.chosen) void loadWeek(picked, picked === props.serviceId ? props.from : null, true);
-    announceLive(root.current);
   }, []);
+
+  // Said once the render with `live` is on screen: a form held meanwhile is
+  // sent again at once, and must meet handlers that know the island is live.
+  useEffect(() => {
+    if (live) announceLive(root.current);
+  }, [live]);
 
   useEffect(() => prefillMember(details.current), [chosen]);
 
