@@ -406,8 +406,11 @@ test.describe('search by open times', () => {
     const withTime = await page
       .locator('#search-results [data-spa-card]')
       .evaluateAll((list) => list.map((card) => card.querySelector('[data-next-open]') !== null));
-    expect(withTime.indexOf(false)).toBeGreaterThan(0);
-    expect(withTime.slice(withTime.indexOf(false))).not.toContain(true);
+    // Other tests add bookable spas as they run, so the first page may hold
+    // only spas with a time; whatever it holds, none with a time follows one without.
+    expect(withTime[0]).toBe(true);
+    const firstWithout = withTime.indexOf(false);
+    expect(firstWithout === -1 ? [] : withTime.slice(firstWithout)).not.toContain(true);
   });
 
   test('the heading and the tab title follow Update Results (issue 26, item 2), and only known treatments are echoed (item 18)', async ({ page }) => {
