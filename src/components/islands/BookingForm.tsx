@@ -241,7 +241,7 @@ export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, s
     }
   }
 
-  const { invalid, describe, errorText, field } = fieldErrors(errors, id);
+  const { field, consent } = fieldErrors(errors, id);
 
   return (
     <form
@@ -360,29 +360,7 @@ export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, s
         ),
         { optional: true, wide: true },
       )}
-      <div className="sm:col-span-2">
-        <div className="flex items-start gap-3">
-          <input
-            id={id('consent')}
-            name="consent"
-            type="checkbox"
-            value="true"
-            required
-            defaultChecked={values?.consent === 'true' || values?.consent === 'on'}
-            className="mt-1 size-5 shrink-0 accent-brand-700"
-            aria-invalid={invalid('consent')}
-            aria-describedby={describe('consent')}
-          />
-          <label htmlFor={id('consent')} className="text-sm text-ink">
-            I agree to be contacted about this request by e-mail or phone, and I have read the{' '}
-            <a className="link" href="/privacy-policy">
-              Privacy Policy
-            </a>
-            .
-          </label>
-        </div>
-        {errorText('consent')}
-      </div>
+      {consent('consent', 'request', values?.consent === 'true' || values?.consent === 'on')}
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-ink-muted">Fields marked * are required. No payment is taken now.</p>
         {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page (issue 26). */}

@@ -238,7 +238,7 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
     focusNext.current = first ? `[name="${first}"]` : '[data-form-error]';
   }
 
-  const { invalid, describe, errorText, field } = fieldErrors(errors, id);
+  const { field, consent } = fieldErrors(errors, id);
   const shownDay = week?.dates.find((d) => d.date === day) ?? week?.dates[0];
   const backHref = chosen ? pickerHref(page, { service: serviceId, from: chosen.date }) : '';
 
@@ -425,29 +425,7 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
                 ),
                 { optional: true, wide: true },
               )}
-              <div className="sm:col-span-2">
-                <div className="flex items-start gap-3">
-                  <input
-                    id={id('consent')}
-                    name="consent"
-                    type="checkbox"
-                    value="true"
-                    required
-                    defaultChecked={props.values?.consent === 'true' || props.values?.consent === 'on'}
-                    className="mt-1 size-5 shrink-0 accent-brand-700"
-                    aria-invalid={invalid('consent')}
-                    aria-describedby={describe('consent')}
-                  />
-                  <label htmlFor={id('consent')} className="text-sm text-ink">
-                    I agree to be contacted about this booking by e-mail or phone, and I have read the{' '}
-                    <a className="link" href="/privacy-policy">
-                      Privacy Policy
-                    </a>
-                    .
-                  </label>
-                </div>
-                {errorText('consent')}
-              </div>
+              {consent('consent', 'booking', props.values?.consent === 'true' || props.values?.consent === 'on')}
               <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
                 <p className="text-sm text-ink-muted">Fields marked * are required. No payment is taken now.</p>
                 <button type="submit" className="btn-primary btn-lg shrink-0" aria-disabled={sending || undefined}>

@@ -71,7 +71,33 @@ export function fieldErrors<F extends string>(errors: Partial<Record<F, string>>
       {errorText(name)}
     </div>
   );
-  return { invalid, describe, errorText, field };
+  /** The consent box of a request or a booking: required, the privacy policy linked, its message under it. */
+  const consent = (name: F, about: 'request' | 'booking', defaultChecked: boolean) => (
+    <div className="sm:col-span-2">
+      <div className="flex items-start gap-3">
+        <input
+          id={id(name)}
+          name={name}
+          type="checkbox"
+          value="true"
+          required
+          defaultChecked={defaultChecked}
+          className="mt-1 size-5 shrink-0 accent-brand-700"
+          aria-invalid={invalid(name)}
+          aria-describedby={describe(name)}
+        />
+        <label htmlFor={id(name)} className="text-sm text-ink">
+          I agree to be contacted about this {about} by e-mail or phone, and I have read the{' '}
+          <a className="link" href="/privacy-policy">
+            Privacy Policy
+          </a>
+          .
+        </label>
+      </div>
+      {errorText(name)}
+    </div>
+  );
+  return { invalid, describe, errorText, field, consent };
 }
 
 export interface SelectOption {

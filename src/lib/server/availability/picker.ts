@@ -15,24 +15,9 @@ import { db } from '../db.ts';
 import { timeRefusal } from './book.ts';
 import { findBookableService, findBookableSpa, loadCalendar, type BookableSpa } from './calendar.ts';
 import { slotsFor, type SlotsAnswer } from './slots.ts';
+import type { ChosenTime, PickerService } from '#lib/picker.ts';
 
 const MINUTE = 60_000;
-
-export interface PickerService {
-  id: number;
-  name: string;
-  /** "Botox Cosmetic · 30 minutes · From $14.00 per unit" */
-  label: string;
-}
-
-export interface ChosenTime {
-  /** The instant as the slots endpoint writes it. */
-  start: string;
-  /** 'Tuesday, March 16, 2027, 9:00 AM Pacific' */
-  label: string;
-  /** Its Pacific date: the week to go back to. */
-  date: string;
-}
 
 export interface PickerView {
   spa: BookableSpa;
