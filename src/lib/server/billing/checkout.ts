@@ -12,7 +12,7 @@
 // time and a few a day (ELITE_HOLD_LIMITS); the endpoint is rate-limited; and
 // an abandoned checkout gives its slot back at once (the cancel link expires
 // the session at Stripe, releaseAbandonedCheckout).
-import { and, count, eq, gt, gte, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import * as z from 'zod';
 import { idSchema } from '#lib/ids.ts';
@@ -23,7 +23,6 @@ import {
   ELITE_CAPACITY_MESSAGE,
   ELITE_HOLD_LIMITS,
   ELITE_NEEDS_APPROVAL_MESSAGE,
-  eliteSlotsLeft,
   findPlan,
   HOLD_GRACE_MINUTES,
   parseBilling,
@@ -35,6 +34,7 @@ import { listingDataSchema } from '#lib/owner-signup-schema.ts';
 import { conflict, invalid, notFound, ok, parseWith, rateLimited, unavailable, type Refusal, type Result } from '#lib/result.ts';
 import { ownerOf } from '../auth/auth.ts';
 import { stripeUnavailable } from './billing.ts';
+import { eliteSlotFreeFor } from './subscriptions.ts';
 import { db } from '../db.ts';
 import { createPendingListing } from '../listings/pending.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -157,26 +157,7 @@ export function holdEliteSlot(spa: { id: number; cityId: number }, userId: numbe
         }
       }
 
-      const active = db
-        .select({ n: count() })
-        .from(spas)
-        .where(and(eq(spas.cityId, spa.cityId), eq(spas.tier, 'ELITE'), eq(spas.active, true), ne(spas.id, spa.id)))
-        .get()!.n;
-      const held = db
-        .select({ n: count() })
-        .from(checkoutHolds)
-        .innerJoin(spas, eq(checkoutHolds.spaId, spas.id))
-        .where(
-          and(
-            eq(checkoutHolds.cityId, spa.cityId),
-            eq(checkoutHolds.tier, 'ELITE'),
-            open,
-            ne(checkoutHolds.spaId, spa.id),
-            or(ne(spas.tier, 'ELITE'), eq(spas.active, false)),
-          ),
-        )
-        .get()!.n;
-      if (eliteSlotsLeft(active, held) <= 0) return { kind: 'refused', refusal: conflict(ELITE_CAPACITY_MESSAGE, { code: 'elite_capacity' }) };
+      if (!eliteSlotFreeFor(spa, now)) return { kind: 'refused', refusal: conflict(ELITE_CAPACITY_MESSAGE, { code: 'elite_capacity' }) };
       const expiresAt = new Date(now.getTime() + (CHECKOUT_SESSION_MINUTES + HOLD_GRACE_MINUTES) * 60_000);
       const releaseToken = randomToken(20);
       const holdId = db

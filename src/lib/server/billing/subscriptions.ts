@@ -156,8 +156,12 @@ export function syncSpaTier(spaId: number): void {
   }
 }
 
-/** Whether the spa's city has an Elite slot for it: active Elite spas and other spas' open checkouts leave one. */
-function eliteSlotFreeFor(spa: { id: number; cityId: number }, now = new Date()): boolean {
+/**
+ * Whether the spa's city has an Elite slot for it: active Elite spas and other
+ * spas' open Elite checkouts leave one (the cap of 3 per city). Checkout asks
+ * it inside its immediate transaction; a plan switch asks it on the webhook.
+ */
+export function eliteSlotFreeFor(spa: { id: number; cityId: number }, now = new Date()): boolean {
   const active = db
     .select({ n: count() })
     .from(spas)
@@ -170,6 +174,7 @@ function eliteSlotFreeFor(spa: { id: number; cityId: number }, now = new Date())
     .where(
       and(
         eq(checkoutHolds.cityId, spa.cityId),
+        eq(checkoutHolds.tier, 'ELITE'),
         isNull(checkoutHolds.releasedAt),
         gt(checkoutHolds.expiresAt, now),
         ne(checkoutHolds.spaId, spa.id),
