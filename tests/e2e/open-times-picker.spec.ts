@@ -400,9 +400,13 @@ test.describe('search by open times', () => {
     await expect(page.locator('#search-results [data-results-heading]')).toHaveText(new RegExp(`^${shown.length} Distinguished Provider`));
     expect(await axeViolationIds(page)).toEqual([]);
     // Without the filter, sorted: those with a time first, then the rest.
+    const filteredHeading = (await page.locator('#search-results [data-results-heading]').textContent())!;
     await filters.getByLabel('Available this week').uncheck();
     await filters.getByRole('button', { name: 'Update Results' }).click();
     await expect(page).toHaveURL(/\/search-results\?sort=next$/);
+    // The unfiltered results are on screen (every listed spa, not only the bookable ones) before they are read.
+    await expect(page.locator('#search-results [data-results-heading]')).not.toHaveText(filteredHeading);
+    await expect(page.locator('#search-results [data-spa-card]').first()).toBeVisible();
     const withTime = await page
       .locator('#search-results [data-spa-card]')
       .evaluateAll((list) => list.map((card) => card.querySelector('[data-next-open]') !== null));
