@@ -232,7 +232,6 @@ test('item 1: a rebuild storm of 100 listing writes by 5 accounts in 2 minutes s
   expect(servedBuild()).toBe(buildBefore);
   const figure = JSON.stringify({ writes, accounts: accounts.length, seconds, statuses, contentVersionBumps: bumps, buildsStarted: 0 });
   test.info().annotations.push({ type: 'rebuild storm', description: figure });
-  console.log(`rebuild storm: ${figure}`);
 });
 
 test('item 1: listings are limited per client address too, across accounts: 429 and nothing written', async () => {

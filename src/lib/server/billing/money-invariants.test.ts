@@ -26,6 +26,10 @@ import { ledgerOfBooking } from './ledger.ts';
 import { settleCancellation, startSecureStep } from './protection.ts';
 import { markNoShow } from './fees.ts';
 import { handleStripeWebhook } from './webhooks.ts';
+import { random, shuffle } from '#tests/support/shuffle.ts';
+import { logger } from '#lib/log.ts';
+
+const log = logger('money-invariants');
 
 const TAG = testTag('money');
 const SECRET = 'whsec_test_money';
@@ -41,22 +45,6 @@ let cityId = 0;
 
 const CARD: NoShowPolicy = { mode: 'card', deposit: null, lateCancelFee: { kind: 'percent', percent: 50 }, noShowFee: { kind: 'fixed', cents: 15_000 } };
 const DEPOSIT: NoShowPolicy = { mode: 'deposit', deposit: { kind: 'percent', percent: 25 }, lateCancelFee: null, noShowFee: { kind: 'fixed', cents: 2_000 } };
-
-// A seeded shuffle, so a failure can be replayed.
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
-function shuffle<T>(items: T[], rand: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
@@ -265,7 +253,7 @@ describe('money invariants', () => {
     async () => {
       const clean = await live('clean', 'clean', 1);
       const messy = await live('messy', 'messy', 20_261_127);
-      console.log(
+      log.info(
         `money invariants: clean run ${clean.stats.deliveries} deliveries, ${clean.stats.ownerActions} owner clicks; messy run ${messy.stats.deliveries} deliveries (${messy.stats.refused} badly signed, refused), ${messy.stats.concurrentOwnerActions} owner clicks at once; ` +
           `both: ${messy.state.charges} charges, $${messy.state.chargedCents / 100} charged, ${messy.state.refunds} refunds, $${messy.state.refundedCents / 100} refunded`,
       );

@@ -16,28 +16,13 @@ import { outcomeOf } from '#lib/result.ts';
 import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { random, shuffle } from '#tests/support/shuffle.ts';
 
 const TAG = testTag('webhooks-test');
 const SECRET = 'whsec_test_webhooks';
 let standIn: StripeStandIn;
 let stripe: Stripe;
 let counter = 0;
-
-// A seeded shuffle, so a failure can be replayed.
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
-function shuffle<T>(items: T[], rand: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
 
 function makeUser(who: string): SessionUser {
   const row = db
