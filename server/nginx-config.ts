@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import {
   API_PREFIX,
   DEFAULT_BODY_LIMIT,
+  FRONT_CACHED_ROUTES,
   LARGE_BODY_ROUTES,
   LIVE_BEFORE_BUILD_PREFIX,
   QUERY_VARIANTS,
@@ -121,6 +122,8 @@ export interface SiteConfigOptions {
   securityHeaders: string;
   accessLog: string;
   errorLog: string;
+  /** Where nginx keeps the public answers of FRONT_CACHED_ROUTES (a folder its workers may write). */
+  cacheDir: string;
 }
 
 /** The http-level maps and the server blocks of the site. */
@@ -156,6 +159,9 @@ upstream medspa_node {
   server ${o.upstream};
   keepalive 16;
 }
+
+# Public answers kept as long as their Cache-Control says (src/lib/front-routes.ts FRONT_CACHED_ROUTES).
+proxy_cache_path ${o.cacheDir} levels=1:2 keys_zone=medspa_answers:10m max_size=100m inactive=10m use_temp_path=off;
 
 # A visitor with the session cookie (src/lib/session-cookie.ts) gets the member home from Node.
 map $http_cookie $medspa_signed_in {
@@ -326,6 +332,20 @@ ${LARGE_BODY_ROUTES.map((route) =>
   ]).join('\n'),
 ).join('\n\n')}
 
+${FRONT_CACHED_ROUTES.map((route) =>
+  nodeOnly(`~ ${quotedRegex(route.path)}`, [
+    `# Kept for its max-age; one request at a time asks Node for a new answer, the others get the one kept meanwhile. With ?${route.privateParam}= it is one client's: never kept.`,
+    'proxy_cache medspa_answers;',
+    'proxy_cache_key $scheme$host$request_uri;',
+    'proxy_cache_lock on;',
+    'proxy_cache_use_stale updating error timeout;',
+    'proxy_cache_background_update on;',
+    `proxy_cache_bypass $arg_${route.privateParam};`,
+    `proxy_no_cache $arg_${route.privateParam};`,
+    'add_header X-Cache-Status $upstream_cache_status always;',
+  ]).join('\n'),
+).join('\n\n')}
+
   location / {
 ${indent([...pageHeaders, 'try_files $uri $uri/index.html @node;'])}
   }
@@ -350,6 +370,7 @@ export const PRODUCTION = {
   securityHeaders: '/etc/nginx/medspa/security-headers.conf',
   accessLog: '/var/log/nginx/medspa-access.log',
   errorLog: '/var/log/nginx/medspa-error.log',
+  cacheDir: '/var/cache/nginx/medspa',
 } satisfies SiteConfigOptions;
 
 /** The files of deploy/nginx/, by name. */

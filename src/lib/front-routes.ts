@@ -46,6 +46,16 @@ export function bodyLimitFor(method: string | undefined, url = ''): number {
   return largeBodyRoute(method, url)?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
+/**
+ * Public answers a front may keep as long as their own Cache-Control says:
+ * the open times of a spa (issue 24), asked by every visitor of its page and
+ * worked out from a month of its calendar. A request with `privateParam` (a
+ * client moving their booking, with its manage token) is answered for them
+ * alone and never kept. nginx keeps these (server/nginx-config.ts); Node
+ * alone keeps the slots answers itself (src/lib/server/availability/slots.ts).
+ */
+export const FRONT_CACHED_ROUTES: readonly { path: string; privateParam: string }[] = [{ path: '^/api/spas/[1-9][0-9]{0,9}/slots$', privateParam: 'booking' }];
+
 /** The JSON API's addresses: a body a front refuses is answered in the API's JSON error shape there (else as a page). */
 export const API_PREFIX = '/api/';
 

@@ -162,6 +162,29 @@ test('the header scan passes through the front', () => {
   expect(scan.stdout).toContain('every header present');
 });
 
+test("a spa's open times are kept by the front for their max-age; a client moving their booking is never answered from it", async () => {
+  const { spa, service } = queryAt<{ spa: number; service: number }>(
+    server.databasePath,
+    `select spas.id as spa, services.id as service from spas join services on services.spa_id = spas.id
+     where spas.active = 1 and spas.booking_mode = 'instant' and services.bookable_online = 1 order by spas.id, services.id limit 1`,
+  )[0]!;
+  // An address of its own, so no other test has asked for it.
+  const path = `/api/spas/${spa}/slots?service=${service}&days=3&front-test=${Date.now()}`;
+  const first = await fetchFront(path);
+  expect(first.status).toBe(200);
+  expect(first.headers['x-cache-status']).toBe('MISS');
+  const second = await fetchFront(path);
+  expect(second.headers['x-cache-status']).toBe('HIT');
+  expect(second.body).toBe(first.body);
+  expect(second.headers['cache-control']).toBe('public, max-age=15');
+  // With a manage token the answer is one client's: Node answers every time, and nothing is kept.
+  for (let i = 0; i < 2; i++) {
+    const moving = await fetchFront(`${path}&booking=not-a-real-token`);
+    expect(moving.status).toBe(404);
+    expect(moving.headers['x-cache-status']).toBe('BYPASS');
+  }
+});
+
 test('the access log carries no query string and no token', async () => {
   const token = 'k3j4h5g6f7d8s9a2q2w2e3r4t5y6u7i2';
   await fetchFront(`/bookings/manage/${token}?email=ana.lopez@example.com`);

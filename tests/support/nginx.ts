@@ -169,6 +169,7 @@ export async function startFront({
     securityHeaders,
     accessLog: join(dir, 'access.log'),
     errorLog: join(dir, 'site-error.log'),
+    cacheDir: join(dir, 'cache'),
   });
   return runNginx(dir, nginxMain(dir, site, { workers }), `https://127.0.0.1:${port}`, certificate);
 }

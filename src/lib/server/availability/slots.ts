@@ -95,10 +95,20 @@ function slotsJson(
  * in this process forgets the spa's answers at once; one made by another
  * server process is seen when the entry expires, and a time taken meanwhile
  * is refused by the booking's own check (409 with fresh alternatives).
+ * An answer past SLOTS_CACHE_MS but within SLOTS_STALE_MS is still sent while
+ * it is worked out again after the request, one answer at a time between other
+ * requests: the answers a spa page asks for all fall due together, and worked
+ * out in the request they kept every visitor waiting behind the lot
+ * (scripts/bench-slots.ts: p99 0.3-1 s at 100 connections).
  */
 export const SLOTS_CACHE_MS = 10_000;
+/** Never older than the endpoint's Cache-Control max-age lets a browser keep it. */
+export const SLOTS_STALE_MS = 15_000;
 const MAX_CACHED = 2_000;
+type Query = { service: string | null; from: string | null; days: string | null };
 const cache = new Map<string, { spaId: number; at: number; body: string }>();
+const due = new Map<string, { spaId: number; query: Query; now: number }>();
+let refreshing = false;
 
 /** Forgets the spa's cached answers, search's next open time included (after a booking or a change of its settings in this process). */
 export function forgetSlots(spaId: number): void {
@@ -106,18 +116,47 @@ export function forgetSlots(spaId: number): void {
   forgetNextOpen(spaId);
 }
 
-/** slotsFor's answer as JSON text, from the cache when fresh. */
-export function slotsJsonFor(spaId: number, query: URLSearchParams, now = Date.now()): Result<string> {
-  const key = `${spaId}?${query.get('service')}&${query.get('from')}&${query.get('days')}`;
-  const hit = cache.get(key);
-  if (hit && now - hit.at < SLOTS_CACHE_MS) return ok(hit.body);
-  const answer = slotsFor(spaId, query, now);
+function store(key: string, spaId: number, query: Query, now: number): Result<string> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== null) params.set(name, value);
+  const answer = slotsFor(spaId, params, now);
+  cache.delete(key);
   if (!answer.ok) return answer;
   const body = JSON.stringify(answer.value);
-  cache.delete(key);
   cache.set(key, { spaId, at: now, body });
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return ok(body);
+}
+
+/** Works out the due answers one per turn of the event loop, so requests are read between them. */
+function refreshNext(): void {
+  const next = due.entries().next();
+  if (next.done) {
+    refreshing = false;
+    return;
+  }
+  const [key, { spaId, query, now }] = next.value;
+  due.delete(key);
+  // A forgotten answer stays forgotten: the next request works it out afresh.
+  if (cache.has(key)) store(key, spaId, query, now);
+  setImmediate(refreshNext);
+}
+
+/** slotsFor's answer as JSON text, from the cache when fresh (or fresh enough, and then worked out again just after). */
+export function slotsJsonFor(spaId: number, params: URLSearchParams, now = Date.now()): Result<string> {
+  const query: Query = { service: params.get('service'), from: params.get('from'), days: params.get('days') };
+  const key = `${spaId}?${query.service}&${query.from}&${query.days}`;
+  const hit = cache.get(key);
+  if (hit && now - hit.at < SLOTS_CACHE_MS) return ok(hit.body);
+  if (hit && now - hit.at < SLOTS_STALE_MS) {
+    due.set(key, { spaId, query, now });
+    if (!refreshing) {
+      refreshing = true;
+      setImmediate(refreshNext);
+    }
+    return ok(hit.body);
+  }
+  return store(key, spaId, query, now);
 }
 
 /**
