@@ -19,6 +19,7 @@ export interface Readiness {
 
 export interface ProcessMemory {
   rssMb: number;
+  heapTotalMb: number;
   heapUsedMb: number;
   /** Buffers and other memory outside the JavaScript heap: the static files held, mostly. */
   externalMb: number;
@@ -30,7 +31,7 @@ const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
 /** The figures of `memory` in /readyz, from process.memoryUsage(). */
 export function processMemory(buildsLoaded: number): ProcessMemory {
   const usage = process.memoryUsage();
-  return { rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed), externalMb: mb(usage.external), buildsLoaded };
+  return { rssMb: mb(usage.rss), heapTotalMb: mb(usage.heapTotal), heapUsedMb: mb(usage.heapUsed), externalMb: mb(usage.external), buildsLoaded };
 }
 
 interface QueueRow {

@@ -79,12 +79,10 @@ export function buildSite(site: SiteSettings, { stdio = 'quiet' }: { stdio?: 'qu
 
 /**
  * How the tests and benchmarks start the server: as production does
- * (package.json's start and serve, docs/deploy.md), with a small young
- * generation. V8 sizes it for the machine's memory, which kept the server near
- * 320 MB resident after a little load; at 4 MB per semi-space it stays near
- * 170 MB with the same p99 (bench-bodies, 2026-11-23).
+ * (package.json's start and serve, docs/deploy.md), with V8's heap sized for
+ * the server, not for the machine (docs/decisions/0011).
  */
-export const SERVER_ARGS = ['--max-semi-space-size=4', 'server/serve.ts'];
+export const SERVER_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=512', 'server/serve.ts'];
 
 export interface RunningSite {
   child: ChildProcess;
