@@ -206,7 +206,7 @@ ${
     ? `server {
   listen ${o.redirectHttpFrom};
   server_name ${o.serverName};
-  access_log ${o.accessLog} medspa;
+  access_log ${o.accessLog} medspa buffer=64k flush=1s;
   location / { return 301 https://$host$request_uri; }
 }
 
@@ -222,7 +222,8 @@ ${
   ssl_session_timeout 1d;
   server_tokens off;
 
-  access_log ${o.accessLog} medspa;
+  # Written a block at a time (at most a second late), not a write per request.
+  access_log ${o.accessLog} medspa buffer=64k flush=1s;
   # Error lines quote the request line, query string and all: only what stops nginx.
   error_log ${o.errorLog} crit;
 
