@@ -815,6 +815,34 @@ export const REVIEW_STATES = ['published', 'removed'] as const;
 export const REVIEW_MAX_TEXT = 2000;
 export const REVIEW_MAX_REPLY = 1000;
 
+// What the client wrote, and for which visit: the same columns and limits in a
+// review and in a held one, which is published as a copy, word for word.
+const reviewColumns = () => ({
+  bookingId: integer('booking_id')
+    .notNull()
+    .references(() => bookings.id, { onDelete: 'restrict' }),
+  spaId: spaId(),
+  rating: integer('rating').notNull(),
+  body: text('body').notNull(),
+  /** The treatment the client names, or null. */
+  treatment: text('treatment'),
+  /** The first name (or initial) shown with the review, as the client chose it. */
+  authorName: text('author_name').notNull(),
+  /** 'YYYY-MM' of the visit in Pacific time: what the page shows, nothing more precise. */
+  visitMonth: text('visit_month').notNull(),
+});
+const reviewChecks = (table: string) => [
+  check(`${table}_rating_check`, sql`rating between 1 and 5`),
+  check(`${table}_body_length_check`, sql`length(body) between 1 and ${sql.raw(String(REVIEW_MAX_TEXT))}`),
+];
+/** An editor's decision on a row, with the reason, who made it and when (all null until then). */
+const editorDecision = <T extends readonly [string, ...string[]]>(decisions: T) => ({
+  decision: text('decision', { enum: decisions }),
+  decisionReason: text('decision_reason'),
+  decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+  decidedAt: timestamp('decided_at'),
+});
+
 // Verified reviews: only from a completed booking, one per booking, as written.
 // The owner may reply once; nobody edits the text (the FTC's 2024 rule on fake
 // and suppressed reviews, docs/decisions/0023).
@@ -822,18 +850,7 @@ export const reviews = sqliteTable(
   'reviews',
   {
     id: id(),
-    bookingId: integer('booking_id')
-      .notNull()
-      .references(() => bookings.id, { onDelete: 'restrict' }),
-    spaId: spaId(),
-    rating: integer('rating').notNull(),
-    body: text('body').notNull(),
-    /** The treatment the client names, or null. */
-    treatment: text('treatment'),
-    /** The first name (or initial) shown with the review, as the client chose it. */
-    authorName: text('author_name').notNull(),
-    /** 'YYYY-MM' of the visit in Pacific time: what the page shows, nothing more precise. */
-    visitMonth: text('visit_month').notNull(),
+    ...reviewColumns(),
     state: text('state', { enum: REVIEW_STATES }).notNull().default('published'),
     removedReason: text('removed_reason'),
     reply: text('reply'),
@@ -851,8 +868,7 @@ export const reviews = sqliteTable(
   (t) => [
     uniqueIndex('reviews_booking_unique').on(t.bookingId),
     index('reviews_spa_idx').on(t.spaId, t.state, t.createdAt),
-    check('reviews_rating_check', sql`rating between 1 and 5`),
-    check('reviews_body_length_check', sql`length(body) between 1 and ${sql.raw(String(REVIEW_MAX_TEXT))}`),
+    ...reviewChecks('reviews'),
     check('reviews_reply_length_check', sql`reply is null or length(reply) between 1 and ${sql.raw(String(REVIEW_MAX_REPLY))}`),
     check('reviews_state_check', inList('state', REVIEW_STATES)),
   ],
@@ -871,22 +887,11 @@ export const reviewHolds = sqliteTable(
   'review_holds',
   {
     id: id(),
-    bookingId: integer('booking_id')
-      .notNull()
-      .references(() => bookings.id, { onDelete: 'restrict' }),
-    spaId: spaId(),
-    rating: integer('rating').notNull(),
-    body: text('body').notNull(),
-    treatment: text('treatment'),
-    authorName: text('author_name').notNull(),
-    visitMonth: text('visit_month').notNull(),
+    ...reviewColumns(),
     writerNetwork: text('writer_network'),
     /** The signals found when it was written: [{ signal, detail }]. */
     signals: text('signals', { mode: 'json' }).$type<{ signal: HoldSignal; detail: string }[]>().notNull(),
-    decision: text('decision', { enum: HOLD_DECISIONS }),
-    decisionReason: text('decision_reason'),
-    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
-    decidedAt: timestamp('decided_at'),
+    ...editorDecision(HOLD_DECISIONS),
     /** The review it became, once published. */
     reviewId: integer('review_id').references(() => reviews.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -895,8 +900,7 @@ export const reviewHolds = sqliteTable(
     uniqueIndex('review_holds_booking_unique').on(t.bookingId),
     index('review_holds_open_idx').on(t.decidedAt, t.createdAt),
     index('review_holds_spa_idx').on(t.spaId, t.createdAt),
-    check('review_holds_rating_check', sql`rating between 1 and 5`),
-    check('review_holds_body_length_check', sql`length(body) between 1 and ${sql.raw(String(REVIEW_MAX_TEXT))}`),
+    ...reviewChecks('review_holds'),
     check('review_holds_decision_check', sql`decision is null or decision in ('published', 'removed')`),
   ],
 );
@@ -929,10 +933,7 @@ export const reviewReports = sqliteTable(
       .notNull()
       .references(() => reviews.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
-    decision: text('decision', { enum: REVIEW_REPORT_DECISIONS }),
-    decisionReason: text('decision_reason'),
-    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
-    decidedAt: timestamp('decided_at'),
+    ...editorDecision(REVIEW_REPORT_DECISIONS),
     createdAt: createdAt(),
   },
   (t) => [

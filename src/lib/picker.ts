@@ -63,5 +63,11 @@ export function weekSpan(week: Pick<OpenWeek, 'dates'>): string {
 /** The sentence that says what choosing a time does: an instant spa books it, a request spa holds it. */
 export const bookVerb = (mode: 'instant' | 'request') => (mode === 'instant' ? 'Book' : 'Request');
 
+/** What a booked time says, in the island and on the plain page: booked outright, or held until the spa confirms. */
+export const bookedWords = (confirmed: boolean) =>
+  confirmed
+    ? { heading: 'You are booked', next: 'The confirmation, with a calendar invitation, is on its way to your inbox.' }
+    : { heading: 'Your time is held', next: 'We will e-mail you when the spa confirms. Your receipt is on its way to your inbox.' };
+
 /** 'Tuesday, March 16, 2027, 9:00 AM Pacific' from a day and one of its times (the server's whenLabel, from its parts). */
 export const whenOf = (day: { date: string; label: string }, time: { label: string }) => `${day.label}, ${day.date.slice(0, 4)}, ${time.label} Pacific`;

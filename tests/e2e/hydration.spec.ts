@@ -6,6 +6,7 @@
 // the ones typed, and the request must go through the island (JSON) and succeed.
 import { expect, test, type Page } from '@playwright/test';
 import { query, write } from '../support/db.ts';
+import { siteScript } from '../support/islands.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
@@ -26,14 +27,11 @@ async function slowPage(page: Page) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let held = 0;
-  await page.route(
-    (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
-    async (route) => {
-      held++;
-      await gate;
-      await route.continue();
-    },
-  );
+  await page.route(siteScript, async (route) => {
+    held++;
+    await gate;
+    await route.continue();
+  });
   return {
     release: () => release(),
     held: () => held,

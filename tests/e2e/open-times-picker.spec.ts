@@ -12,6 +12,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolationIds } from '../support/axe.ts';
 import { query, write } from '../support/db.ts';
+import { blockSiteScripts, holdSiteScripts } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
@@ -271,10 +272,7 @@ test.describe('without JavaScript', () => {
 
 test('the plain pages, as they are before the island is live and without JavaScript, are axe-clean', async ({ page, request }) => {
   // Scripts blocked: what a visitor without JavaScript gets (axe itself needs the page's JavaScript on).
-  await page.route(
-    (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
-    (route) => route.abort(),
-  );
+  await blockSiteScripts(page);
   const spa = spaBySlug(HARBORLIGHT);
   const serviceId = serviceOf(spa.id, 'HydraFacial MD');
   const week = (await (await request.get(`/api/spas/${spa.id}/slots?service=${serviceId}&from=${addDays(40)}&days=7`)).json()) as {
@@ -328,8 +326,6 @@ test.describe('before the island is live', () => {
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
     });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
     await page.goto(`/spas/${HARBORLIGHT}`);
     await expect(page.locator('#book')).toBeVisible();
     // Read the page for a moment: nothing of the picker arrives.
@@ -337,13 +333,7 @@ test.describe('before the island is live', () => {
     expect(scripts.filter((s) => /OpenTimesPicker|client\.[\w-]+\.js/.test(s))).toEqual([]);
 
     // Now the scripts are slow: the visitor chooses a treatment before React is there.
-    await page.route(
-      (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
-      async (route) => {
-        await gate;
-        await route.continue();
-      },
-    );
+    const release = await holdSiteScripts(page);
     const serviceId = serviceOf(spaBySlug(HARBORLIGHT).id, 'Dermal Filler');
     await page.locator('#book').getByLabel('Treatment').selectOption(String(serviceId));
     expect(scripts.some((s) => /OpenTimesPicker/.test(s))).toBe(true);
@@ -358,15 +348,7 @@ test.describe('before the island is live', () => {
   test('a time pressed while the island loads is taken in place, not posted', async ({ page }) => {
     const spa = spaBySlug(HARBORLIGHT);
     const serviceId = serviceOf(spa.id, 'HydraFacial MD');
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
-      async (route) => {
-        await gate;
-        await route.continue();
-      },
-    );
+    const release = await holdSiteScripts(page);
     await page.goto(`/booking?spa=${spa.id}&service=${serviceId}&from=${addDays(35)}`, { waitUntil: 'commit' });
     // The page is parsed and its own inline code (the island element, client:intent) has run; React has not arrived.
     await page.waitForFunction(() => document.readyState !== 'loading' && typeof (window as { Astro?: { intent?: unknown } }).Astro?.intent === 'function');
@@ -449,15 +431,7 @@ test.describe('search by open times', () => {
 
 test.describe('the request form (issue 26)', () => {
   test('Submit pressed before the form is live shows the messages in place, not a "Booking Failed" page (item 5)', async ({ page }) => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
-      async (route) => {
-        await gate;
-        await route.continue();
-      },
-    );
+    const release = await holdSiteScripts(page);
     await page.goto('/#contact', { waitUntil: 'commit' });
     const form = page.locator('#contact [data-booking-form]');
     await form.getByRole('button', { name: 'Request Appointment' }).click();

@@ -7,6 +7,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { axeViolationIds } from '../support/axe.ts';
 import { query, write } from '../support/db.ts';
+import { blockSiteScripts } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 
@@ -149,10 +150,7 @@ test('cancel asks for a yes first, then withdraws the invitation', async ({ page
 });
 
 test('the manage page’s plain states (the week, a chosen time) are axe-clean before the island is live', async ({ page, request }) => {
-  await page.route(
-    (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
-    (route) => route.abort(),
-  );
+  await blockSiteScripts(page);
   const booking = await bookAhead(request, 52, 'plain-axe');
   await page.goto(`${booking.path}?from=${addDays(53)}`);
   await expect(page.locator('#change-time [data-open-week]')).toBeVisible();

@@ -5,12 +5,12 @@
 // its limits are the server's real ones.
 import { expect, test } from '@playwright/test';
 import { createHash, randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { query, write } from '../support/db.ts';
 import { analyticsSalt, baseURL } from '../support/env.ts';
 import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
 import { readOutbox } from '../support/mail.ts';
 import { decodeQuotedPrintable, OUTBOX } from '../support/outbox.ts';
+import { requestFrom, type Answer } from '../support/request-from.ts';
 
 const site = new URL(baseURL);
 const octet = () => 1 + Math.floor(Math.random() * 254);
@@ -18,35 +18,13 @@ const octet = () => 1 + Math.floor(Math.random() * 254);
 const newClient = () => `127.${octet()}.${octet()}.${octet()}`;
 const tag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** A POST from the given local address, with the site's own Origin (a same-origin script, or curl with the header). */
-function postFrom(from: string, path: string, body: string, contentType = 'application/json'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: site.hostname,
-        port: site.port,
-        path,
-        method: 'POST',
-        localAddress: from,
-        headers: { 'Content-Type': contentType, Origin: site.origin, 'Content-Length': Buffer.byteLength(body) },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
+const postFrom = (from: string, path: string, body: string, contentType = 'application/json') =>
+  requestFrom(from, site, path, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType, Origin: site.origin, 'Content-Length': Buffer.byteLength(body) },
+    body,
   });
-}
 
 const postJson = (from: string, path: string, data: unknown) => postFrom(from, path, JSON.stringify(data));
 

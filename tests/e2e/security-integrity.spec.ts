@@ -12,10 +12,11 @@
 //   12. the URL fetcher refuses the addresses the review found let through.
 import { expect, test } from '@playwright/test';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { queryAt, writeAt } from '../support/database.ts';
 import { readOutbox } from '../support/mail.ts';
+import { requestFrom, type Answer } from '../support/request-from.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 
@@ -54,12 +55,6 @@ const queueState = (): Queue | null => {
   }
 };
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** One request from `from` to the server copy, as a person's browser or a script sends it (same Origin, the session cookie). */
 function send(
   from: string,
@@ -69,31 +64,14 @@ function send(
 ): Promise<Answer> {
   const body = options.form ? new URLSearchParams(options.form).toString() : options.json !== undefined ? JSON.stringify(options.json) : '';
   const target = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path,
-        method,
-        localAddress: from,
-        headers: {
-          Origin: target.origin,
-          ...(options.user ? { Cookie: `session=${options.user.token}` } : {}),
-          ...(body
-            ? { 'Content-Type': options.form ? 'application/x-www-form-urlencoded' : 'application/json', 'Content-Length': Buffer.byteLength(body) }
-            : {}),
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
+  return requestFrom(from, target, path, {
+    method,
+    headers: {
+      Origin: target.origin,
+      ...(options.user ? { Cookie: `session=${options.user.token}` } : {}),
+      ...(body ? { 'Content-Type': options.form ? 'application/x-www-form-urlencoded' : 'application/json', 'Content-Length': Buffer.byteLength(body) } : {}),
+    },
+    body,
   });
 }
 

@@ -2,7 +2,18 @@ import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } 
 import { readVisitSource } from '#lib/client/booking.ts';
 import { announceLive, prefillMember } from '#lib/client/island.ts';
 import { postJson } from '#lib/client/post-json.ts';
-import { bookVerb, dayParts, pickerHref, weekSpan, whenOf, type ChosenTime, type OpenWeek, type PickerPage, type PickerService } from '#lib/picker.ts';
+import {
+  bookedWords,
+  bookVerb,
+  dayParts,
+  pickerHref,
+  weekSpan,
+  whenOf,
+  type ChosenTime,
+  type OpenWeek,
+  type PickerPage,
+  type PickerService,
+} from '#lib/picker.ts';
 import { EMAIL_INPUT, fieldErrors } from './field-errors.tsx';
 
 export interface OpenTimesPickerProps {
@@ -245,15 +256,11 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
   if (done) {
     return (
       <div ref={root} className="scroll-mt-24 rounded-xl border border-brand-700/25 bg-brand-50 p-5" role="status" tabIndex={-1} data-booked>
-        <Heading className="font-serif text-2xl text-ink">{done.confirmed ? 'You are booked' : 'Your time is held'}</Heading>
+        <Heading className="font-serif text-2xl text-ink">{bookedWords(done.confirmed).heading}</Heading>
         <p className="mt-2 text-lg text-ink" data-confirmation>
           {done.message}
         </p>
-        <p className="mt-2 text-ink-muted">
-          {done.confirmed
-            ? 'The confirmation, with a calendar invitation, is on its way to your inbox.'
-            : 'We will e-mail you when the spa confirms. Your receipt is on its way to your inbox.'}
-        </p>
+        <p className="mt-2 text-ink-muted">{bookedWords(done.confirmed).next}</p>
         <a className="btn-secondary mt-4" href={done.manage}>
           View or cancel your booking
         </a>

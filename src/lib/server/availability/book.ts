@@ -19,7 +19,7 @@ import { hashClientAddress } from '../client-address.ts';
 import { hitAll, type Limit } from '../rate-limit.ts';
 import { randomToken } from '../auth/tokens.ts';
 import type { SessionUser } from '../auth/sessions.ts';
-import { BOOKING_LIMITS, bookingDetails, type BookingDetails } from '../bookings/bookings.ts';
+import { BOOKING_LIMITS, bookingDetails, whatWasAsked, type BookingDetails } from '../bookings/bookings.ts';
 import { protectionFor, secureLine } from '../billing/protection.ts';
 import { findBookableService, findBookableSpa, loadCalendar, openTimesFor, type BookableSpa } from './calendar.ts';
 import { announceOpenTimeBooking, confirmationLine } from './mail.ts';
@@ -174,14 +174,7 @@ function writeBooking(spa: BookableSpa, request: OpenTimeBooking, userId: number
         // The spa's no-show policy as it comes to for this booking: one that asks for a card holds the time, pending, until the card is saved.
         const protection = protectionFor(tx, spa.id, service.id);
         const confirmNow = instant && protection.protection === 'none';
-        const asked = {
-          name: request.name,
-          email: request.email,
-          phone: request.phone ?? null,
-          message: request.message ?? null,
-          spaId: spa.id,
-          serviceId: service.id,
-        };
+        const asked = whatWasAsked(request, spa.id, service.id);
         const booking = tx
           .insert(bookings)
           .values({

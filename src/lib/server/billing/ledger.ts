@@ -11,6 +11,21 @@ import { bookingPayments, bookings, services, spas, users, type MoneyActor, type
 import { db } from '../db.ts';
 
 export type LedgerRow = typeof bookingPayments.$inferSelect;
+
+/** A row's kind and state as the owner's booking page and the ledger lists say them. */
+export const LEDGER_KIND_LABELS: Record<MoneyKind, string> = {
+  deposit: 'Deposit',
+  refund: 'Refund',
+  late_cancel_fee: 'Late-cancellation fee',
+  no_show_fee: 'No-show fee',
+};
+export const LEDGER_STATE_LABELS: Record<MoneyStatus, string> = {
+  pending: 'Pending',
+  requires_action: 'Waiting for the client’s bank',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  canceled: 'Withdrawn',
+};
 type Writer = Pick<typeof db, 'insert' | 'select' | 'update'>;
 
 export interface NewLedgerRow {

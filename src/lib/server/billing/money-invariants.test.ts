@@ -14,13 +14,13 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingPayments, bookings, cities, services, spas } from '#db/schema.ts';
 import type { NoShowPolicy } from '#lib/no-show-policy.ts';
-import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { CARD, DEPOSIT, standInForBilling } from '#tests/support/stripe-client.ts';
+import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent, type TestEvent } from '#tests/support/stripe-webhooks.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { bookingDetails, changeBooking, createBooking } from '../bookings/bookings.ts';
 import { db } from '../db.ts';
-import { useStripeClient } from './billing.ts';
 import { chargeFee } from './fees.ts';
 import { ledgerOfBooking } from './ledger.ts';
 import { settleCancellation, startSecureStep } from './protection.ts';
@@ -43,13 +43,8 @@ let owner: ReturnType<typeof insertUser>;
 let editor: ReturnType<typeof insertUser>;
 let cityId = 0;
 
-const CARD: NoShowPolicy = { mode: 'card', deposit: null, lateCancelFee: { kind: 'percent', percent: 50 }, noShowFee: { kind: 'fixed', cents: 15_000 } };
-const DEPOSIT: NoShowPolicy = { mode: 'deposit', deposit: { kind: 'percent', percent: 25 }, lateCancelFee: null, noShowFee: { kind: 'fixed', cents: 2_000 } };
-
 beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  stripe = standIn.client();
-  useStripeClient(stripe);
+  ({ standIn, stripe } = await standInForBilling());
   owner = insertUser(`${TAG}-owner@example.com`, 'owner');
   editor = insertUser(`${TAG}-editor@example.com`, 'admin');
   cityId = db

@@ -13,7 +13,8 @@ import { auditLog, bookingPayments, bookings, cities, clinicians, mailQueue, ser
 import { closedWeek } from '#lib/opening-hours.ts';
 import type { NoShowPolicy } from '#lib/no-show-policy.ts';
 import { outcomeOf } from '#lib/result.ts';
-import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { CARD, DEPOSIT, standInForBilling } from '#tests/support/stripe-client.ts';
+import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
@@ -40,13 +41,8 @@ const fixture = { cityId: 0, cardSpa: 0, depositSpa: 0, cardService: 0, depositS
 const owner = () => people.owner!;
 const people: Record<'owner' | 'other' | 'editor', ReturnType<typeof insertUser> | undefined> = { owner: undefined, other: undefined, editor: undefined };
 
-const CARD: NoShowPolicy = { mode: 'card', deposit: null, lateCancelFee: { kind: 'percent', percent: 50 }, noShowFee: { kind: 'fixed', cents: 15_000 } };
-const DEPOSIT: NoShowPolicy = { mode: 'deposit', deposit: { kind: 'percent', percent: 25 }, lateCancelFee: null, noShowFee: { kind: 'fixed', cents: 2_000 } };
-
 beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  stripe = standIn.client();
-  useStripeClient(stripe);
+  ({ standIn, stripe } = await standInForBilling());
   people.owner = insertUser(`${TAG}-owner@example.com`, 'owner');
   people.other = insertUser(`${TAG}-other@example.com`, 'owner');
   people.editor = insertUser(`${TAG}-editor@example.com`, 'admin');

@@ -11,13 +11,13 @@
 import { and, eq, like } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpPrices } from '#scripts/stripe-setup.ts';
-import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { standInWithPrices } from '#tests/support/stripe-client.ts';
+import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
 import { bookingPayments, bookings, checkoutHolds, cities, mailQueue, rateLimits, services, spas, subscriptions, users } from '#db/schema.ts';
 import { CHECKOUT_LIMITS, ELITE_HOLD_LIMITS } from '#lib/billing-rules.ts';
 import { outcomeOf, type Result } from '#lib/result.ts';
-import { forgetPrices, releaseAbandonedCheckout, startSubscriptionCheckout } from './checkout.ts';
+import { releaseAbandonedCheckout, startSubscriptionCheckout } from './checkout.ts';
 import { createPaymentIntentFor } from './payments.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
@@ -73,10 +73,7 @@ const mailsTo = (email: string) =>
     .filter((m) => (m.message as { to: string }).to === email);
 
 beforeAll(async () => {
-  forgetPrices();
-  standIn = await startStripeStandIn();
-  stripe = standIn.client();
-  await setUpPrices(stripe, () => {});
+  ({ standIn, stripe } = await standInWithPrices());
 });
 
 afterAll(async () => {

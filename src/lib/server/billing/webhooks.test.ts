@@ -5,12 +5,12 @@
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpPrices } from '#scripts/stripe-setup.ts';
-import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { standInWithPrices } from '#tests/support/stripe-client.ts';
+import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent, type TestEvent } from '#tests/support/stripe-webhooks.ts';
 import { bookings, cities, services, spas, stripeEvents, subscriptions, users } from '#db/schema.ts';
 import { createPaymentIntentFor } from './payments.ts';
-import { forgetPrices, startSubscriptionCheckout } from './checkout.ts';
+import { startSubscriptionCheckout } from './checkout.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { outcomeOf } from '#lib/result.ts';
 import { db } from '../db.ts';
@@ -147,10 +147,7 @@ const deliver = (event: TestEvent, secret = SECRET) => {
 };
 
 beforeAll(async () => {
-  forgetPrices();
-  standIn = await startStripeStandIn();
-  stripe = standIn.client();
-  await setUpPrices(stripe, () => {});
+  ({ standIn, stripe } = await standInWithPrices());
 });
 
 afterAll(async () => {

@@ -206,21 +206,18 @@ export function allowBookingRequest(
 
 export type CreatedBooking = Result<{ id: number; manageToken: string }, 'invalid'>;
 
+/** What a booking and its lead both record: who asked, for what, and of whom. */
+export function whatWasAsked(request: Pick<BookingRequest, 'name' | 'email' | 'phone' | 'message'>, spaId: number | null, serviceId: number | null) {
+  return { name: request.name, email: request.email, phone: request.phone ?? null, message: request.message ?? null, spaId, serviceId };
+}
+
 /** Stores a request and its lead in one transaction: both or neither. */
 export function createBooking(request: BookingRequest, options: { userId?: number | null } = {}): CreatedBooking {
   const resolved = resolveTarget(request);
   if (!resolved.ok) return resolved;
   const target = resolved.value;
   const manageToken = randomToken(20);
-  // What the booking and its lead both record: who asked, for what, and of whom.
-  const asked = {
-    name: request.name,
-    email: request.email,
-    phone: request.phone ?? null,
-    message: request.message ?? null,
-    spaId: target.spaId,
-    serviceId: target.serviceId,
-  };
+  const asked = whatWasAsked(request, target.spaId, target.serviceId);
   const id = db.transaction((tx) => {
     const booking = tx
       .insert(bookings)

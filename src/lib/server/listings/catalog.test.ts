@@ -1,9 +1,10 @@
 // Services and offers as owners manage them (services.ts, offers.ts).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, offers, services, siteMeta, spas, type Tier } from '#db/schema.ts';
+import { cities, offers, services, spas, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
+import { contentVersion } from '#tests/support/content-version.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { listCurrentOffers, listOffers, listSpaServices } from '../directory/directory.ts';
 import { endOffer, findOwnerOffer, OFFER_SERVICES_UNKNOWN, OFFER_SLUG_TAKEN, saveOffer } from './offers.ts';
@@ -21,7 +22,6 @@ const form = (fields: Record<string, string | string[]>) => {
   for (const [key, value] of Object.entries(fields)) for (const item of [value].flat()) params.append(key, item);
   return params;
 };
-const version = () => db.select().from(siteMeta).get()!.contentVersion;
 const service = { name: 'HydraFacial', price: '150', duration: '60', category: 'facial' };
 const offer = (extra: Record<string, string | string[]> = {}) =>
   form({ title: `Spring glow ${TAG}`, description: 'Two facials for one price.', originalPrice: '300', offerPrice: '240', ...extra });
@@ -35,7 +35,7 @@ afterAll(() => removeTagged(TAG));
 describe('services', () => {
   it('adds a service with its all-in price and unit, and shows it on the spa page', () => {
     const spa = makeSpa('FREE');
-    const before = version();
+    const before = contentVersion();
     const result = saveService(
       spa.id,
       null,
@@ -43,7 +43,7 @@ describe('services', () => {
     );
     expect(result).toMatchObject({ ok: true });
     expect(listSpaServices(spa.id)).toEqual([expect.objectContaining({ name: 'Botox', priceCents: 1400, priceUnit: 'per unit', treatment: 'botox' })]);
-    expect(version()).toBeGreaterThan(before);
+    expect(contentVersion()).toBeGreaterThan(before);
   });
 
   it('edits only the spa’s own services', () => {
@@ -112,14 +112,14 @@ describe('offers', () => {
 
   it('refuses featuring an offer on Free, saves nothing, and lets Premium do it', () => {
     const free = makeSpa('FREE');
-    const before = version();
+    const before = contentVersion();
     expect(saveOffer(free.id, null, offer({ slug: `${TAG}-free-featured`, featured: 'on' }))).toMatchObject({
       ok: false,
       reason: 'forbidden',
       fields: { featured: TIER_RULE_MESSAGES.featured },
     });
     expect(db.select().from(offers).where(eq(offers.spaId, free.id)).all()).toEqual([]);
-    expect(version()).toBe(before);
+    expect(contentVersion()).toBe(before);
     const premium = makeSpa('PREMIUM');
     expect(saveOffer(premium.id, null, offer({ slug: `${TAG}-premium-featured`, featured: 'on' }))).toMatchObject({ ok: true });
   });

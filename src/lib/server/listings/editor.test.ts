@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, siteMeta, spas, spaSlugHistory, type Tier } from '#db/schema.ts';
+import { cities, spas, spaSlugHistory, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
 import { allowedBookingLink } from '#lib/tiers.ts';
@@ -9,6 +9,7 @@ import { publicPages } from '../directory/public-pages.ts';
 import { spaJson } from '../serialize.ts';
 import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN, typedListing } from './editor.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import { contentVersion, counted } from '#tests/support/content-version.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 
@@ -30,7 +31,6 @@ function makeSpa(tier: Tier, extra: Partial<typeof spas.$inferInsert> = {}) {
 const user = (role: 'owner' | 'admin') => insertUser(`${TAG}-${role}@example.com`, role);
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
-const version = () => db.select().from(siteMeta).get()!.contentVersion;
 
 beforeAll(() => {
   owner = user('owner');
@@ -44,7 +44,7 @@ afterAll(() => removeTagged(TAG));
 describe('saveListing', () => {
   it('saves every field the form sends and marks the published site stale', () => {
     const spa = makeSpa('ELITE');
-    const before = version();
+    const before = contentVersion();
     const result = saveListing(
       owner,
       spa.id,
@@ -68,19 +68,8 @@ describe('saveListing', () => {
       socialPlatform: 'instagram',
       videoUrl: 'https://youtu.be/glow',
     });
-    expect(version()).toBeGreaterThan(before);
+    expect(contentVersion()).toBeGreaterThan(before);
   });
-
-  /** What `work` answered and how often it bumped the content version, with the write lock held so no other test file's write counts. */
-  const counted = <T>(work: () => T) =>
-    db.transaction(
-      () => {
-        const before = version();
-        const result = work();
-        return { result, bumps: version() - before };
-      },
-      { behavior: 'immediate' },
-    );
 
   it('writes nothing for a save that changes nothing: no new last change, no content version', () => {
     const spa = makeSpa('FREE', { description: 'Calm.', website: 'https://glow.example', updatedAt: new Date('2026-01-01T00:00:00Z') });
@@ -131,11 +120,11 @@ describe('saveListing', () => {
   ] as const) {
     it(`refuses a ${field} on ${tier} with the rule's message and saves nothing`, () => {
       const spa = makeSpa(tier);
-      const before = version();
+      const before = contentVersion();
       const result = saveListing(owner, spa.id, form({ name: 'Renamed too', [field]: value }));
       expect(result).toMatchObject({ ok: false, reason: 'forbidden', fields: { [field]: TIER_RULE_MESSAGES[field] } });
       expect(loadListing(spa.id)).toMatchObject({ name: 'Glow Studio', [field]: null });
-      expect(version()).toBe(before);
+      expect(contentVersion()).toBe(before);
     });
   }
 

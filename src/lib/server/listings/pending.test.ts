@@ -4,7 +4,8 @@
 // no new listing moves the content version: it waits for review, unseen.
 import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, siteMeta, spas } from '#db/schema.ts';
+import { cities, spas } from '#db/schema.ts';
+import { contentVersion } from '#tests/support/content-version.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { db } from '../db.ts';
@@ -27,7 +28,6 @@ const listingsNamed = (name: string) =>
     .from(spas)
     .where(like(spas.name, `${name}%`))
     .get()!.n;
-const version = () => db.select().from(siteMeta).get()!.contentVersion;
 const data = (name: string) => ({ name, cityId });
 
 describe('createPendingListing', () => {
@@ -79,9 +79,9 @@ describe('createPendingListing', () => {
     const user = insertUser(`${TAG}-quiet@example.com`, 'owner');
     const counted = db.transaction(
       () => {
-        const before = version();
+        const before = contentVersion();
         const created = createPendingListing(data(`${TAG} Quiet`), { user }, { clientAddress: newClient() });
-        return { created, bumps: version() - before };
+        return { created, bumps: contentVersion() - before };
       },
       { behavior: 'immediate' },
     );

@@ -5,12 +5,12 @@
 import { count, eq, like } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setUpPrices } from '#scripts/stripe-setup.ts';
-import { startStripeStandIn, type StripeStandIn } from '#tests/support/stripe-stand-in.ts';
+import { standInWithPrices } from '#tests/support/stripe-client.ts';
+import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
 import { checkoutHolds, cities, magicTokens, rateLimits, spas, users } from '#db/schema.ts';
 import { findPlan } from '#lib/billing-rules.ts';
-import { forgetPrices, priceFor } from '../billing/checkout.ts';
+import { priceFor } from '../billing/checkout.ts';
 import { handleStripeWebhook } from '../billing/webhooks.ts';
 import { db } from '../db.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
@@ -73,10 +73,7 @@ beforeAll(async () => {
     .values({ name: `City ${TAG}`, slug: `${TAG}-city` })
     .returning()
     .get().id;
-  forgetPrices();
-  standIn = await startStripeStandIn();
-  stripe = standIn.client();
-  await setUpPrices(stripe, () => {});
+  ({ standIn, stripe } = await standInWithPrices());
 });
 beforeEach(() => {
   sent.length = 0;

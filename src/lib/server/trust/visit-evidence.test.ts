@@ -4,8 +4,9 @@
 // or changed, and the badge needs a payment through the site that still stands.
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountNetworks, auditLog, bookings, cities, reviewHolds, reviewInvitations, reviews, siteMeta, spas } from '#db/schema.ts';
+import { accountNetworks, auditLog, bookings, cities, reviewHolds, reviewInvitations, reviews, spas } from '#db/schema.ts';
 import type { ReviewInput } from '#lib/review-schema.ts';
+import { counted } from '#tests/support/content-version.ts';
 import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -61,19 +62,8 @@ function completedVisit(spaId: number, clientEmail: string, extra: Partial<typeo
 }
 
 const input: ReviewInput = { rating: 5, body: 'The best treatment I have ever had, truly life changing.', treatment: null, authorName: 'Jo', visited: 'yes' };
-const version = () => db.select().from(siteMeta).get()!.contentVersion;
 const reviewOf = (bookingId: number) => db.select().from(reviews).where(eq(reviews.bookingId, bookingId)).get();
 const holdOf = (bookingId: number) => db.select().from(reviewHolds).where(eq(reviewHolds.bookingId, bookingId)).get();
-/** `work`'s answer and how often it moved the content version, the write lock held so no other test file's write counts. */
-const counted = <T>(work: () => T) =>
-  db.transaction(
-    () => {
-      const before = version();
-      const result = work();
-      return { result, bumps: version() - before };
-    },
-    { behavior: 'immediate' },
-  );
 
 describe('the attack: an owner reviews their own spa through a booking they typed', () => {
   it('is held for an editor, kept as written, out of sight, and asks for no rebuild', () => {
