@@ -269,6 +269,7 @@ async function measureEndpoint(spaId: number, serviceIds: number[], from: string
   }
   firstAnswerMs.sort((a, b) => a - b);
   wrk(node, [...weeks, ...month], 'warm-up', false, 3);
+  wrk(front.origin, [...weeks, ...month], 'warm-up through the front', false, 3);
   return {
     firstAnswerMs: {
       answers: firstAnswerMs.length,
