@@ -7,7 +7,7 @@
 // anything hidden in or after the image data: no byte of the upload is served.
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
 import { PHOTO_WIDTHS, variantName, widthsFor, type PhotoFormat } from '#lib/photos.ts';
 import { invalid, tooLarge, unsupported } from '#lib/result.ts';
 
@@ -20,11 +20,24 @@ export const MIN_SIDE = 200;
 /** EXIF, XMP, IPTC and ICC together; a camera writes a few tens of kilobytes. */
 export const MAX_METADATA_BYTES = 1024 * 1024;
 
-// One libvips thread per operation and no operation cache: on two shared
-// cores, uploads are queued (see `queue` below) rather than run in parallel,
-// and the cache would only keep decoded pixels of pictures we never see again.
-sharp.concurrency(1);
-sharp.cache(false);
+type SharpLibrary = (typeof import('sharp'))['default'];
+let library: Promise<SharpLibrary> | null = null;
+/**
+ * libvips (sharp), loaded with the first photo rather than with the module:
+ * every page that shows an upload form imports this file for its limits, and
+ * libvips is 24 MB of the server's memory (docs/decisions/0011).
+ * One libvips thread per operation and no operation cache: on two shared
+ * cores, uploads are queued (see `queue` below) rather than run in parallel,
+ * and the cache would only keep decoded pixels of pictures we never see again.
+ */
+function loadSharp(): Promise<SharpLibrary> {
+  library ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return library;
+}
 
 /** A file refused as a photo: too large, a kind we do not take (unsupported), or not a usable photo (invalid). */
 export class ImageRejected extends Error {
@@ -146,7 +159,7 @@ const HEIC_MESSAGE = 'HEIC photos cannot be read here. On an iPhone choose Setti
 const ANIMATED_MESSAGE = 'Animated pictures and multi-page files are not accepted. Upload a single still photo.';
 const METADATA_MESSAGE = 'This photo carries more than 1 MB of camera data (EXIF and the like). Save or export it again and upload that copy.';
 
-async function readHeader(bytes: Uint8Array, sniffed: Sniffed): Promise<Metadata> {
+async function readHeader(sharp: SharpLibrary, bytes: Uint8Array, sniffed: Sniffed): Promise<Metadata> {
   const structure = inspectStructure(bytes, sniffed);
   if (structure.animated) throw new ImageRejected('invalid', ANIMATED_MESSAGE);
   if (structure.metadataBytes > MAX_METADATA_BYTES) throw new ImageRejected('invalid', METADATA_MESSAGE);
@@ -198,20 +211,19 @@ const encode = (input: Sharp, format: PhotoFormat) =>
  * ImageRejected (400/413/415/422) for anything that is not a usable photo;
  * never writes anything.
  */
-export function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)! }: { maxWidth?: number } = {}): Promise<ProcessedImage> {
-  if (bytes.byteLength === 0) return Promise.reject(new ImageRejected('invalid', 'The file is empty. Choose a photo to upload.'));
-  if (bytes.byteLength > MAX_UPLOAD_BYTES)
-    return Promise.reject(new ImageRejected('too_large', 'This photo is larger than 10 MB. Make it smaller and try again.'));
+export async function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)! }: { maxWidth?: number } = {}): Promise<ProcessedImage> {
+  if (bytes.byteLength === 0) throw new ImageRejected('invalid', 'The file is empty. Choose a photo to upload.');
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new ImageRejected('too_large', 'This photo is larger than 10 MB. Make it smaller and try again.');
   const sniffed = sniffImageType(bytes);
+  const sharp = await loadSharp();
   // HEIF/AVIF only when this libvips can decode it at all (sharp.format says; the prebuilt one can).
-  if (sniffed === 'heif' && !sharp.format.heif?.input.buffer) return Promise.reject(new ImageRejected('unsupported', HEIC_MESSAGE));
-  if (!sniffed) return Promise.reject(new ImageRejected('unsupported', `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`));
-  if (carriesActiveContent(bytes))
-    return Promise.reject(
-      new ImageRejected('invalid', 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.'),
-    );
+  if (sniffed === 'heif' && !sharp.format.heif?.input.buffer) throw new ImageRejected('unsupported', HEIC_MESSAGE);
+  if (!sniffed) throw new ImageRejected('unsupported', `This file is not a photo we can use. Upload a ${ACCEPTED_TYPES_TEXT} picture.`);
+  if (carriesActiveContent(bytes)) {
+    throw new ImageRejected('invalid', 'This file carries code or markup besides the picture. Save the photo again from a photo app and upload that copy.');
+  }
   return oneAtATime(async () => {
-    await readHeader(bytes, sniffed);
+    await readHeader(sharp, bytes, sniffed);
     // Decode once, upright, 8-bit sRGB (CMYK, 16-bit and grey become ordinary
     // colour), no larger than the largest width; every variant comes from this.
     let decoded: { data: Buffer; info: OutputInfo };
