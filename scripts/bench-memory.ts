@@ -102,7 +102,9 @@ function startLoad(services: number[]) {
           if (response.status >= 500) errors.push(`${path} ${response.status}`);
         }
       } catch (error) {
-        errors.push(error instanceof Error ? error.message : String(error));
+        // fetch says only "fetch failed"; what failed is its cause (a reset, a refused connection).
+        const cause = error instanceof Error && error.cause instanceof Error ? `: ${(error.cause as NodeJS.ErrnoException).code ?? error.cause.message}` : '';
+        errors.push(`${error instanceof Error ? error.message : String(error)}${cause}`);
       }
       latencies.push(performance.now() - started);
     }
@@ -166,6 +168,9 @@ async function storm(load: ReturnType<typeof startLoad>) {
     writeAt(env.DATABASE_PATH, 'update spas set owner_id = ? where id = ?', owner.id, spa.id);
     return { owner, spaId: spa.id };
   });
+  // Each owner has their editor open before the storm, as before any save: "before" is a server that has shown it.
+  for (const { owner, spaId } of owners) await fetch(`${origin}/owner/spas/${spaId}`, { headers: { Cookie: `session=${owner.token}` } }).then((r) => r.text());
+  await delay(3000);
   const startRss = rssMb(server!.pid!);
   const buildsBefore = new Set([await servedBuild()]);
   let maxInFlight = 0;
