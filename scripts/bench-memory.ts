@@ -170,7 +170,6 @@ async function storm(load: ReturnType<typeof startLoad>) {
   });
   // Each owner has their editor open before the storm, as before any save: "before" is a server that has shown it.
   for (const { owner, spaId } of owners) await fetch(`${origin}/owner/spas/${spaId}`, { headers: { Cookie: `session=${owner.token}` } }).then((r) => r.text());
-  await delay(3000);
   const startRss = rssMb(server!.pid!);
   const buildsBefore = new Set([await servedBuild()]);
   let maxInFlight = 0;

@@ -322,8 +322,12 @@ runBenchmark(
   main,
   async () => {
     await front?.stop();
-    server?.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGTERM');
+      // Its graceful stop takes at most 8 s (docs/decisions/0011).
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    }
     rmSync(work, { recursive: true, force: true });
   },
   log,
