@@ -42,7 +42,9 @@ export default defineConfig({
   trailingSlash: 'never',
   // Pages are written as dir/index.html: a city page and its treatment pages
   // (cities/irvine, cities/irvine/botox) cannot both be files.
-  build: { format: 'directory' },
+  // inlineStylesheets: the stylesheet goes in each page's <style>, so the first
+  // paint waits for no second request (issue 27; docs/decisions/0032-first-paint.md).
+  build: { format: 'directory', inlineStylesheets: 'always' },
   vite: { plugins: [tailwindcss()] },
   // No Markdown pages; Shiki's inline styles would need 'unsafe-inline' under the policy.
   markdown: { syntaxHighlight: false },

@@ -79,7 +79,7 @@ const PROBES: Probe[] = [
     status: 413,
   },
   { name: 'bad URL', kind: 'bad-request', path: '/%E0%A4%A', status: 400 },
-  { name: 'hashed asset', kind: 'immutable', path: (home) => /\/_astro\/[^"'\s>]+\.css/.exec(home)?.[0] ?? '/_astro/missing.css', status: 200 },
+  { name: 'hashed asset', kind: 'immutable', path: (home) => /renderer-url="(\/_astro\/[^"]+\.js)"/.exec(home)?.[1] ?? '/_astro/missing.js', status: 200 },
   { name: 'image', kind: 'asset', path: '/favicon.svg', status: 200 },
   { name: 'healthz', kind: 'health', path: '/healthz', status: 200 },
   { name: 'readyz', kind: 'health', path: '/readyz', status: 200 },

@@ -74,7 +74,7 @@ export default function SubscriptionPlans({ plans, spas, selectedSpaId, initialB
   }
 
   return (
-    <form method="post" action="/subscription" onSubmit={onSubmit} className="plans mt-8" data-plans>
+    <form method="post" action="/subscription" onSubmit={onSubmit} className="billing-plans mt-8" data-plans>
       <fieldset className="flex flex-wrap items-center gap-3">
         <legend className="sr-only">Billing</legend>
         <label className="billing-option">
