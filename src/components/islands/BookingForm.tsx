@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
 import { trackEvent } from '#lib/client/analytics.ts';
 import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '#lib/client/booking.ts';
 import { announceLive, prefillMember } from '#lib/client/island.ts';
@@ -6,6 +6,7 @@ import { loadOnce } from '#lib/client/load-once.ts';
 import { postJson } from '#lib/client/post-json.ts';
 import { toast } from '#lib/client/toasts.ts';
 import { pacificDate } from '#lib/dates.ts';
+import { unpackTreatments, type DirectoryServiceChoice } from '#lib/treatment-choices.ts';
 import { EMAIL_INPUT, fieldErrors, schemaFormProps } from './field-errors.tsx';
 
 export interface ServiceChoice {
@@ -21,12 +22,6 @@ export interface SpaChoice {
   services: ServiceChoice[];
 }
 
-/** A treatment anywhere in the directory, for requests that name no spa (home, member home). */
-export interface DirectoryServiceChoice extends ServiceChoice {
-  spaName: string;
-  /** Options are grouped by it ("Facial", "Injectable"...). */
-  category: string;
-}
 
 interface Props {
   /** The spa the request is for; without one it goes to the directory's concierge. */
@@ -36,8 +31,8 @@ interface Props {
   /** A signed-in visitor's name and address, filled in (and kept when the form resets). */
   prefill?: { name?: string; email?: string };
   idPrefix?: string;
-  /** Every treatment in the directory: a choice for requests that name no spa. */
-  services?: DirectoryServiceChoice[];
+  /** Every treatment in the directory (packTreatments): a choice for requests that name no spa. */
+  treatments?: string;
   /**
    * Where the server sends a visitor whose request it took without JavaScript
    * (a path on this site), instead of its own confirmation page: the member
@@ -115,7 +110,8 @@ function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: s
 // without JavaScript; once live it validates with the endpoint's own schema
 // and sends JSON. Its fields are uncontrolled (defaultValue): React never
 // writes a value over what the visitor typed, before hydration or after.
-export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, services = [], returnTo, errors: refused, values }: Props) {
+export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, treatments = '', returnTo, errors: refused, values }: Props) {
+  const services = useMemo(() => unpackTreatments(treatments), [treatments]);
   const generatedId = useId();
   const id = (field: string) => `${idPrefix ?? generatedId}-${field}`;
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>(refused ?? {});
@@ -302,7 +298,7 @@ export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, s
               <option value="">Not sure yet: I'd like advice</option>
               {spa.services.map((service) => (
                 <option key={service.id} value={service.id}>
-                  {service.name} ({service.priceLabel})
+                  {`${service.name} (${service.priceLabel})`}
                 </option>
               ))}
             </select>
@@ -322,7 +318,7 @@ export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, s
                 <optgroup key={category} label={categoryName(category)}>
                   {choices.map((service) => (
                     <option key={service.id} value={service.id}>
-                      {service.name} at {service.spaName} ({service.priceLabel})
+                      {`${service.name} at ${service.spaName} (${service.priceLabel})`}
                     </option>
                   ))}
                 </optgroup>
