@@ -22,7 +22,8 @@
 // Bars: RSS after the 100th publish within 10% of RSS after the first, and
 // under 200 MB; no failed request. Figures: data/bench/memory.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -32,7 +33,7 @@ import { currentBuildDir, paths, readBuildInfo } from '#lib/server/published-sit
 import { acquireRebuildLock, pruneBuilds, releaseRebuildLock, swapCurrent } from '#server/site-builds.ts';
 import { queryAt, writeAt } from '#tests/support/database.ts';
 import { insertSignedInUser } from '#tests/support/session-rows.ts';
-import { buildSite, prepareSite } from '#tests/support/site.ts';
+import { buildSite, buildSiteAlongside, prepareSite } from '#tests/support/site.ts';
 import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
@@ -231,7 +232,8 @@ async function republish(n: number): Promise<void> {
     const info = readBuildInfo(from)!;
     const id = `${info.id.replace(/-copy\d+$/, '')}-copy${n}`;
     const to = join(paths(env.SITE_DIR).builds, id);
-    cpSync(from, to, { recursive: true });
+    // Not cpSync: the load clients in this process keep running meanwhile (buildSiteAlongside says why).
+    await cp(from, to, { recursive: true });
     writeFileSync(join(to, 'build.json'), JSON.stringify({ ...info, id, builtAt: new Date().toISOString() }, null, 2));
     swapCurrent(env.SITE_DIR, to);
     pruneBuilds(env.SITE_DIR);
@@ -270,7 +272,7 @@ async function main() {
     const before = await servedBuild();
     const started = performance.now();
     const real = realAt.has(i);
-    if (real) buildSite(env);
+    if (real) await buildSiteAlongside(env);
     else await republish(i);
     await waitUntil(async () => (await servedBuild()) !== before, `the server serving publish ${i}`, 60_000);
     // A moment of load on the new build before reading the figure.

@@ -78,6 +78,20 @@ export function buildSite(site: SiteSettings, { stdio = 'quiet' }: { stdio?: 'qu
 }
 
 /**
+ * buildSite for a process that keeps working meanwhile (a benchmark's load
+ * clients): a build takes seconds, and a process held that long by spawnSync
+ * wakes up to kept-alive connections the server has closed in the meantime.
+ */
+export async function buildSiteAlongside(site: SiteSettings): Promise<void> {
+  const { status, error } = await new Promise<{ status: number | null; error?: Error }>((resolve) => {
+    const child = spawn(process.execPath, ['server/rebuild.ts'], { env: siteProcessEnv(site), stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+    child.once('error', (e) => resolve({ status: null, error: e }));
+    child.once('exit', (code) => resolve({ status: code }));
+  });
+  if (status !== 0) throw new Error(`publishing the site failed (${error?.message ?? `exit ${status}`})`);
+}
+
+/**
  * How the tests and benchmarks start the server: as production does
  * (package.json's start and serve, docs/deploy.md), with V8's heap sized for
  * the server, not for the machine (docs/decisions/0011).
