@@ -22,7 +22,6 @@ export interface SpaChoice {
   services: ServiceChoice[];
 }
 
-
 interface Props {
   /** The spa the request is for; without one it goes to the directory's concierge. */
   spa?: SpaChoice;
