@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, cities, spas } from '#db/schema.ts';
 import type { MailMessage } from '../mail/mailer.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
@@ -48,7 +48,6 @@ beforeEach(() => {
 });
 afterAll(() => {
   db.delete(auditLog).where(eq(auditLog.actorId, admin.id)).run();
-  removeTagged(TAG);
 });
 
 describe('who may use the desk', () => {

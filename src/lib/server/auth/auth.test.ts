@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cities, spas, users } from '#db/schema.ts';
 import { findEditableSpa } from './auth.ts';
 import { db } from '../db.ts';
 import type { SessionUser } from './sessions.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 
 const TAG = testTag('auth-test');
 const people = {} as Record<'owner' | 'otherOwner' | 'client' | 'admin', SessionUser>;
@@ -24,10 +24,6 @@ beforeAll(() => {
   person('admin', 'admin');
   const city = db.select({ id: cities.id }).from(cities).limit(1).get()!;
   spaId = db.insert(spas).values({ name: 'Auth Spa', slug: TAG, cityId: city.id, ownerId: people.owner.id }).returning().get().id;
-});
-
-afterAll(() => {
-  removeTagged(TAG);
 });
 
 describe('findEditableSpa', () => {

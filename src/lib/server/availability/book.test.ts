@@ -6,7 +6,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, clinicians, clinicianTimeOff, leads, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { db } from '../db.ts';
 import { alternativesOf, bookOpenTime } from './book.ts';
@@ -64,7 +64,6 @@ beforeAll(() => {
 
 afterAll(() => {
   db.delete(bookings).where(eq(bookings.spaId, fixture.spaId)).run();
-  removeTagged(TAG);
 });
 
 const book = (fields: Record<string, unknown>, now = NOW) =>

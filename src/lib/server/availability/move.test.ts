@@ -6,7 +6,7 @@ import { eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, clinicians, mailQueue, services, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { db } from '../db.ts';
 import { bookOpenTime } from './book.ts';
@@ -65,7 +65,6 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const spaId of [fixture.instant, fixture.request]) db.delete(bookings).where(eq(bookings.spaId, spaId)).run();
-  removeTagged(TAG);
 });
 
 const mailTo = (to: string) =>

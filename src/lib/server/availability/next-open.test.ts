@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, clinicians, clinicianTimeOff, services, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
 import { parseSearchParams } from '#lib/search.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { db } from '../db.ts';
 import { searchSpas } from '../directory/directory.ts';
 import { bookOpenTime } from './book.ts';
@@ -56,7 +56,6 @@ beforeAll(() => {
 
 afterAll(() => {
   db.delete(bookings).where(eq(bookings.spaId, fixture.soon)).run();
-  removeTagged(TAG);
 });
 
 const search = (params: Record<string, string>) => {

@@ -5,7 +5,7 @@ import { eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, clinicians, clinicianTimeOff, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { db } from '../db.ts';
@@ -59,7 +59,6 @@ beforeAll(() => {
 
 afterAll(() => {
   db.delete(bookings).where(eq(bookings.spaId, fixture.spaId)).run();
-  removeTagged(TAG);
 });
 
 const post = (fields: Record<string, string>) =>

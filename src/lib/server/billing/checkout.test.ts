@@ -12,7 +12,7 @@ import { forgetPrices, openBillingPortal, startSubscriptionCheckout } from './ch
 import { outcomeOf, type Result } from '#lib/result.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const TAG = testTag('checkout-test');
@@ -78,7 +78,6 @@ afterAll(async () => {
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, otherCityId)).run();
   db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, raceCityId)).run();
-  removeTagged(TAG);
 });
 
 describe('npm run stripe:setup', () => {

@@ -17,7 +17,7 @@ import type { NoShowPolicy } from '#lib/no-show-policy.ts';
 import { CARD, DEPOSIT, standInForBilling } from '#tests/support/stripe-client.ts';
 import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent, type TestEvent } from '#tests/support/stripe-webhooks.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { bookingDetails, changeBooking, createBooking } from '../bookings/bookings.ts';
 import { db } from '../db.ts';
@@ -56,7 +56,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  removeTagged(TAG);
 });
 
 interface Delivery {

@@ -16,7 +16,7 @@ import { outcomeOf } from '#lib/result.ts';
 import { CARD, DEPOSIT, standInForBilling } from '#tests/support/stripe-client.ts';
 import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { bookOpenTime } from '../availability/book.ts';
 import { announceBookingChange } from '../bookings/booking-mail.ts';
@@ -84,7 +84,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await standIn.close();
   db.delete(auditLog).where(like(auditLog.target, 'booking:%')).run();
-  removeTagged(TAG);
 });
 
 beforeEach(() => {

@@ -21,7 +21,7 @@ import { releaseAbandonedCheckout, startSubscriptionCheckout } from './checkout.
 import { createPaymentIntentFor } from './payments.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const TAG = testTag('holes-test');
@@ -89,7 +89,6 @@ afterAll(async () => {
     const ids = db.select({ id: spas.id }).from(spas).where(eq(spas.cityId, id)).all();
     for (const spa of ids) db.delete(subscriptions).where(eq(subscriptions.spaId, spa.id)).run();
   }
-  removeTagged(TAG);
 });
 
 describe('23.3 Elite checkout holds', () => {

@@ -11,7 +11,7 @@ import { bookings, cities, services, spas, users } from '#db/schema.ts';
 import { createPaymentIntentFor } from './payments.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const queued = vi.hoisted(() => [] as { to: string; subject: string; text: string }[]);
@@ -85,7 +85,6 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await standIn.close();
-  removeTagged(TAG);
 });
 
 describe('payment_intent.succeeded', () => {

@@ -11,7 +11,7 @@ import { createPaymentIntentFor } from './payments.ts';
 import { outcomeOf, type Result } from '#lib/result.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
 const TAG = testTag('pay-test');
@@ -51,7 +51,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  removeTagged(TAG);
 });
 
 /** The value, or the refusal as `error`, to read what an endpoint would answer. */

@@ -14,7 +14,7 @@ import { startSubscriptionCheckout } from './checkout.ts';
 import { handleStripeWebhook } from './webhooks.ts';
 import { outcomeOf } from '#lib/result.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { random, shuffle } from '#tests/support/shuffle.ts';
 
@@ -152,7 +152,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  removeTagged(TAG);
 });
 
 describe('handleStripeWebhook', () => {

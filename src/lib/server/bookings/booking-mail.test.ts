@@ -1,5 +1,5 @@
 import { MAIL_FROM } from 'astro:env/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cities, services, spas } from '#db/schema.ts';
 import { contact } from '#content/site.ts';
 import { formatPacificDateTime } from '#lib/dates.ts';
@@ -9,7 +9,7 @@ import { db } from '../db.ts';
 import { createMailer, type MailMessage } from '../mail/mailer.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { allParts, parseMime, startLoopbackSmtp } from '#tests/support/smtp.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 
 const ORIGIN = 'https://ocmedspadirectory.com';
@@ -347,10 +347,6 @@ beforeAll(() => {
     .values({ spaId, name: 'Mail Test Peel', priceCents: 12_500, duration: 45, category: 'facial' })
     .returning({ id: services.id })
     .get().id;
-});
-
-afterAll(() => {
-  removeTagged(TAG);
 });
 
 function newBooking() {

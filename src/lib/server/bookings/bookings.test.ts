@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bookings, cities, leads, services, spas } from '#db/schema.ts';
 import type { BookingRequest } from '#lib/booking-schema.ts';
 import {
@@ -16,7 +16,7 @@ import {
 } from './bookings.ts';
 import { db } from '../db.ts';
 import type { SessionUser } from '../auth/sessions.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 
 // A hook run just before the lifecycle is asked, so a test can change the row
@@ -107,10 +107,6 @@ beforeAll(() => {
   fixture.serviceInactive = makeService(fixture.spaA, 'Retired Peel', false);
   fixture.serviceOfB = makeService(fixture.spaB, 'Test Botox');
   fixture.serviceOfInactiveSpa = makeService(fixture.spaInactive, 'Hidden Laser');
-});
-
-afterAll(() => {
-  removeTagged(TAG);
 });
 
 const request = (overrides: Partial<BookingRequest> = {}): BookingRequest => ({ name: 'Ana Lopez', email: email('client'), ...overrides });

@@ -1,9 +1,9 @@
 // A booking's lead follows the booking (issue 26): before, a lead stayed "new"
 // after the spa confirmed, completed or declined the request it came from.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cities, leads, services, spas } from '#db/schema.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { db } from '../db.ts';
@@ -28,8 +28,6 @@ beforeAll(() => {
     .returning({ id: services.id })
     .get().id;
 });
-
-afterAll(() => removeTagged(TAG));
 
 let count = 0;
 function request() {

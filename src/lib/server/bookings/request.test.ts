@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookings, cities, leads, spas } from '#db/schema.ts';
 import { BOOKING_MESSAGES, bookingFormSchema } from '#lib/booking-schema.ts';
 import { BOOKING_LIMITS } from './bookings.ts';
 import { requestBooking } from './request.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 
 // The two mails are booking-mail.ts's concern (and its test's); here: were they sent, for which booking.
 const announced = vi.hoisted(() => [] as number[]);
@@ -28,10 +28,6 @@ beforeAll(() => {
 
 beforeEach(() => {
   announced.length = 0;
-});
-
-afterAll(() => {
-  removeTagged(TAG);
 });
 
 describe('requestBooking: one flow for the API and the no-JS form', () => {

@@ -4,7 +4,7 @@ import { cities, clicks, rateLimits, spas } from '#db/schema.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { allowClick, CLICKS_PER_MINUTE, recordClick } from './clicks.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 
 const TAG = testTag('clicks-test');
 const fixture = { premium: 0, free: 0, inactive: 0 };
@@ -40,7 +40,6 @@ beforeAll(() => {
 
 afterAll(() => {
   db.delete(rateLimits).where(like(rateLimits.key, 'clicks:%')).run();
-  removeTagged(TAG);
 });
 
 const event = (spaId: number, kind: 'phone' | 'website' | 'booking' | 'directions' | 'social', page: string | null = '/spas/x') => ({

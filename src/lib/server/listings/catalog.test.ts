@@ -1,11 +1,11 @@
 // Services and offers as owners manage them (services.ts, offers.ts).
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cities, offers, services, spas, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
 import { contentVersion } from '#tests/support/content-version.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { listCurrentOffers, listOffers, listSpaServices } from '../directory/directory.ts';
 import { endOffer, findOwnerOffer, OFFER_SERVICES_UNKNOWN, OFFER_SLUG_TAKEN, saveOffer } from './offers.ts';
 import { findOwnerService, saveService, SERVICE_NAME_TAKEN, serviceValuesOf, setServiceActive } from './services.ts';
@@ -29,8 +29,6 @@ const offer = (extra: Record<string, string | string[]> = {}) =>
 beforeAll(() => {
   cityId = db.insert(cities).values({ name: TAG, slug: TAG }).returning().get().id;
 });
-
-afterAll(() => removeTagged(TAG));
 
 describe('services', () => {
   it('adds a service with its all-in price and unit, and shows it on the spa page', () => {

@@ -6,7 +6,7 @@ import { db } from '../db.ts';
 import { addSpa, clickGroup, fillDays, handleOwnerDashboardPost, ownerDashboard, VIEW_DAYS } from './dashboard.ts';
 import type { PublishingStatus } from '../admin/publishing.ts';
 import type { SessionUser } from '../auth/sessions.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 
 const TAG = testTag('owner-dash');
 const NOW = new Date('2026-11-20T20:00:00Z'); // noon in Orange County
@@ -107,7 +107,6 @@ afterAll(() => {
     .where(eq(analyticsEvents.entityId, String(spaId)))
     .run();
   db.delete(clicks).where(eq(clicks.spaId, spaId)).run();
-  removeTagged(TAG);
 });
 
 describe('the owner dashboard’s numbers', () => {

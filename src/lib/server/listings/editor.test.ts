@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cities, spas, spaSlugHistory, type Tier } from '#db/schema.ts';
 import { TIER_RULE_MESSAGES } from '#lib/listing-schema.ts';
 import { db } from '../db.ts';
@@ -10,7 +10,7 @@ import { spaJson } from '../serialize.ts';
 import { currentSlugFor, loadListing, saveListing, SLUG_EDITORS_ONLY, SLUG_TAKEN, typedListing } from './editor.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { contentVersion, counted } from '#tests/support/content-version.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 
 // Everything this file creates carries the tag, so it never meets the seed or other files.
@@ -38,8 +38,6 @@ beforeAll(() => {
   // A city of its own: the Elite cap (3 per city) must not meet the seed's Elite spas.
   cityId = db.insert(cities).values({ name: TAG, slug: TAG }).returning().get().id;
 });
-
-afterAll(() => removeTagged(TAG));
 
 describe('saveListing', () => {
   it('saves every field the form sends and marks the published site stale', () => {

@@ -3,10 +3,10 @@
 // (signup, Add New Spa, a paid plan's checkout). A refusal writes nothing and
 // no new listing moves the content version: it waits for review, unseen.
 import { count, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cities, spas } from '#db/schema.ts';
 import { contentVersion } from '#tests/support/content-version.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { db } from '../db.ts';
 import { addSpa } from './dashboard.ts';
@@ -17,7 +17,6 @@ let cityId = 0;
 beforeAll(() => {
   cityId = db.insert(cities).values({ name: TAG, slug: TAG }).returning().get().id;
 });
-afterAll(() => removeTagged(TAG));
 
 let n = 0;
 /** A client address no other test uses. */

@@ -13,7 +13,7 @@ import { findPlan } from '#lib/billing-rules.ts';
 import { priceFor } from '../billing/checkout.ts';
 import { handleStripeWebhook } from '../billing/webhooks.ts';
 import { db } from '../db.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { redeemMagicLink } from '../auth/magic-links.ts';
 import { CLAIM_INTRO, registerSpa, signupJson, type SignupContext, type SignupOutcome } from './signup.ts';
@@ -84,7 +84,6 @@ afterAll(async () => {
   db.delete(spas).where(eq(spas.cityId, cityId)).run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
   db.delete(rateLimits).where(like(rateLimits.key, 'signup:%')).run();
-  removeTagged(TAG);
 });
 
 describe('a free signup by a visitor who is not signed in', () => {

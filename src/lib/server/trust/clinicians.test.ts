@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, cities, clinicians, spas } from '#db/schema.ts';
 import { clinicianSchema, type ClinicianInput } from '#lib/licences.ts';
 import { addClinician, listClinicians, removeClinician, setLicenceChecked, updateClinician } from './clinicians.ts';
 import { db } from '../db.ts';
 import { listActiveSpaCards, searchSpas } from '../directory/directory.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 
@@ -33,10 +33,6 @@ beforeAll(() => {
     .values({ name: 'Clinician Spa B', slug: `${TAG}-b`, cityId: city.id })
     .returning({ id: spas.id })
     .get().id;
-});
-
-afterAll(() => {
-  removeTagged(TAG);
 });
 
 describe('the owner’s list', () => {

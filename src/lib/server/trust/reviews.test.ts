@@ -18,7 +18,7 @@ import {
 } from './reviews.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 
 const TAG = testTag('reviews-test');
@@ -81,7 +81,6 @@ afterAll(() => {
   db.delete(reviews)
     .where(inArray(reviews.spaId, [spaA, spaB]))
     .run();
-  removeTagged(TAG);
 });
 
 describe('the review link', () => {

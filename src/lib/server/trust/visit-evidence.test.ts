@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountNetworks, auditLog, bookings, cities, reviewHolds, reviewInvitations, reviews, spas } from '#db/schema.ts';
 import type { ReviewInput } from '#lib/review-schema.ts';
 import { counted } from '#tests/support/content-version.ts';
-import { removeTagged, testTag } from '#tests/support/tagged-rows.ts';
+import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { db } from '../db.ts';
@@ -36,7 +36,6 @@ afterAll(() => {
       ),
     )
     .run();
-  removeTagged(TAG);
 });
 
 /** A listed spa of its own, owned by `owner`. */
