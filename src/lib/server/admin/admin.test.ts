@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, cities, spas } from '#db/schema.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
@@ -45,9 +45,6 @@ beforeAll(() => {
 beforeEach(() => {
   sent.length = 0;
   rebuilds.length = 0;
-});
-afterAll(() => {
-  db.delete(auditLog).where(eq(auditLog.actorId, admin.id)).run();
 });
 
 describe('who may use the desk', () => {

@@ -3,7 +3,7 @@
 // date and a day off, and `now` fixed at Tuesday 1 June 2027, 8:00 AM PDT
 // (15:00Z). Pacific summer time is UTC-7, so 9:00 AM is 16:00Z.
 import { and, eq, like, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, clinicians, clinicianTimeOff, leads, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
@@ -60,10 +60,6 @@ beforeAll(() => {
   fixture.cara = clinician('Cara', ['hydrafacial']);
   db.insert(clinicianTimeOff).values({ clinicianId: fixture.ben, firstDay: '2027-06-04', lastDay: '2027-06-04', note: 'Off' }).run();
   db.insert(spaDateHours).values({ spaId: fixture.spaId, date: '2027-06-05', ranges: [], note: 'Holiday' }).run();
-});
-
-afterAll(() => {
-  db.delete(bookings).where(eq(bookings.spaId, fixture.spaId)).run();
 });
 
 const book = (fields: Record<string, unknown>, now = NOW) =>

@@ -4,9 +4,9 @@
 // books online but Ana, who gives its Botox, is away until the 14th (Ben, who
 // does not, is in); Plain takes requests only. Later is Elite, so tier order
 // puts it first.
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, clinicians, clinicianTimeOff, services, spas } from '#db/schema.ts';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cities, clinicians, clinicianTimeOff, services, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
 import { parseSearchParams } from '#lib/search.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
@@ -52,10 +52,6 @@ beforeAll(() => {
         .run();
     }
   }
-});
-
-afterAll(() => {
-  db.delete(bookings).where(eq(bookings.spaId, fixture.soon)).run();
 });
 
 const search = (params: Record<string, string>) => {

@@ -2,7 +2,7 @@
 // refusals change nothing, and a change of hours that leaves bookings outside
 // waits for the owner's word (keep or cancel, the client told).
 import { eq, like, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bookings, cities, clinicians, clinicianTimeOff, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
 import { closedWeek } from '#lib/opening-hours.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
@@ -55,10 +55,6 @@ beforeAll(() => {
     { clientAddress: null, origin: 'http://127.0.0.1', now: NOW },
   );
   if (!booked.ok) throw new Error(`fixture booking refused: ${booked.message}`);
-});
-
-afterAll(() => {
-  db.delete(bookings).where(eq(bookings.spaId, fixture.spaId)).run();
 });
 
 const post = (fields: Record<string, string>) =>

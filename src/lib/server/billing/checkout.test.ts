@@ -75,9 +75,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).run();
-  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, otherCityId)).run();
-  db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, raceCityId)).run();
 });
 
 describe('npm run stripe:setup', () => {

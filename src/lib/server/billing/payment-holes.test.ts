@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standInWithPrices } from '#tests/support/stripe-client.ts';
 import type { StripeStandIn } from '#tests/support/stripe-stand-in.ts';
 import { makeEvent, signEvent } from '#tests/support/stripe-webhooks.ts';
-import { bookingPayments, bookings, checkoutHolds, cities, mailQueue, rateLimits, services, spas, subscriptions, users } from '#db/schema.ts';
+import { bookingPayments, bookings, checkoutHolds, cities, mailQueue, services, spas, subscriptions, users } from '#db/schema.ts';
 import { CHECKOUT_LIMITS, ELITE_HOLD_LIMITS } from '#lib/billing-rules.ts';
 import { outcomeOf, type Result } from '#lib/result.ts';
 import { releaseAbandonedCheckout, startSubscriptionCheckout } from './checkout.ts';
@@ -78,14 +78,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await standIn.close();
-  db.delete(rateLimits).where(like(rateLimits.key, 'checkout:%')).run();
   const tagged = db
     .select({ id: cities.id })
     .from(cities)
     .where(like(cities.slug, `${TAG}%`))
     .all();
   for (const { id } of tagged) {
-    db.delete(checkoutHolds).where(eq(checkoutHolds.cityId, id)).run();
     const ids = db.select({ id: spas.id }).from(spas).where(eq(spas.cityId, id)).all();
     for (const spa of ids) db.delete(subscriptions).where(eq(subscriptions.spaId, spa.id)).run();
   }

@@ -1,6 +1,6 @@
-import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities, clicks, rateLimits, spas } from '#db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cities, clicks, spas } from '#db/schema.ts';
 import { hashClientAddress } from '../client-address.ts';
 import { allowClick, CLICKS_PER_MINUTE, recordClick } from './clicks.ts';
 import { db } from '../db.ts';
@@ -36,10 +36,6 @@ beforeAll(() => {
   fixture.premium = make('premium', { tier: 'PREMIUM' });
   fixture.free = make('free', { tier: 'FREE' });
   fixture.inactive = make('inactive', { tier: 'PREMIUM', active: false });
-});
-
-afterAll(() => {
-  db.delete(rateLimits).where(like(rateLimits.key, 'clicks:%')).run();
 });
 
 const event = (spaId: number, kind: 'phone' | 'website' | 'booking' | 'directions' | 'social', page: string | null = '/spas/x') => ({

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { analyticsEvents, bookings, cities, clicks, leads, spas, subscriptions, users } from '#db/schema.ts';
 import { pacificDate } from '#lib/dates.ts';
 import { db } from '../db.ts';
@@ -100,13 +100,6 @@ beforeAll(() => {
       billing: 'monthly',
     })
     .run();
-});
-
-afterAll(() => {
-  db.delete(analyticsEvents)
-    .where(eq(analyticsEvents.entityId, String(spaId)))
-    .run();
-  db.delete(clicks).where(eq(clicks.spaId, spaId)).run();
 });
 
 describe('the owner dashboard’s numbers', () => {

@@ -3,7 +3,7 @@
 // a booking they typed is held for an editor, nothing the client writes is lost
 // or changed, and the badge needs a payment through the site that still stands.
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accountNetworks, auditLog, bookings, cities, reviewHolds, reviewInvitations, reviews, spas } from '#db/schema.ts';
 import type { ReviewInput } from '#lib/review-schema.ts';
 import { counted } from '#tests/support/content-version.ts';
@@ -19,23 +19,10 @@ const TAG = testTag('visits-test');
 const DAY = 86_400_000;
 const email = (who: string) => `${TAG}-${who}@example.com`;
 let cityId = 0;
-const made: number[] = [];
 let n = 0;
 
 beforeAll(() => {
   cityId = db.select({ id: cities.id }).from(cities).limit(1).get()!.id;
-});
-afterAll(() => {
-  db.delete(reviewHolds).where(inArray(reviewHolds.spaId, made)).run();
-  db.delete(reviews).where(inArray(reviews.spaId, made)).run();
-  db.delete(auditLog)
-    .where(
-      inArray(
-        auditLog.target,
-        made.map((id) => `spa:${id}`),
-      ),
-    )
-    .run();
 });
 
 /** A listed spa of its own, owned by `owner`. */
@@ -45,7 +32,6 @@ function makeSpa(owner: SessionUser | null, extra: Partial<typeof spas.$inferIns
     .values({ name: 'Evidence Spa', slug: `${TAG}-${n++}`, cityId, ownerId: owner?.id ?? null, ...extra })
     .returning({ id: spas.id })
     .get().id;
-  made.push(id);
   return id;
 }
 
