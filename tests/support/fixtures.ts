@@ -14,7 +14,7 @@
 // views never count against another's rate limits, and no test resets them.
 import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { bookings, cities, leads, reviews, spas, users, type Tier } from '#db/schema.ts';
+import { bookings, cities, leads, reviews, sessions, spas, users, type Tier } from '#db/schema.ts';
 import { createSession } from '#lib/server/auth/sessions.ts';
 import type { SessionUser } from '#lib/server/auth/sessions.ts';
 import type { BookingChange } from '#lib/booking-lifecycle.ts';
@@ -95,6 +95,15 @@ export async function signIn(context: BrowserContext, user: Pick<TestUser, 'toke
     { name: 'session', value: user.token, url: baseURL, httpOnly: true, sameSite: 'Lax' },
     { name: 'signed_in', value: '1', url: baseURL, sameSite: 'Lax' },
   ]);
+}
+
+/** Makes the session of a cookie's value (`<id>.<secret>`) one that ran out a second ago, as if its time had passed. */
+export function expireSession(token: string): void {
+  const id = token.split('.')[0]!;
+  db.update(sessions)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(sessions.id, id))
+    .run();
 }
 
 const admin = (): SessionUser => ({ id: 0, email: 'fixtures@example.com', firstName: null, lastName: null, profileImageUrl: null, role: 'admin' });
