@@ -6,9 +6,10 @@
 import { expect, test } from '@playwright/test';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, like } from 'drizzle-orm';
-import { analyticsEvents, bookings, cities, spas, users } from '#db/schema.ts';
+import { analyticsEvents, bookings, cities, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { analyticsSalt, baseURL } from '../support/env.ts';
+import { spaMailbox } from '../support/fixtures.ts';
 import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
 import { readOutbox } from '../support/mail.ts';
 import { decodeQuotedPrintable, OUTBOX } from '../support/outbox.ts';
@@ -133,13 +134,7 @@ test.describe('booking form as a mail cannon', () => {
     expect(receipt).not.toContain('evil.example');
     expect(receipt).not.toContain('locked');
     // The spa's owner (a known address) still reads the message.
-    const known = db
-      .select({ ownerEmail: users.email, spaEmail: spas.email })
-      .from(spas)
-      .leftJoin(users, eq(users.id, spas.ownerId))
-      .where(eq(spas.id, spa.id))
-      .get()!;
-    const owner = known.ownerEmail ?? known.spaEmail;
+    const owner = spaMailbox(spa.id);
     if (owner) {
       await expect
         .poll(async () => (await messagesToDomain(owner.toLowerCase())).some((raw) => decodeQuotedPrintable(raw).includes('ATTACKER-TEXT')))

@@ -101,6 +101,12 @@ export async function signIn(context: BrowserContext, user: Pick<TestUser, 'toke
 // MAGIC_LINK_TTL_MS, not imported: magic-links.ts reads Vite's import.meta.env when loaded, which the runner has not.
 const LINK_LIFETIME_MS = 15 * 60_000;
 
+/** Where a spa's mail goes: its owner's address, else the listing's own (null: nowhere). */
+export function spaMailbox(spaId: number): string | null {
+  const row = db.select({ owner: users.email, listing: spas.email }).from(spas).leftJoin(users, eq(users.id, spas.ownerId)).where(eq(spas.id, spaId)).get();
+  return row?.owner ?? row?.listing ?? null;
+}
+
 /**
  * A sign-in link's token, stored as requestMagicLink stores one but without
  * the e-mail or the rate limits, for tests of what happens after the message.
