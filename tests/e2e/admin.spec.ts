@@ -8,9 +8,12 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queryAt, writeAt } from '../support/database.ts';
+import { and, asc, eq, like } from 'drizzle-orm';
+import { analyticsEvents, cities, spas, users } from '#db/schema.ts';
+import { createSession } from '#lib/server/auth/sessions.ts';
+import { db } from '#lib/server/db.ts';
+import { withTablesAt, type Tables } from '../support/database.ts';
 import { visit } from '../support/csp.ts';
-import { query, write } from '../support/db.ts';
 import { baseURL } from '../support/env.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
@@ -20,7 +23,7 @@ import { AXE_TAGS } from '#tests/support/axe.ts';
 const axe = async (page: Page) =>
   (await axeBuilder(page).withTags(AXE_TAGS).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
-async function signedInPage(browser: Browser, url: string, user: TestUser, viewport = { width: 1280, height: 900 }): Promise<Page> {
+async function signedInPage(browser: Browser, url: string, user: Pick<TestUser, 'token'>, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, viewport });
   await context.addCookies([
     { name: 'session', value: user.token, url, httpOnly: true, sameSite: 'Lax' },
@@ -72,7 +75,7 @@ test.describe('publishing on change, on a server of its own', () => {
     await expect(card.locator('[data-publish-state]')).toHaveAttribute('data-publish-state', 'awaiting-review');
     await expect(card).toContainText('Awaiting review');
     await expect(card).toContainText('FREE');
-    const spa = readOne<{ id: number; slug: string }>(server, 'select id, slug from spas where name = ?', name);
+    const spa = readOne(server, (copy) => copy.select({ id: spas.id, slug: spas.slug }).from(spas).where(eq(spas.name, name)).get());
     expect((await fetch(`${server.url}/spas/${spa.slug}`)).status).toBe(404);
 
     // The editor approves it.
@@ -101,7 +104,9 @@ test.describe('publishing on change, on a server of its own', () => {
 
     // The queue builds it without anyone running a command: its city page lists it, and the spa page is the build's file.
     await expect.poll(async () => (await fetch(`${server.url}/`)).headers.get('x-site-build'), { timeout: 200_000, intervals: [1_000] }).not.toBe(buildBefore);
-    const city = readOne<{ slug: string }>(server, 'select c.slug from cities c join spas s on s.city_id = c.id where s.id = ?', spa.id);
+    const city = readOne(server, (copy) =>
+      copy.select({ slug: cities.slug }).from(cities).innerJoin(spas, eq(spas.cityId, cities.id)).where(eq(spas.id, spa.id)).get(),
+    );
     await expect
       .poll(async () => (await (await fetch(`${server.url}/cities/${city.slug}`)).text()).includes(name), { timeout: 200_000, intervals: [1_000] })
       .toBe(true);
@@ -133,12 +138,26 @@ test.describe('publishing on change, on a server of its own', () => {
   });
 
   test('a spa page rendered while its change waits for the build: the change shows, the policy holds, the island wakes', async ({ browser }) => {
-    const spa = readOne<{ id: number; slug: string; description: string }>(
-      server,
-      "select id, slug, description from spas where active = 1 and tier = 'PREMIUM' order by id limit 1",
+    const spa = readOne(server, (copy) =>
+      copy
+        .select({ id: spas.id, slug: spas.slug, description: spas.description })
+        .from(spas)
+        .where(and(eq(spas.active, true), eq(spas.tier, 'PREMIUM')))
+        .orderBy(asc(spas.id))
+        .limit(1)
+        .get(),
     );
     const marker = `Now with a quiet room for consultations ${Date.now()}.`;
-    writeAt(server.databasePath, 'update spas set description = ? where id = ?', `${spa.description} ${marker}`, spa.id);
+    withTablesAt(
+      server.databasePath,
+      (copy) =>
+        copy
+          .update(spas)
+          .set({ description: `${spa.description ?? ''} ${marker}` })
+          .where(eq(spas.id, spa.id))
+          .run(),
+      { write: true },
+    );
     // Rendered, not the build's file (which has an ETag), and kept like a page.
     // Written straight to the database here, the change is marked unpublished
     // by the rebuild queue within half a second; a change through the app is
@@ -205,8 +224,9 @@ function queueIdle(server: ServerCopy): boolean {
   }
 }
 
-function readOne<T>(server: ServerCopy, sql: string, ...params: unknown[]): T {
-  return queryAt<T>(server.databasePath, sql, ...params)[0]!;
+/** One row of the server copy's database, which must be there. */
+function readOne<T>(server: ServerCopy, read: (db: Tables) => T | undefined): T {
+  return withTablesAt(server.databasePath, read)!;
 }
 
 test.describe('the editors’ desk on the suite’s server', () => {
@@ -218,16 +238,19 @@ test.describe('the editors’ desk on the suite’s server', () => {
   test.beforeAll(() => {
     owner = createSignedInUser({ role: 'owner', firstName: 'Marisol', lastName: 'Vega' });
     admin = createSignedInUser({ role: 'admin', firstName: 'Edith', lastName: 'Moreno' });
-    const city = query<{ id: number }>("select id from cities where slug = 'irvine'")[0]!.id;
-    spaId = write<{ id: number }>(
-      "insert into spas (name, slug, city_id, owner_id, active, review_status) values (?, ?, ?, ?, 0, 'pending') returning id",
-      `Rejectable ${TAG}`,
-      `${TAG}-rejectable`,
-      city,
-      owner.id,
-    )!.id;
+    const city = db.select({ id: cities.id }).from(cities).where(eq(cities.slug, 'irvine')).get()!.id;
+    spaId = db
+      .insert(spas)
+      .values({ name: `Rejectable ${TAG}`, slug: `${TAG}-rejectable`, cityId: city, ownerId: owner.id, active: false, reviewStatus: 'pending' })
+      .returning({ id: spas.id })
+      .get().id;
   });
-  test.afterAll(() => write('delete from spas where slug like ?', `${TAG}-%`));
+  test.afterAll(() =>
+    db
+      .delete(spas)
+      .where(like(spas.slug, `${TAG}-%`))
+      .run(),
+  );
 
   test('reject needs a reason, and the owner is mailed it', async ({ browser, request }) => {
     // Three pages and a mail on a machine shared by five test runs: a time budget, not a looser check.
@@ -240,7 +263,7 @@ test.describe('the editors’ desk on the suite’s server', () => {
     });
     expect(empty.status()).toBe(422);
     expect(await empty.text()).toContain('Give the owner a reason');
-    expect(query<{ review_status: string }>('select review_status from spas where id = ?', spaId)[0]!.review_status).toBe('pending');
+    expect(db.select({ reviewStatus: spas.reviewStatus }).from(spas).where(eq(spas.id, spaId)).get()!.reviewStatus).toBe('pending');
 
     const page = await signedInPage(browser, baseURL, admin);
     await page.goto('/admin');
@@ -289,24 +312,27 @@ test.describe('the editors’ desk on the suite’s server', () => {
       await page.context().close();
 
       // The demo owner's dashboard, with page views stored over the last weeks (as the spa page's beacon stores them).
-      const demoOwner = query<{ id: number }>("select id from users where email = 'demo-owner@example.com'")[0]!;
-      const demoSpa = query<{ id: number }>('select id from spas where owner_id = ? order by id limit 1', demoOwner.id)[0]!;
+      const demoOwner = db.select({ id: users.id }).from(users).where(eq(users.email, 'demo-owner@example.com')).get()!;
+      const demoSpa = db.select({ id: spas.id }).from(spas).where(eq(spas.ownerId, demoOwner.id)).orderBy(asc(spas.id)).limit(1).get()!;
       const marker = `${TAG}-${width}`;
       let expectedViews = 0;
       for (let day = 0; day < 30; day++) {
         const views = ((day * 7) % 5) + (day % 6 === 0 ? 4 : 0);
         for (let i = 0; i < views; i++) {
-          write(
-            "insert into analytics_events (event_type, entity_type, entity_id, session_id, occurred_at) values ('view', 'spa', ?, ?, ?)",
-            String(demoSpa.id),
-            marker,
-            Date.now() - day * 86_400_000 - i * 60_000,
-          );
+          db.insert(analyticsEvents)
+            .values({
+              eventType: 'view',
+              entityType: 'spa',
+              entityId: String(demoSpa.id),
+              sessionId: marker,
+              occurredAt: new Date(Date.now() - day * 86_400_000 - i * 60_000),
+            })
+            .run();
           expectedViews++;
         }
       }
       try {
-        const ownerPage = await signedInPage(browser, baseURL, sessionFor(demoOwner.id), { width, height: 900 });
+        const ownerPage = await signedInPage(browser, baseURL, createSession(demoOwner.id), { width, height: 900 });
         await ownerPage.goto('/owner/dashboard');
         const card = ownerPage.locator(`[data-spa-id="${demoSpa.id}"]`);
         // At least the views stored here (the other width's test may have added its own).
@@ -318,16 +344,8 @@ test.describe('the editors’ desk on the suite’s server', () => {
         await card.screenshot({ path: join(test.info().outputDir, `dashboard-card-${width}.png`) });
         await ownerPage.context().close();
       } finally {
-        write('delete from analytics_events where session_id = ?', marker);
+        db.delete(analyticsEvents).where(eq(analyticsEvents.sessionId, marker)).run();
       }
     });
   }
 });
-
-/** A session for an existing user (the demo owner), made the way tests/support/sessions.ts makes them. */
-function sessionFor(userId: number): TestUser {
-  const made = createSignedInUser({ role: 'client' });
-  write('update sessions set user_id = ? where user_id = ?', userId, made.id);
-  write('delete from users where id = ?', made.id);
-  return { ...made, id: userId };
-}

@@ -4,15 +4,20 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { spawn } from 'node:child_process';
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
-import { query, write } from '../support/db.ts';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { cities, magicTokens, services, sessions, spas, users } from '#db/schema.ts';
+import { hashToken } from '#lib/server/auth/tokens.ts';
+import { db } from '#lib/server/db.ts';
 import { holdRequests } from '../support/e2e-steps.ts';
 import { baseURL, siteEnv } from '../support/env.ts';
+import { expireSession, issueMagicLink } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
+import { forgetClientLinkLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox, OUTBOX } from '../support/outbox.ts';
 import { borrowSpa } from '../support/spas.ts';
 
@@ -22,21 +27,16 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 const uniqueEmail = (who = 'owner') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const randomToken = (length = 52) => Array.from({ length }, () => BASE32[randomInt(BASE32.length)]).join('');
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/**
- * Every request of the suite comes from 127.0.0.1, so the per-client limit
- * (20 links per 15 minutes) would be shared by all tests; tests that ask the
- * endpoints for links start from an empty client window. Per-address limits stay.
- */
-const resetClientLimit = () => write("delete from rate_limits where key like 'magic:client:%'");
+// Every request of this spec comes from 127.0.0.1, so the per-client limit
+// (20 links per 15 minutes) would be shared by all its tests; tests that ask the
+// endpoints for links start from an empty client window (forgetClientLinkLimits).
+// Per-address limits stay.
 
 /** A link issued straight into the database, for tests about what happens after the e-mail. */
-function issueToken(email: string, expiresAt = Date.now() + 15 * 60_000): string {
-  const token = randomToken();
-  write('insert into magic_tokens (token_hash, email, expires_at) values (?, ?, ?)', sha256(token), email, expiresAt);
-  return token;
-}
+const issueToken = (email: string, expiresAt?: number) => issueMagicLink(email, expiresAt === undefined ? undefined : new Date(expiresAt));
+const linksFor = (email: string) => db.select({ id: magicTokens.id }).from(magicTokens).where(eq(magicTokens.email, email)).all();
+const userWith = (email: string) => db.select({ id: users.id, role: users.role }).from(users).where(eq(users.email, email)).all();
 
 const confirmPath = (token: string, purpose: 'owner' | 'client' = 'owner') => `/auth/confirm?token=${encodeURIComponent(token)}&for=${purpose}`;
 
@@ -73,11 +73,11 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** Lends a seeded spa nobody owns to the user signed in as `email`, for the test's length. */
-const borrowSpaFor = (email: string) => borrowSpa(query<{ id: number }>('select id from users where email = ?', email)[0]!.id);
+const borrowSpaFor = (email: string) => borrowSpa(userWith(email)[0]!.id);
 
 test.describe('magic-link sign-in', () => {
   test('an owner asks for a link, opens it from the outbox, signs in and logs out', async ({ page }) => {
-    resetClientLimit();
+    forgetClientLinkLimits();
     const email = uniqueEmail();
     await openMagicLinkForm(page, '/owner/login');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Spa Owner Sign In');
@@ -133,7 +133,7 @@ test.describe('magic-link sign-in', () => {
   });
 
   test('a client signs in from the navigation, lands on the member home with the avatar menu, and signs out', async ({ page }) => {
-    resetClientLimit();
+    forgetClientLinkLimits();
     const email = uniqueEmail();
     await page.goto('/privacy-policy');
     await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
@@ -257,7 +257,7 @@ test.describe('magic-link sign-in', () => {
   });
 
   test('a client signs in at /api/login: the link keeps `next` and creates a client account', async ({ page }) => {
-    resetClientLimit();
+    forgetClientLinkLimits();
     const email = uniqueEmail('client');
     await openMagicLinkForm(page, '/api/login?next=%2Foffers');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in');
@@ -265,7 +265,7 @@ test.describe('magic-link sign-in', () => {
     await expect(page.getByRole('link', { name: 'Continue with Google' })).toHaveCount(0);
     await sendMagicLink(page, email);
     await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
-    expect(query('select 1 from users where email = ?', email)).toHaveLength(0);
+    expect(userWith(email)).toHaveLength(0);
 
     const link = confirmLinkIn(await messageInOutbox(email));
     expect(link.searchParams.get('for')).toBe('client');
@@ -274,7 +274,7 @@ test.describe('magic-link sign-in', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/offers$/);
 
-    expect(query<{ role: string }>('select role from users where email = ?', email)).toEqual([{ role: 'client' }]);
+    expect(userWith(email).map(({ role }) => ({ role }))).toEqual([{ role: 'client' }]);
     const user = await page.request.get('/api/auth/user');
     expect(user.status()).toBe(200);
     expect(await user.json()).toMatchObject({ email });
@@ -288,7 +288,7 @@ test.describe('magic-link sign-in', () => {
 
   test('the round trip through a real SMTP server', async ({ page }) => {
     test.setTimeout(90_000);
-    resetClientLimit();
+    forgetClientLinkLimits();
     const email = uniqueEmail();
     const messages: string[] = [];
     const smtp = new SMTPServer({
@@ -399,7 +399,13 @@ test.describe('links that are refused', () => {
       expect(replay.status()).toBe(410);
       await expect(second.getByRole('heading', { level: 1 })).toHaveText(CANT_BE_USED);
       expect(await other.cookies()).toEqual([]);
-      expect(query<{ used: number }>('select used from magic_tokens where token_hash = ?', sha256(token))).toEqual([{ used: 1 }]);
+      expect(
+        db
+          .select({ used: magicTokens.used })
+          .from(magicTokens)
+          .where(eq(magicTokens.tokenHash, hashToken(token)))
+          .all(),
+      ).toEqual([{ used: true }]);
     } finally {
       await other.close();
     }
@@ -412,11 +418,11 @@ test.describe('links that are refused', () => {
       expect(response.status()).toBe(403);
       expect((await response.json()).error.code).toBe('cross_origin');
     }
-    expect(query('select id from magic_tokens where email = ?', email)).toEqual([]);
+    expect(linksFor(email)).toEqual([]);
   });
 
   test('the 6th request for one address in the window is refused with Retry-After', async ({ request, page }) => {
-    resetClientLimit();
+    forgetClientLinkLimits();
     const email = uniqueEmail('client');
     for (let i = 1; i <= 5; i++) {
       const response = await request.post('/api/auth/request', { data: { email } });
@@ -429,7 +435,7 @@ test.describe('links that are refused', () => {
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     const body = await sixth.json();
     expect(body.error.code).toBe('rate_limited');
-    expect(query('select id from magic_tokens where email = ?', email)).toHaveLength(5);
+    expect(linksFor(email)).toHaveLength(5);
 
     // The form shows the server's words in a destructive toast.
     await openMagicLinkForm(page, '/api/login');
@@ -454,7 +460,13 @@ test.describe('sessions', () => {
     await hydrated(page, 'LogoutButton');
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/owner\/login$/);
-    expect(query('select id from sessions where id = ?', cookie.value.split('.')[0])).toEqual([]);
+    expect(
+      db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(eq(sessions.id, cookie.value.split('.')[0]!))
+        .all(),
+    ).toEqual([]);
 
     // Someone who kept a copy of the cookie gets nothing from it.
     const other = await browser.newContext();
@@ -474,7 +486,7 @@ test.describe('sessions', () => {
     // it hydrates, and under load that came after the expiry below, so its 401
     // cleared the cookie before the dashboard could see it (CI, stop 20).
     await page.goto('about:blank');
-    write('update sessions set expires_at = ? where id = ?', Date.now() - 1000, cookie.value.split('.')[0]);
+    expireSession(cookie.value);
 
     const response = await page.goto('/owner/dashboard');
     expect(response?.status()).toBe(401);
@@ -528,15 +540,19 @@ test.describe('pages that need a session', () => {
 
   test('signed in, checkout shows the order and says payments are not configured', async ({ page }) => {
     await signIn(page, uniqueEmail('client'));
-    const [service] = query<{ id: number; name: string; price_cents: number }>(
-      `select s.id, s.name, s.price_cents from services s join spas p on p.id = s.spa_id
-       where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1`,
-    );
+    const [service] = db
+      .select({ id: services.id, name: services.name, priceCents: services.priceCents })
+      .from(services)
+      .innerJoin(spas, eq(spas.id, services.spaId))
+      .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0)))
+      .orderBy(asc(services.id))
+      .limit(1)
+      .all();
     await page.goto(`/checkout?service=${service!.id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Checkout');
     await expect(page.locator('[data-service-name]')).toHaveText(service!.name);
     await expect(page.getByRole('heading', { name: 'Payments are not configured yet' })).toBeVisible();
-    const total = `$${(service!.price_cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    const total = `$${(service!.priceCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
     await expect(page.locator('[data-total]')).toHaveText(total);
     await expect(page.getByRole('main')).toContainText('$0.00');
 
@@ -553,10 +569,12 @@ test.describe('pages that need a session', () => {
     await signIn(page, email);
     const spa = borrowSpaFor(email);
     try {
-      const [expected] = query<{ tier: string; city: string }>(
-        'select s.tier, c.name as city from spas s join cities c on c.id = s.city_id where s.id = ?',
-        spa.id,
-      );
+      const [expected] = db
+        .select({ tier: spas.tier, city: cities.name })
+        .from(spas)
+        .innerJoin(cities, eq(cities.id, spas.cityId))
+        .where(eq(spas.id, spa.id))
+        .all();
       await page.goto('/owner/dashboard');
       await expect(page.locator('[data-stat="listings"]')).toHaveText('1');
       const card = page.locator(`[data-spa-id="${spa.id}"]`);

@@ -10,7 +10,9 @@
 // `{bookingId}` and the like; `state` reads what the request could change, and
 // `changed` says what success looks like.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { query, write } from '../support/db.ts';
+import { asc, eq, inArray, like } from 'drizzle-orm';
+import { auditLog, bookingPayments, bookings, cities, clinicians, leads, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 
@@ -71,31 +73,45 @@ const OWNER_AND_ADMIN: Role[] = ['owner', 'admin'];
 const ADMIN: Role[] = ['admin'];
 
 const booking = (f: Fixture) =>
-  query<{ status: string; scheduled_at: number | null }>('select status, scheduled_at from bookings where id = ?', f.bookingId)[0];
-const lead = (f: Fixture) => query<{ status: string }>('select status from leads where id = ?', f.leadId)[0];
+  db.select({ status: bookings.status, scheduledAt: bookings.scheduledAt }).from(bookings).where(eq(bookings.id, f.bookingId)).get();
+const lead = (f: Fixture) => db.select({ status: leads.status }).from(leads).where(eq(leads.id, f.leadId)).get();
 const listing = (id: number) =>
-  query<{ active: number; verified: number; featured: number; review_status: string; review_note: string | null }>(
-    'select active, verified, featured, review_status, review_note from spas where id = ?',
-    id,
-  )[0];
-const auditRows = (id: number) => query<{ action: string }>('select action from audit_log where target = ?', `spa:${id}`);
+  db
+    .select({ active: spas.active, verified: spas.verified, featured: spas.featured, reviewStatus: spas.reviewStatus, reviewNote: spas.reviewNote })
+    .from(spas)
+    .where(eq(spas.id, id))
+    .get();
+const auditRows = (id: number) =>
+  db
+    .select({ action: auditLog.action })
+    .from(auditLog)
+    .where(eq(auditLog.target, `spa:${id}`))
+    .all();
 const listingAndAudit = (id: number) => ({ listing: listing(id), audit: auditRows(id) });
 
-const policy = (f: Fixture) => query<{ hours: number }>('select cancellation_window_hours as hours from spas where id = ?', f.spaId)[0];
-const protection = (f: Fixture) => query<{ no_show_policy: string | null }>('select no_show_policy from spas where id = ?', f.spaId)[0];
+const policy = (f: Fixture) => db.select({ hours: spas.cancellationWindowHours }).from(spas).where(eq(spas.id, f.spaId)).get();
+const protection = (f: Fixture) => db.select({ noShowPolicy: spas.noShowPolicy }).from(spas).where(eq(spas.id, f.spaId)).get();
 /** A booking's no-show mark, fee decision and money rows: what the booking page's forms could change. */
 const bookingMoney = (id: number) => ({
-  booking: query<{ no_show_at: number | null; fee_decision: string | null; calendar_sequence: number }>(
-    'select no_show_at, fee_decision, calendar_sequence from bookings where id = ?',
-    id,
-  )[0],
-  money: query<{ kind: string; status: string; amount_cents: number }>(
-    'select kind, status, amount_cents from booking_payments where booking_id = ? order by id',
-    id,
-  ),
+  booking: db
+    .select({ noShowAt: bookings.noShowAt, feeDecision: bookings.feeDecision, calendarSequence: bookings.calendarSequence })
+    .from(bookings)
+    .where(eq(bookings.id, id))
+    .get(),
+  money: db
+    .select({ kind: bookingPayments.kind, status: bookingPayments.status, amountCents: bookingPayments.amountCents })
+    .from(bookingPayments)
+    .where(eq(bookingPayments.bookingId, id))
+    .orderBy(asc(bookingPayments.id))
+    .all(),
 });
 const cliniciansOf = (f: Fixture) =>
-  query<{ name: string; checked: number | null }>('select name, license_checked_at as checked from clinicians where spa_id = ? order by id', f.spaId);
+  db
+    .select({ name: clinicians.name, checked: clinicians.licenseCheckedAt })
+    .from(clinicians)
+    .where(eq(clinicians.spaId, f.spaId))
+    .orderBy(asc(clinicians.id))
+    .all();
 
 /** Routes of one kind: a success answers `okStatus` to those `allowed`; `more` says what the request sends, shows and changes. */
 const routesOf =
@@ -111,10 +127,10 @@ const movesLead: Partial<Route> = { state: lead, changed: (after) => expect(afte
 const CONFIRM_BOOKING = { intent: 'booking', id: '{bookingId}', status: 'confirmed', scheduledAt: '{when}' };
 /** The admin forms that change the owner's approved spa (inactive, so activating it is possible; deactivating is a no-op change that is still logged). */
 const SPA_SWITCHES = [
-  ['activate', { active: 1 }],
-  ['deactivate', { active: 0 }],
-  ['verify', { verified: 1 }],
-  ['feature', { featured: 1 }],
+  ['activate', { active: true }],
+  ['deactivate', { active: false }],
+  ['verify', { verified: true }],
+  ['feature', { featured: true }],
 ] as const;
 
 const ROUTES: Route[] = [
@@ -148,7 +164,7 @@ const ROUTES: Route[] = [
     form: { form: 'protection', protection: 'card', lateFeeKind: 'fixed', lateFeeAmount: '50', noShowFeeKind: 'none' },
     okStatus: [422],
     state: protection,
-    changed: (after) => expect(after).toEqual({ no_show_policy: null }),
+    changed: (after) => expect(after).toEqual({ noShowPolicy: null }),
   }),
   // No-show protection: one booking's page (src/pages/owner/bookings/[id].astro), the payments pages.
   read('GET /owner/bookings/{id}', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, { shows: (f) => f.stripeId }),
@@ -157,7 +173,7 @@ const ROUTES: Route[] = [
   formPost('booking page form: mark no-show', '/owner/bookings/{pastBookingId}', OWNER_AND_ADMIN, {
     form: { intent: 'no-show' },
     state: (f) => bookingMoney(f.pastBookingId),
-    changed: (after) => expect((after as ReturnType<typeof bookingMoney>).booking!.no_show_at).not.toBeNull(),
+    changed: (after) => expect((after as ReturnType<typeof bookingMoney>).booking!.noShowAt).not.toBeNull(),
   }),
   formPost('booking page form: charge the no-show fee', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, {
     form: { intent: 'charge', kind: 'no_show_fee', amountCents: '15000' },
@@ -169,7 +185,7 @@ const ROUTES: Route[] = [
     okStatus: [422],
     state: (f) => bookingMoney(f.feeBookingId),
     changed: (after) =>
-      expect(after).toMatchObject({ booking: { fee_decision: null }, money: [{ kind: 'no_show_fee', status: 'succeeded', amount_cents: 15_000 }] }),
+      expect(after).toMatchObject({ booking: { feeDecision: null }, money: [{ kind: 'no_show_fee', status: 'succeeded', amountCents: 15_000 }] }),
   }),
   formPost('booking page form: waive the fee', '/owner/bookings/{feeBookingId}', OWNER_AND_ADMIN, {
     form: { intent: 'waive' },
@@ -192,7 +208,7 @@ const ROUTES: Route[] = [
   formPost('/admin/clinicians form: check a licence', '/admin/clinicians', ADMIN, {
     form: { intent: 'check', id: '{clinicianId}', licence: '95012345' },
     state: cliniciansOf,
-    changed: (after) => expect((after as { checked: number | null }[])[0]!.checked).not.toBeNull(),
+    changed: (after) => expect((after as ReturnType<typeof cliniciansOf>)[0]!.checked).not.toBeNull(),
   }),
   read('GET /admin', '/admin', ADMIN, { shows: () => 'Awaiting review' }),
   read('GET /admin/requests', '/admin/requests', ADMIN, { shows: (f) => f.bookingName }),
@@ -200,13 +216,13 @@ const ROUTES: Route[] = [
   formPost('/admin form: approve', '/admin', ADMIN, {
     form: { intent: 'approve', id: '{pendingSpaId}' },
     state: (f) => listingAndAudit(f.pendingSpaId),
-    changed: (after) => expect(after).toMatchObject({ listing: { review_status: 'approved', active: 1 }, audit: [{ action: 'approve' }] }),
+    changed: (after) => expect(after).toMatchObject({ listing: { reviewStatus: 'approved', active: true }, audit: [{ action: 'approve' }] }),
   }),
   formPost('/admin form: reject with a reason', '/admin', ADMIN, {
     form: { intent: 'reject', id: '{pendingSpaId}', reason: 'Needs a street address.' },
     state: (f) => listingAndAudit(f.pendingSpaId),
     changed: (after) =>
-      expect(after).toMatchObject({ listing: { review_status: 'rejected', review_note: 'Needs a street address.' }, audit: [{ action: 'reject' }] }),
+      expect(after).toMatchObject({ listing: { reviewStatus: 'rejected', reviewNote: 'Needs a street address.' }, audit: [{ action: 'reject' }] }),
   }),
   ...SPA_SWITCHES.map(([intent, expected]) =>
     formPost(`/admin form: ${intent}`, '/admin', ADMIN, {
@@ -228,66 +244,75 @@ function inFiveDays(): { date: string; when: string } {
   return { date, when: `${date}T14:30` };
 }
 
+const firstCityId = () => db.select({ id: cities.id }).from(cities).orderBy(asc(cities.id)).limit(1).get()!.id;
+
 function makeFixture(): Fixture {
   n++;
-  const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!.id;
+  const city = firstCityId();
   // Inactive, so no public page or count of the shared site changes.
-  const spa = (suffix: string, review: string) =>
-    write<{ id: number }>(
-      "insert into spas (name, slug, city_id, owner_id, tier, active, review_status) values (?, ?, ?, ?, 'FREE', 0, ?) returning id",
-      `Authz Spa ${n}${suffix}`,
-      `${TAG}-${n}${suffix}`,
-      city,
-      users.owner.id,
-      review,
-    )!.id;
+  const spa = (suffix: string, review: 'approved' | 'pending') =>
+    db
+      .insert(spas)
+      .values({
+        name: `Authz Spa ${n}${suffix}`,
+        slug: `${TAG}-${n}${suffix}`,
+        cityId: city,
+        ownerId: users.owner.id,
+        tier: 'FREE',
+        active: false,
+        reviewStatus: review,
+      })
+      .returning({ id: spas.id })
+      .get().id;
   const spaId = spa('', 'approved');
   const pendingSpaId = spa('-pending', 'pending');
-  const clinicianId = write<{ id: number }>(
-    "insert into clinicians (spa_id, name, role, license_number) values (?, 'Authz Nurse', 'RN', '95012345') returning id",
-    spaId,
-  )!.id;
+  const clinicianId = db
+    .insert(clinicians)
+    .values({ spaId, name: 'Authz Nurse', role: 'RN', licenseNumber: '95012345' })
+    .returning({ id: clinicians.id })
+    .get().id;
   const { date, when } = inFiveDays();
   const bookingName = `Authz Client ${TAG}-${n}`;
-  const bookingId = write<{ id: number }>(
-    "insert into bookings (name, email, spa_id, preferred_date, status) values (?, ?, ?, ?, 'pending') returning id",
-    bookingName,
-    `${TAG}-${n}@example.com`,
-    spaId,
-    date,
-  )!.id;
+  const bookingEmail = `${TAG}-${n}@example.com`;
+  // Rows as they stand in each state (a past confirmation, a marked no-show): the lifecycle would not make them now.
+  const insertBooking = (fields: typeof bookings.$inferInsert) => db.insert(bookings).values(fields).returning({ id: bookings.id }).get().id;
+  const bookingId = insertBooking({ name: bookingName, email: bookingEmail, spaId, preferredDate: date, status: 'pending' });
   // The lead a booking request makes: the booking's contact, for the same spa.
-  const leadId = write<{ id: number }>(
-    'insert into leads (name, email, spa_id, booking_id) select name, email, spa_id, id from bookings where id = ? returning id',
-    bookingId,
-  )!.id;
+  const leadId = db.insert(leads).values({ name: bookingName, email: bookingEmail, spaId, bookingId }).returning({ id: leads.id }).get().id;
   // No-show protection: a confirmed booking two hours past, and one marked a no-show under a card policy ($200, fee $150).
   const past = Date.now() - 2 * 3_600_000;
-  const pastBookingId = write<{ id: number }>(
-    "insert into bookings (name, email, spa_id, scheduled_at, status) values (?, ?, ?, ?, 'confirmed') returning id",
-    bookingName,
-    `${TAG}-${n}-past@example.com`,
+  const pastBookingId = insertBooking({ name: bookingName, email: `${TAG}-${n}-past@example.com`, spaId, scheduledAt: new Date(past), status: 'confirmed' });
+  const feeBookingId = insertBooking({
+    name: bookingName,
+    email: `${TAG}-${n}-fee@example.com`,
     spaId,
-    past,
-  )!.id;
-  const feeBookingId = write<{ id: number }>(
-    `insert into bookings (name, email, spa_id, scheduled_at, status, protection, secure_status, policy_price_cents, policy_window_hours,
-       late_cancel_fee_cents, no_show_fee_cents, stripe_customer_id, stripe_payment_method_id, no_show_at)
-     values (?, ?, ?, ?, 'confirmed', 'card', 'secured', 20000, 24, 10000, 15000, 'cus_authz', 'pm_authz', ?) returning id`,
-    bookingName,
-    `${TAG}-${n}-fee@example.com`,
-    spaId,
-    past,
-    past + 3_600_000,
-  )!.id;
+    scheduledAt: new Date(past),
+    status: 'confirmed',
+    protection: 'card',
+    secureStatus: 'secured',
+    policyPriceCents: 20000,
+    policyWindowHours: 24,
+    lateCancelFeeCents: 10000,
+    noShowFeeCents: 15000,
+    stripeCustomerId: 'cus_authz',
+    stripePaymentMethodId: 'pm_authz',
+    noShowAt: new Date(past + 3_600_000),
+  });
   const stripeId = `pi_authz_${TAG}_${n}`;
   // A fee charged before (on another attempt): the editors' desk offers its refund; the fee itself is still to decide.
-  const feeRowId = write<{ id: number }>(
-    "insert into booking_payments (booking_id, kind, amount_cents, status, stripe_payment_intent_id, idempotency_key, actor_role) values (?, 'no_show_fee', 15000, 'succeeded', ?, ?, 'owner') returning id",
-    feeBookingId,
-    stripeId,
-    `${stripeId}-key`,
-  )!.id;
+  const feeRowId = db
+    .insert(bookingPayments)
+    .values({
+      bookingId: feeBookingId,
+      kind: 'no_show_fee',
+      amountCents: 15000,
+      status: 'succeeded',
+      stripePaymentIntentId: stripeId,
+      idempotencyKey: `${stripeId}-key`,
+      actorRole: 'owner',
+    })
+    .returning({ id: bookingPayments.id })
+    .get().id;
   return { spaId, spaName: `Authz Spa ${n}`, clinicianId, bookingId, bookingName, leadId, pendingSpaId, when, pastBookingId, feeBookingId, feeRowId, stripeId };
 }
 
@@ -320,21 +345,37 @@ test.beforeAll(() => {
   users.owner = createSignedInUser({ role: 'owner' });
   users.admin = createSignedInUser({ role: 'admin' });
   // The other owner owns a spa of their own: an owner, just not this spa's.
-  const city = query<{ id: number }>('select id from cities order by id limit 1')[0]!.id;
-  write(
-    "insert into spas (name, slug, city_id, owner_id, active, review_status) values ('Authz Other Spa', ?, ?, ?, 0, 'approved')",
-    `${TAG}-other`,
-    city,
-    users['other owner'].id,
-  );
+  db.insert(spas)
+    .values({ name: 'Authz Other Spa', slug: `${TAG}-other`, cityId: firstCityId(), ownerId: users['other owner'].id, active: false, reviewStatus: 'approved' })
+    .run();
 });
 
 test.afterAll(() => {
-  write('delete from booking_payments where booking_id in (select id from bookings where email like ?)', `${TAG}-%`);
-  write('delete from bookings where email like ?', `${TAG}-%`);
-  write('delete from leads where email like ?', `${TAG}-%`);
-  write('delete from clinicians where spa_id in (select id from spas where slug like ?)', `${TAG}-%`);
-  write('delete from spas where slug like ?', `${TAG}-%`);
+  const ours = db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(like(bookings.email, `${TAG}-%`));
+  db.delete(bookingPayments).where(inArray(bookingPayments.bookingId, ours)).run();
+  db.delete(bookings)
+    .where(like(bookings.email, `${TAG}-%`))
+    .run();
+  db.delete(leads)
+    .where(like(leads.email, `${TAG}-%`))
+    .run();
+  db.delete(clinicians)
+    .where(
+      inArray(
+        clinicians.spaId,
+        db
+          .select({ id: spas.id })
+          .from(spas)
+          .where(like(spas.slug, `${TAG}-%`)),
+      ),
+    )
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}-%`))
+    .run();
 });
 
 for (const route of ROUTES) {

@@ -6,7 +6,11 @@
 // (/booking/time): booked, then "That time was just taken" with alternatives.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolationIds } from '../support/axe.ts';
-import { query, write } from '../support/db.ts';
+import { and, count, eq, inArray, like, sql } from 'drizzle-orm';
+import { bookings, cities, clinicians, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import type { MailMessage } from '#lib/server/mail/mailer.ts';
+import type { WeeklyHours } from '#lib/opening-hours.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
@@ -16,23 +20,22 @@ let counter = 0;
 /** A listing of the owner's for one test, not active (public pages never show it), with a service and a clinician. */
 function makeSpa(owner: TestUser) {
   const slug = `${TAG}-${++counter}`;
-  const cityId = query<{ id: number }>("select id from cities where slug = 'irvine'")[0]!.id;
-  const spa = write<{ id: number }>(
-    'insert into spas (name, slug, city_id, owner_id, active) values (?, ?, ?, ?, 0) returning id',
-    `Hours Studio ${counter}`,
-    slug,
-    cityId,
-    owner.id,
-  )!;
-  const service = write<{ id: number }>(
-    "insert into services (spa_id, name, price_cents, duration, category, treatment) values (?, 'Botox', 20000, 30, 'injectable', 'botox') returning id",
-    spa.id,
-  )!;
-  const clinician = write<{ id: number }>(
-    "insert into clinicians (spa_id, name, role, license_number, treatments) values (?, 'Ana Ruiz', 'NP', ?, '[\"botox\"]') returning id",
-    spa.id,
-    `NP${counter}${Date.now() % 100000}`,
-  )!;
+  const cityId = db.select({ id: cities.id }).from(cities).where(eq(cities.slug, 'irvine')).get()!.id;
+  const spa = db
+    .insert(spas)
+    .values({ name: `Hours Studio ${counter}`, slug, cityId, ownerId: owner.id, active: false })
+    .returning({ id: spas.id })
+    .get();
+  const service = db
+    .insert(services)
+    .values({ spaId: spa.id, name: 'Botox', priceCents: 20000, duration: 30, category: 'injectable', treatment: 'botox' })
+    .returning({ id: services.id })
+    .get();
+  const clinician = db
+    .insert(clinicians)
+    .values({ spaId: spa.id, name: 'Ana Ruiz', role: 'NP', licenseNumber: `NP${counter}${Date.now() % 100000}`, treatments: ['botox'] })
+    .returning({ id: clinicians.id })
+    .get();
   return { id: spa.id, serviceId: service.id, clinicianId: clinician.id, path: `/owner/spas/${spa.id}/availability` };
 }
 
@@ -41,10 +44,16 @@ const owner = () => {
   return user;
 };
 const spaRow = (id: number) =>
-  query<{ opening_hours: string | null; booking_mode: string; booking_horizon_days: number; treatment_rooms: number | null }>(
-    'select * from spas where id = ?',
-    id,
-  )[0]!;
+  db
+    .select({
+      openingHours: spas.openingHours,
+      bookingMode: spas.bookingMode,
+      bookingHorizonDays: spas.bookingHorizonDays,
+      treatmentRooms: spas.treatmentRooms,
+    })
+    .from(spas)
+    .where(eq(spas.id, id))
+    .get()!;
 
 async function screenshots(page: Page, name: string) {
   for (const width of [375, 1280]) {
@@ -57,20 +66,27 @@ async function screenshots(page: Page, name: string) {
 /** A spa open 9 to 5 every day, taking instant bookings, with a confirmed booking ten days out at 10:00 or 11:00 AM Pacific. */
 function spaWithBooking(me: TestUser) {
   const spa = makeSpa(me);
-  const everyDay = JSON.stringify(Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['09:00', '17:00']]])));
-  write("update spas set opening_hours = ?, booking_mode = 'instant' where id = ?", everyDay, spa.id);
-  const date = query<{ d: string }>("select date('now', '+10 days') as d")[0]!.d;
+  const nineToFive: WeeklyHours['mon'] = [['09:00', '17:00']];
+  const everyDay: WeeklyHours = { mon: nineToFive, tue: nineToFive, wed: nineToFive, thu: nineToFive, fri: nineToFive, sat: nineToFive, sun: nineToFive };
+  db.update(spas).set({ openingHours: everyDay, bookingMode: 'instant' }).where(eq(spas.id, spa.id)).run();
+  // Ten days from today in UTC, as SQLite's date('now', '+10 days').
+  const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
   const start = Date.parse(`${date}T18:00:00Z`);
-  const booking = write<{ id: number }>(
-    `insert into bookings (spa_id, service_id, name, email, status, scheduled_at, ends_at, clinician_id, booked_via)
-     values (?, ?, 'Dana Client', ?, 'confirmed', ?, ?, ?, 'instant') returning id`,
-    spa.id,
-    spa.serviceId,
-    `${TAG}-dana-${counter}@example.com`,
-    start,
-    start + 30 * 60_000,
-    spa.clinicianId,
-  )!;
+  const booking = db
+    .insert(bookings)
+    .values({
+      spaId: spa.id,
+      serviceId: spa.serviceId,
+      name: 'Dana Client',
+      email: `${TAG}-dana-${counter}@example.com`,
+      status: 'confirmed',
+      scheduledAt: new Date(start),
+      endsAt: new Date(start + 30 * 60_000),
+      clinicianId: spa.clinicianId,
+      bookedVia: 'instant',
+    })
+    .returning({ id: bookings.id })
+    .get();
   return { spa, date, booking };
 }
 
@@ -83,8 +99,20 @@ async function closeDate(page: Page, date: string) {
 }
 
 test.afterAll(() => {
-  write('delete from bookings where spa_id in (select id from spas where slug like ?)', `${TAG}%`);
-  write('delete from spas where slug like ?', `${TAG}%`);
+  db.delete(bookings)
+    .where(
+      inArray(
+        bookings.spaId,
+        db
+          .select({ id: spas.id })
+          .from(spas)
+          .where(like(spas.slug, `${TAG}%`)),
+      ),
+    )
+    .run();
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
 });
 
 test.describe('the availability page, without JavaScript', () => {
@@ -102,7 +130,7 @@ test.describe('the availability page, without JavaScript', () => {
     await page.getByLabel(/Instant booking/).check();
     await page.getByRole('button', { name: 'Save booking settings' }).click();
     await expect(page.locator('[data-field-error="bookingMode"]')).toHaveText('Set your weekly hours before clients can book online');
-    expect(spaRow(spa.id).booking_mode).toBe('none');
+    expect(spaRow(spa.id).bookingMode).toBe('none');
 
     const hours = page.locator('form[data-form="hours"]');
     for (const day of ['Monday', 'Tuesday']) {
@@ -117,12 +145,12 @@ test.describe('the availability page, without JavaScript', () => {
     // Wednesday has an opening without a closing: refused beside Wednesday, typed values kept.
     await expect(page.locator('[data-field-error="wed.open1"]')).toHaveText('Give both the opening and the closing time, or neither');
     await expect(hours.getByRole('group', { name: 'Monday' }).getByLabel('Reopens', { exact: true })).toHaveValue('14:00');
-    expect(spaRow(spa.id).opening_hours).toBeNull();
+    expect(spaRow(spa.id).openingHours).toBeNull();
 
     await hours.getByRole('group', { name: 'Wednesday' }).getByLabel('Closes', { exact: true }).first().fill('16:00');
     await hours.getByRole('button', { name: 'Save weekly hours' }).click();
     await expect(page.locator('[data-owner-notice]')).toContainText('Weekly hours saved.');
-    expect(JSON.parse(spaRow(spa.id).opening_hours!)).toEqual({
+    expect(spaRow(spa.id).openingHours).toEqual({
       mon: [
         ['09:00', '13:00'],
         ['14:00', '18:00'],
@@ -145,11 +173,11 @@ test.describe('the availability page, without JavaScript', () => {
     await expect(page.locator('[data-field-error="bookingHorizonDays"]')).toHaveText('Enter a whole number of days (1 to 365)');
     // The first field in error takes the focus when the page comes back (autofocus).
     await expect(page.getByLabel('Bookable up to (days ahead)')).toHaveAttribute('autofocus', '');
-    expect(spaRow(spa.id)).toMatchObject({ booking_mode: 'none', booking_horizon_days: 60, treatment_rooms: null });
+    expect(spaRow(spa.id)).toMatchObject({ bookingMode: 'none', bookingHorizonDays: 60, treatmentRooms: null });
     await page.getByLabel('Bookable up to (days ahead)').fill('30');
     await page.getByRole('button', { name: 'Save booking settings' }).click();
     await expect(page.locator('[data-owner-notice]')).toContainText('Booking settings saved.');
-    expect(spaRow(spa.id)).toMatchObject({ booking_mode: 'instant', booking_horizon_days: 30, treatment_rooms: 3 });
+    expect(spaRow(spa.id)).toMatchObject({ bookingMode: 'instant', bookingHorizonDays: 30, treatmentRooms: 3 });
   });
 
   test('closing a date with a booking on it asks first; the owner cancels it and the client is told', async ({ page }) => {
@@ -161,22 +189,23 @@ test.describe('the availability page, without JavaScript', () => {
     const affected = page.locator('[data-affected-bookings]');
     await expect(affected).toContainText('1 booking falls outside these hours.');
     await expect(affected.locator(`[data-affected-booking="${booking.id}"]`)).toContainText('Dana Client: Botox');
-    expect(query('select * from spa_date_hours where spa_id = ?', spa.id)).toEqual([]);
+    expect(db.select().from(spaDateHours).where(eq(spaDateHours.spaId, spa.id)).all()).toEqual([]);
     await affected.getByRole('button', { name: 'Save and cancel these bookings' }).click();
     await expect(page.locator('[data-owner-notice]')).toContainText('The bookings you chose to cancel are cancelled');
     await expect(page.locator(`[data-special-date="${date}"]`)).toContainText('Closed');
-    expect(query<{ status: string }>('select status from bookings where id = ?', booking.id)[0]!.status).toBe('cancelled');
-    const told = query<{ subject: string }>(
-      "select json_extract(message, '$.subject') as subject from mail_queue where json_extract(message, '$.to') = ?",
-      `${TAG}-dana-${counter}@example.com`,
-    );
-    expect(told.map((m) => m.subject)).toEqual([`Cancelled: Botox at Hours Studio ${counter}`]);
+    expect(db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, booking.id)).get()!.status).toBe('cancelled');
+    const told = db
+      .select({ message: mailQueue.message })
+      .from(mailQueue)
+      .where(eq(sql`json_extract(${mailQueue.message}, '$.to')`, `${TAG}-dana-${counter}@example.com`))
+      .all();
+    expect(told.map((m) => (m.message as MailMessage).subject)).toEqual([`Cancelled: Botox at Hours Studio ${counter}`]);
   });
 
   test('old hours that did not read as times: the dashboard asks for them, and setting the hours clears the note', async ({ page }) => {
     const me = owner();
     const spa = makeSpa(me);
-    write('update spas set hours_note = ? where id = ?', 'Mon: By appointment; Tue: Closed', spa.id);
+    db.update(spas).set({ hoursNote: 'Mon: By appointment; Tue: Closed' }).where(eq(spas.id, spa.id)).run();
     await signIn(page.context(), me);
     await page.goto('/owner/dashboard');
     const note = page.locator(`[data-spa-id="${spa.id}"] [data-hours-note]`);
@@ -189,7 +218,7 @@ test.describe('the availability page, without JavaScript', () => {
     await page.getByRole('button', { name: 'Save weekly hours' }).click();
     await expect(page.locator('[data-owner-notice]')).toContainText('Weekly hours saved.');
     await expect(page.locator('[data-hours-note]')).toHaveCount(0);
-    expect(query<{ note: string | null }>('select hours_note as note from spas where id = ?', spa.id)[0]!.note).toBeNull();
+    expect(db.select({ note: spas.hoursNote }).from(spas).where(eq(spas.id, spa.id)).get()!.note).toBeNull();
     await page.goto('/owner/dashboard');
     await expect(page.locator(`[data-spa-id="${spa.id}"] [data-hours-note]`)).toHaveCount(0);
   });
@@ -240,9 +269,12 @@ test.describe('what clients see', () => {
   test('an open time booked with a plain form: booked; the same time again is taken, and an alternative books', async ({ page, request }) => {
     test.setTimeout(90_000);
     forgetLoopbackLimits();
-    const spa = query<{ id: number; serviceId: number }>(
-      "select p.id, s.id as serviceId from spas p join services s on s.spa_id = p.id where p.slug = 'jacaranda-aesthetic-institute' and s.name = 'Botox Cosmetic'",
-    )[0]!;
+    const spa = db
+      .select({ id: spas.id, serviceId: services.id })
+      .from(spas)
+      .innerJoin(services, eq(services.spaId, spas.id))
+      .where(and(eq(spas.slug, 'jacaranda-aesthetic-institute'), eq(services.name, 'Botox Cosmetic')))
+      .get()!;
     const slots = (await (await request.get(`/api/spas/${spa.id}/slots?service=${spa.serviceId}&days=14`)).json()) as {
       dates: { times: { start: string; clinicianIds: number[] }[] }[];
     };
@@ -276,6 +308,12 @@ test.describe('what clients see', () => {
     await screenshots(page, 'booking-taken');
     await page.locator('[data-alternatives] button').first().click();
     await expect(page.locator('[data-confirmation]')).toHaveText(/^Booked: Botox Cosmetic at Jacaranda Aesthetic Institute/);
-    expect(query<{ n: number }>('select count(*) as n from bookings where email like ?', `${TAG}-form-%`)[0]!.n).toBe(2);
+    expect(
+      db
+        .select({ n: count() })
+        .from(bookings)
+        .where(like(bookings.email, `${TAG}-form-%`))
+        .get()!.n,
+    ).toBe(2);
   });
 });

@@ -5,9 +5,12 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
 import { axeViolationIds } from '../support/axe.ts';
-import { query } from '../support/db.ts';
+import { and, desc, eq, gt } from 'drizzle-orm';
+import { bookings, leads, services, spas, users } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { holdRequests, signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
+import { spaMailbox } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, linkIn, messageInOutbox } from '../support/outbox.ts';
@@ -23,32 +26,9 @@ const daysFromToday = (days: number) => {
   return date.toISOString().slice(0, 10);
 };
 
-interface BookingRow {
-  id: number;
-  user_id: number | null;
-  spa_id: number | null;
-  service_id: number | null;
-  name: string;
-  email: string;
-  phone: string | null;
-  preferred_date: string | null;
-  message: string | null;
-  status: string;
-  manage_token: string;
-}
-interface LeadRow {
-  spa_id: number | null;
-  booking_id: number;
-  city_id: number | null;
-  service_id: number | null;
-  source: string | null;
-  medium: string | null;
-  campaign: string | null;
-  status: string;
-}
-
-const bookingsFor = (email: string) => query<BookingRow>('select * from bookings where email = ? order by id', email);
-const leadFor = (bookingId: number) => query<LeadRow>('select * from leads where booking_id = ?', bookingId)[0];
+const bookingsFor = (email: string) => db.select().from(bookings).where(eq(bookings.email, email)).orderBy(bookings.id).all();
+const leadFor = (bookingId: number) => db.select().from(leads).where(eq(leads.bookingId, bookingId)).get();
+const leadStatus = (id: number) => db.select({ status: leads.status }).from(leads).where(eq(leads.id, id)).get()!.status;
 
 /** The home page's form, hydrated and in view. */
 async function openHomeForm(page: Page, search = '') {
@@ -133,12 +113,12 @@ test.describe('the booking form', () => {
     // "converted to a date": a Date serialised by JSON.
     expect(sent!.preferredDate).toBe(`${daysFromToday(3)}T00:00:00.000Z`);
     const [booking] = bookingsFor(email);
-    expect(booking).toMatchObject({ name: 'Riley Chen', phone: '(714) 555-0142', preferred_date: daysFromToday(3), status: 'pending', spa_id: null });
-    expect(leadFor(booking!.id)).toMatchObject({ status: 'new', booking_id: booking!.id });
+    expect(booking).toMatchObject({ name: 'Riley Chen', phone: '(714) 555-0142', preferredDate: daysFromToday(3), status: 'pending', spaId: null });
+    expect(leadFor(booking!.id)).toMatchObject({ status: 'new', bookingId: booking!.id });
     // The client hears at once, with a link to check on the request.
     const received = await messageInOutbox(email, 'We received your request');
     const manage = linkIn(received, '/bookings/manage/');
-    expect(manage.pathname).toBe(`/bookings/manage/${booking!.manage_token}`);
+    expect(manage.pathname).toBe(`/bookings/manage/${booking!.manageToken}`);
   });
 
   test('a failure shows the destructive Booking Failed toast and sends an error analytics event', async ({ page }) => {
@@ -190,16 +170,23 @@ test.describe('the booking form', () => {
 
 test.describe('requests to a spa', () => {
   const spa = () =>
-    query<{ id: number; name: string; slug: string; city_id: number }>(
-      "select id, name, slug, city_id from spas where active = 1 and tier = 'FREE' order by id limit 1",
-    )[0]!;
+    db
+      .select({ id: spas.id, name: spas.name, slug: spas.slug, cityId: spas.cityId })
+      .from(spas)
+      .where(and(eq(spas.active, true), eq(spas.tier, 'FREE')))
+      .orderBy(spas.id)
+      .limit(1)
+      .get()!;
 
   test('/booking?spa={id} addresses the request to that spa and offers its services', async ({ page }) => {
     const target = spa();
-    const service = query<{ id: number; name: string }>(
-      'select id, name from services where spa_id = ? and active = 1 order by price_cents desc limit 1',
-      target.id,
-    )[0]!;
+    const service = db
+      .select({ id: services.id, name: services.name })
+      .from(services)
+      .where(and(eq(services.spaId, target.id), eq(services.active, true)))
+      .orderBy(desc(services.priceCents))
+      .limit(1)
+      .get()!;
     const email = uniqueEmail();
     await page.goto(`/booking?spa=${target.id}`);
     await hydrated(page, 'BookingForm');
@@ -211,16 +198,10 @@ test.describe('requests to a spa', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
 
     const [booking] = bookingsFor(email);
-    expect(booking).toMatchObject({ spa_id: target.id, service_id: service.id });
-    expect(leadFor(booking!.id)).toMatchObject({ spa_id: target.id, city_id: target.city_id, service_id: service.id });
+    expect(booking).toMatchObject({ spaId: target.id, serviceId: service.id });
+    expect(leadFor(booking!.id)).toMatchObject({ spaId: target.id, cityId: target.cityId, serviceId: service.id });
     // The spa hears of it, with the details and a way to its dashboard.
-    const announced = decodeQuotedPrintable(
-      await messageInOutbox(
-        query<{ email: string }>('select coalesce(u.email, s.email) as email from spas s left join users u on u.id = s.owner_id where s.id = ?', target.id)[0]!
-          .email,
-        'New booking request from Avery Kim',
-      ),
-    );
+    const announced = decodeQuotedPrintable(await messageInOutbox(spaMailbox(target.id)!, 'New booking request from Avery Kim'));
     expect(announced).toContain(service.name);
     expect(announced).toContain(email);
     expect(linkIn(announced, '/owner/dashboard').pathname).toBe('/owner/dashboard');
@@ -237,7 +218,7 @@ test.describe('requests to a spa', () => {
     await fillRequired(form, 'Jordan Fox', email);
     await form.getByRole('button', { name: 'Request Appointment' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
-    expect(bookingsFor(email)[0]).toMatchObject({ spa_id: target.id, service_id: null });
+    expect(bookingsFor(email)[0]).toMatchObject({ spaId: target.id, serviceId: null });
   });
 
   test("Schedule on a complimentary service goes to the home page's form with that consultation chosen", async ({ page }) => {
@@ -256,8 +237,8 @@ test.describe('requests to a spa', () => {
     await fillRequired(form, 'Casey Nguyen', email);
     await form.getByRole('button', { name: 'Request Appointment' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
-    const spaOfService = query<{ spa_id: number }>('select spa_id from services where id = ?', serviceId)[0]!.spa_id;
-    expect(bookingsFor(email)[0]).toMatchObject({ service_id: serviceId, spa_id: spaOfService });
+    const spaOfService = db.select({ spaId: services.spaId }).from(services).where(eq(services.id, serviceId)).get()!.spaId;
+    expect(bookingsFor(email)[0]).toMatchObject({ serviceId: serviceId, spaId: spaOfService });
   });
 
   test("a signed-in visitor's home has the form, filled in with who they are, and the booking joins their list", async ({ page }) => {
@@ -275,7 +256,7 @@ test.describe('requests to a spa', () => {
     // Reset to the visitor's own details, ready for another request.
     await expect(form.getByLabel('Full name')).toHaveValue('Noor Haddad');
     await expect(form.getByRole('checkbox')).not.toBeChecked();
-    expect(bookingsFor(user.email)).toMatchObject([{ user_id: user.id, name: 'Noor Haddad' }]);
+    expect(bookingsFor(user.email)).toMatchObject([{ userId: user.id, name: 'Noor Haddad' }]);
     await page.reload();
     await expect(page.locator('[data-booking-card]')).toHaveCount(1);
   });
@@ -319,7 +300,13 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
   function ownerWithBooking(clientEmail: string, preferredDate = daysFromToday(5)) {
     const owner = createSignedInUser({ firstName: 'Olivia', role: 'owner' });
     const spa = borrowSpa(owner.id);
-    const service = query<{ id: number; name: string }>('select id, name from services where spa_id = ? and active = 1 limit 1', spa.id)[0]!;
+    const service = db
+      .select({ id: services.id, name: services.name })
+      .from(services)
+      .where(and(eq(services.spaId, spa.id), eq(services.active, true)))
+      .orderBy(services.id)
+      .limit(1)
+      .get()!;
     return { owner, spa, service, giveBack: spa.giveBack, preferredDate, clientEmail };
   }
 
@@ -375,7 +362,7 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
       expect(cancellation).toContain(`UID:booking-${id}@127.0.0.1`);
       expect(cancellation).toContain('STATUS:CANCELLED');
       expect(Number(/SEQUENCE:(\d+)/.exec(cancellation)?.[1])).toBeGreaterThan(Number(/SEQUENCE:(\d+)/.exec(ics)?.[1]));
-      await messageInOutbox(query<{ email: string }>('select email from users where id = ?', setup.owner.id)[0]!.email, 'Cancelled by the client');
+      await messageInOutbox(db.select({ email: users.email }).from(users).where(eq(users.id, setup.owner.id)).get()!.email, 'Cancelled by the client');
 
       await page.reload();
       await expect(card.locator('[data-status]')).toHaveText('Cancelled');
@@ -390,7 +377,7 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
     const setup = ownerWithBooking(clientEmail);
     try {
       await request.post('/api/bookings', { data: { name: 'Rowan Ellis', email: clientEmail, spaId: setup.spa.id } });
-      const lead = query<{ id: number }>('select id from leads where email = ?', clientEmail)[0]!;
+      const lead = db.select({ id: leads.id }).from(leads).where(eq(leads.email, clientEmail)).get()!;
       await signIn(page.context(), setup.owner);
       await page.goto('/owner/dashboard');
       const row = page.locator(`[data-lead-id="${lead.id}"]`);
@@ -401,7 +388,7 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
       await row.getByRole('button', { name: /^Converted/ }).click();
       await expect(row.locator('[data-lead-status]')).toHaveText('Converted');
       await expect(row.getByRole('button')).toHaveCount(0);
-      expect(query<{ status: string }>('select status from leads where id = ?', lead.id)[0]!.status).toBe('converted');
+      expect(leadStatus(lead.id)).toBe('converted');
     } finally {
       setup.giveBack();
     }
@@ -412,9 +399,13 @@ test.describe('the bookings API', () => {
   test('GET /api/bookings: 401 signed out; signed in, the own bookings with the service embedded', async ({ page, request }) => {
     expect((await request.get('/api/bookings')).status()).toBe(401);
     const user = createSignedInUser({ firstName: 'Tess' });
-    const service = query<{ id: number; name: string; duration: number; price_cents: number }>(
-      'select id, name, duration, price_cents from services where active = 1 and price_cents > 0 limit 1',
-    )[0]!;
+    const service = db
+      .select({ id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents })
+      .from(services)
+      .where(and(eq(services.active, true), gt(services.priceCents, 0)))
+      .orderBy(services.id)
+      .limit(1)
+      .get()!;
     // Sent before signing in, from the address the session now proves.
     expect((await request.post('/api/bookings', { data: { name: 'Tess', email: user.email, serviceId: service.id } })).status()).toBe(201);
     await request.post('/api/bookings', { data: { name: 'Someone else', email: uniqueEmail(), serviceId: service.id } });
@@ -423,7 +414,8 @@ test.describe('the bookings API', () => {
     // A booking made while signed in is linked to the account, whatever address it names.
     const signedIn = await page.request.post('/api/bookings', { data: { name: 'Tess', email: uniqueEmail('tess-alias') } });
     expect(signedIn.status()).toBe(201);
-    expect(query<{ user_id: number }>('select user_id from bookings where id = ?', ((await signedIn.json()) as { id: number }).id)[0]!.user_id).toBe(user.id);
+    const mine = ((await signedIn.json()) as { id: number }).id;
+    expect(db.select({ userId: bookings.userId }).from(bookings).where(eq(bookings.id, mine)).get()!.userId).toBe(user.id);
 
     const response = await page.request.get('/api/bookings');
     expect(response.status()).toBe(200);
@@ -434,7 +426,7 @@ test.describe('the bookings API', () => {
     list.shift();
     expect(list[0]).toMatchObject({
       status: 'pending',
-      service: { name: service.name, duration: service.duration, price: (service.price_cents / 100).toFixed(2) },
+      service: { name: service.name, duration: service.duration, price: (service.priceCents / 100).toFixed(2) },
     });
   });
 
@@ -452,7 +444,7 @@ test.describe('the bookings API', () => {
       await signIn(strangerContext, stranger);
       const asStranger = await strangerPage.request.patch(`/api/bookings/${id}`, { data: { status: 'confirmed', scheduledAt: at } });
       expect(asStranger.status()).toBe(404);
-      const lead = query<{ id: number }>('select id from leads where booking_id = ?', id)[0]!;
+      const lead = leadFor(id)!;
       expect((await strangerPage.request.patch(`/api/leads/${lead.id}`, { data: { status: 'contacted' } })).status()).toBe(404);
       await strangerContext.close();
 
@@ -480,8 +472,8 @@ test.describe('the bookings API', () => {
       expect(again.status()).toBe(409);
 
       // A lead follows its booking (issue 26): cancelled, it is lost.
-      expect(query<{ status: string }>('select status from leads where id = ?', lead.id)[0]!.status).toBe('lost');
-      expect(query<{ status: string }>('select status from bookings where id = ?', id)[0]!.status).toBe('cancelled');
+      expect(leadStatus(lead.id)).toBe('lost');
+      expect(db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)).get()!.status).toBe('cancelled');
     } finally {
       spa.giveBack();
     }
@@ -512,7 +504,7 @@ test.describe('the bookings API', () => {
     expect(huge.status()).toBe(413);
     const crossSite = await request.post('/api/bookings', { headers: { Origin: 'https://evil.example' }, data: { name: 'A', email: a } });
     expect(crossSite.status()).toBe(403);
-    expect(query<{ n: number }>('select count(*) as n from bookings where email = ?', a)[0]!.n).toBe(0);
+    expect(bookingsFor(a)).toHaveLength(0);
   });
 
   test('mail links use the public address, whatever Host header a client sends', async () => {

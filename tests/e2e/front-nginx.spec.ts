@@ -11,7 +11,9 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { queryAt, writeAt } from '../support/database.ts';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { bookings, services, spaPhotos, spas } from '#db/schema.ts';
+import { withTablesAt, type Tables } from '../support/database.ts';
 import { hydrated } from '../support/islands.ts';
 import { nginxMissing, startFront, type RunningNginx } from '../support/nginx.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
@@ -40,6 +42,11 @@ async function frontContext(browser: Browser, user?: TestUser): Promise<BrowserC
   return context;
 }
 
+/** A read of the server copy's database. */
+const onCopy = <T>(work: (db: Tables) => T) => withTablesAt(server.databasePath, work);
+const giveSpa = (spaId: number, ownerId: number) =>
+  withTablesAt(server.databasePath, (db) => db.update(spas).set({ ownerId }).where(eq(spas.id, spaId)).run(), { write: true });
+
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const missing = nginxMissing();
@@ -51,11 +58,24 @@ test.beforeAll(async () => {
     { ownSite: true },
   );
   // A listing change made at once, so the queue's first build carries it.
-  changed = queryAt<{ id: number; slug: string; description: string }>(
+  changed = withTablesAt(
     server.databasePath,
-    "select id, slug, description from spas where active = 1 and tier = 'ELITE' order by id limit 1",
-  )[0]!;
-  writeAt(server.databasePath, "update spas set description = description || ' ' || ? where id = ?", marker, changed.id);
+    (db) => {
+      const spa = db
+        .select({ id: spas.id, slug: spas.slug, description: spas.description })
+        .from(spas)
+        .where(and(eq(spas.active, true), eq(spas.tier, 'ELITE')))
+        .orderBy(asc(spas.id))
+        .limit(1)
+        .get()!;
+      db.update(spas)
+        .set({ description: `${spa.description ?? ''} ${marker}` })
+        .where(eq(spas.id, spa.id))
+        .run();
+      return spa;
+    },
+    { write: true },
+  );
   front = await startFront({ dir: join(server.dir, 'nginx'), siteDir: server.siteDir, siteUrl: origin, port: frontPort, upstreamPort: nodePort });
 });
 
@@ -98,10 +118,15 @@ test('the smoke walk in Chromium: home, search, a spa page, a booking, the signe
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/Botox/i);
   await expect(page.locator('[data-spa-card]').first()).toBeVisible();
 
-  const other = queryAt<{ slug: string; name: string }>(
-    server.databasePath,
-    "select slug, name from spas where active = 1 and tier = 'PREMIUM' order by id limit 1",
-  )[0]!;
+  const other = onCopy((db) =>
+    db
+      .select({ slug: spas.slug, name: spas.name })
+      .from(spas)
+      .where(and(eq(spas.active, true), eq(spas.tier, 'PREMIUM')))
+      .orderBy(asc(spas.id))
+      .limit(1)
+      .get()!,
+  );
   const spaPage = await page.goto(`/spas/${other.slug}`);
   expect(spaPage?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(other.name);
@@ -116,7 +141,7 @@ test('the smoke walk in Chromium: home, search, a spa page, a booking, the signe
   await form.getByRole('checkbox').check();
   await form.getByRole('button', { name: 'Request Appointment' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
-  expect(queryAt(server.databasePath, 'select id from bookings where email = ?', email)).toHaveLength(1);
+  expect(onCopy((db) => db.select({ id: bookings.id }).from(bookings).where(eq(bookings.email, email)).all())).toHaveLength(1);
   expect(errors).toEqual([]);
   await visitor.close();
 
@@ -131,11 +156,16 @@ test('the smoke walk in Chromium: home, search, a spa page, a booking, the signe
 
   // A photo upload (up to 10 MB through the front), then the picture it made.
   const owner = createSignedInUser({ role: 'owner' }, server.databasePath);
-  const spa = queryAt<{ id: number }>(
-    server.databasePath,
-    "select id from spas where active = 1 and tier = 'FREE' and owner_id is null order by id limit 1",
-  )[0]!;
-  writeAt(server.databasePath, 'update spas set owner_id = ? where id = ?', owner.id, spa.id);
+  const spa = onCopy((db) =>
+    db
+      .select({ id: spas.id })
+      .from(spas)
+      .where(and(eq(spas.active, true), eq(spas.tier, 'FREE'), isNull(spas.ownerId)))
+      .orderBy(asc(spas.id))
+      .limit(1)
+      .get()!,
+  );
+  giveSpa(spa.id, owner.id);
   const ownerContext = await frontContext(browser, owner);
   const ownerPage = await ownerContext.newPage();
   await ownerPage.goto(`/owner/spas/${spa.id}/photos`);
@@ -144,7 +174,9 @@ test('the smoke walk in Chromium: home, search, a spa page, a booking, the signe
     .setInputFiles({ name: 'front.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 1067, 'jpeg', 27) });
   await ownerPage.getByRole('button', { name: 'Upload photo' }).click();
   await expect(ownerPage.getByRole('status')).toContainText('Photo uploaded');
-  const [stored] = queryAt<{ url: string }>(server.databasePath, 'select url from spa_photos where spa_id = ? order by id desc limit 1', spa.id);
+  const stored = onCopy((db) =>
+    db.select({ url: spaPhotos.url }).from(spaPhotos).where(eq(spaPhotos.spaId, spa.id)).orderBy(desc(spaPhotos.id)).limit(1).get(),
+  );
   expect(stored!.url).toMatch(/^\/uploads\//);
   const picture = await ownerPage.request.get(stored!.url);
   expect(picture.status()).toBe(200);
@@ -163,11 +195,16 @@ test('the header scan passes through the front', () => {
 });
 
 test("a spa's open times are kept by the front for their max-age; a client moving their booking is never answered from it", async () => {
-  const { spa, service } = queryAt<{ spa: number; service: number }>(
-    server.databasePath,
-    `select spas.id as spa, services.id as service from spas join services on services.spa_id = spas.id
-     where spas.active = 1 and spas.booking_mode = 'instant' and services.bookable_online = 1 order by spas.id, services.id limit 1`,
-  )[0]!;
+  const { spa, service } = onCopy((db) =>
+    db
+      .select({ spa: spas.id, service: services.id })
+      .from(spas)
+      .innerJoin(services, eq(services.spaId, spas.id))
+      .where(and(eq(spas.active, true), eq(spas.bookingMode, 'instant'), eq(services.bookableOnline, true)))
+      .orderBy(asc(spas.id), asc(services.id))
+      .limit(1)
+      .get()!,
+  );
   // An address of its own, so no other test has asked for it.
   const path = `/api/spas/${spa}/slots?service=${service}&days=3&front-test=${Date.now()}`;
   const first = await fetchFront(path);
@@ -212,7 +249,7 @@ test('once the build lands, nginx sends the changed page from its file; a change
 
   // The owner changes the listing in the editor, through the front; the page shows it on the next view.
   const owner = createSignedInUser({ role: 'owner' }, server.databasePath);
-  writeAt(server.databasePath, 'update spas set owner_id = ? where id = ?', owner.id, changed.id);
+  giveSpa(changed.id, owner.id);
   const context = await frontContext(browser, owner);
   const page = await context.newPage();
   await page.goto(`/owner/spas/${changed.id}`);

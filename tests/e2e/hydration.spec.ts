@@ -4,17 +4,32 @@
 // until the visitor has finished typing into the server-rendered form. Then the
 // scripts load, the island hydrates, and the test submits: the values must be
 // the ones typed, and the request must go through the island (JSON) and succeed.
-import { expect, test, type Page } from '@playwright/test';
-import { query, write } from '../support/db.ts';
+import type { Page } from '@playwright/test';
+import { and, asc, eq } from 'drizzle-orm';
+import { bookings, cities, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { siteScript } from '../support/islands.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const bookingsFor = (email: string) =>
-  query<{ spa_id: number | null; service_id: number | null; name: string; phone: string | null; message: string | null }>(
-    'select * from bookings where email = ? order by id',
-    email,
-  );
+  db
+    .select({ spaId: bookings.spaId, serviceId: bookings.serviceId, name: bookings.name, phone: bookings.phone, message: bookings.message })
+    .from(bookings)
+    .where(eq(bookings.email, email))
+    .orderBy(asc(bookings.id))
+    .all();
+/** The first active spa (by id) of a tier, or of any. */
+const firstSpa = (tier?: 'FREE') =>
+  db
+    .select({ id: spas.id, name: spas.name, slug: spas.slug })
+    .from(spas)
+    .where(and(eq(spas.active, true), tier ? eq(spas.tier, tier) : undefined))
+    .orderBy(asc(spas.id))
+    .limit(1)
+    .get()!;
+const activeCities = () => db.select({ id: cities.id, slug: cities.slug, name: cities.name }).from(cities).where(eq(cities.active, true));
 const island = (page: Page, component: string) => page.locator(`astro-island[component-url*="/${component}."]`).first();
 
 // Slowed on purpose: 6x CPU on a machine shared by parallel workers.
@@ -51,8 +66,7 @@ async function expectHydrated(page: Page, component: string) {
 }
 
 test.describe('sign-in forms', () => {
-  // The per-client limit is shared by the whole suite's requests from 127.0.0.1.
-  test.beforeEach(() => write("delete from rate_limits where key like 'magic:client:%'"));
+  // No limit is reset: each test asks for its link from an address of its own (../support/fixtures.ts).
 
   for (const { path, purpose } of [
     { path: '/owner/login', purpose: 'owner' },
@@ -113,13 +127,13 @@ test.describe('the booking form', () => {
   }
 
   test('/booking?spa={id}: what was typed is kept and the request goes to that spa', async ({ page }) => {
-    const spa = query<{ id: number; name: string }>('select id, name from spas where active = 1 order by id limit 1')[0]!;
+    const spa = firstSpa();
     const email = uniqueEmail('booking-page');
     const slow = await slowPage(page);
     await open(page, `/booking?spa=${spa.id}`);
     const form = page.locator('#request form[data-booking-form]');
     const booking = await typeAndSubmit(page, form, slow, email);
-    expect(booking.spa_id).toBe(spa.id);
+    expect(booking.spaId).toBe(spa.id);
   });
 
   test('home #contact: what was typed is kept', async ({ page }) => {
@@ -131,18 +145,18 @@ test.describe('the booking form', () => {
   });
 
   test("a spa's page: what was typed is kept and the request goes to the spa", async ({ page }) => {
-    const spa = query<{ id: number; slug: string }>("select id, slug from spas where active = 1 and tier = 'FREE' order by id limit 1")[0]!;
+    const spa = firstSpa('FREE');
     const email = uniqueEmail('spa-page');
     const slow = await slowPage(page);
     await open(page, `/spas/${spa.slug}`);
     const form = page.locator('#request form[data-booking-form]');
     const booking = await typeAndSubmit(page, form, slow, email);
-    expect(booking.spa_id).toBe(spa.id);
+    expect(booking.spaId).toBe(spa.id);
   });
 });
 
 test('the search filters: choices made before hydration are the ones Update Results sends', async ({ page }) => {
-  const city = query<{ slug: string; name: string }>('select slug, name from cities where active = 1 order by id limit 1')[0]!;
+  const city = activeCities().orderBy(asc(cities.id)).limit(1).get()!;
   const slow = await slowPage(page);
   await open(page, '/search-results');
   await page.getByLabel('Treatment').selectOption('botox');
@@ -163,10 +177,9 @@ test('the search filters: choices made before hydration are the ones Update Resu
 });
 
 test('the spa signup form: what was typed before hydration is what create-spa receives', async ({ page }) => {
-  write("delete from rate_limits where key like 'signup:client:%' or key like 'magic:client:%'");
   const ownerEmail = uniqueEmail('early-owner');
   const spaName = `Early Spa ${Date.now()}`;
-  const city = query<{ id: number; name: string }>('select id, name from cities where active = 1 order by name limit 1')[0]!;
+  const city = activeCities().orderBy(asc(cities.name)).limit(1).get()!;
   const slow = await slowPage(page);
   await open(page, '/owner/signup');
   await page.getByLabel('Spa name *').fill(spaName);
@@ -185,5 +198,11 @@ test('the spa signup form: what was typed before hydration is what create-spa re
   await page.getByRole('button', { name: 'Submit Listing' }).click();
   expect((await request).postDataJSON()).toMatchObject({ spaName, ownerEmail, cityId: city.id, website: 'https://early.example' });
   await expect(page.getByText('Success!', { exact: true })).toBeVisible();
-  expect(query<{ n: number }>("select count(*) as n from spas where name = ? and review_status = 'pending'", spaName)[0]!.n).toBe(1);
+  expect(
+    db
+      .select({ id: spas.id })
+      .from(spas)
+      .where(and(eq(spas.name, spaName), eq(spas.reviewStatus, 'pending')))
+      .all(),
+  ).toHaveLength(1);
 });

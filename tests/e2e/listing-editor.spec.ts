@@ -4,7 +4,9 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { baseURL } from '../support/env.ts';
-import { query, write } from '../support/db.ts';
+import { and, eq, like } from 'drizzle-orm';
+import { cities, offerServices, offers, services, spas, users } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { htmlErrors } from '../support/html-checker.ts';
 import { submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
@@ -13,18 +15,18 @@ import { createSignedInUser, signIn, type TestUser } from '../support/sessions.t
 const TAG = `e2e-editor-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
 let counter = 0;
 
-interface SpaRow {
-  id: number;
-  name: string;
-  slug: string;
-  description: string | null;
-  website: string | null;
-  booking_link: string | null;
-  video_url: string | null;
-  social_feed_url: string | null;
-}
-const spaRow = (id: number) => query<SpaRow>('select * from spas where id = ?', id)[0]!;
-const cityId = () => query<{ id: number }>("select id from cities where slug = 'irvine'")[0]!.id;
+const spaRow = (id: number) => db.select().from(spas).where(eq(spas.id, id)).get()!;
+type SpaRow = ReturnType<typeof spaRow>;
+const cityId = () => db.select({ id: cities.id }).from(cities).where(eq(cities.slug, 'irvine')).get()!.id;
+const servicesOf = (spaId: number) => db.select().from(services).where(eq(services.spaId, spaId)).all();
+const offersOf = (spaId: number) => db.select().from(offers).where(eq(offers.spaId, spaId)).all();
+/** A service of the spa's, written straight in. */
+const addService = (spaId: number, fields: { name: string; priceCents: number; priceUnit?: string; duration: number; category: string }) =>
+  db
+    .insert(services)
+    .values({ spaId, ...fields })
+    .returning({ id: services.id })
+    .get();
 
 /**
  * A listing of the owner's, made for one test. Not active unless asked: public
@@ -32,17 +34,15 @@ const cityId = () => query<{ id: number }>("select id from cities where slug = '
  */
 function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { active?: boolean } = {}): SpaRow {
   const slug = `${TAG}-${++counter}`;
-  write('update users set role = ? where id = ? and role = ?', 'owner', owner.id, 'client');
-  const row = write<{ id: number }>(
-    'insert into spas (name, slug, tier, city_id, owner_id, active, description) values (?, ?, ?, ?, ?, ?, ?) returning id',
-    `Glow Studio ${counter}`,
-    slug,
-    tier,
-    cityId(),
-    owner.id,
-    extra.active ? 1 : 0,
-    'A calm studio.',
-  )!;
+  db.update(users)
+    .set({ role: 'owner' })
+    .where(and(eq(users.id, owner.id), eq(users.role, 'client')))
+    .run();
+  const row = db
+    .insert(spas)
+    .values({ name: `Glow Studio ${counter}`, slug, tier, cityId: cityId(), ownerId: owner.id, active: extra.active === true, description: 'A calm studio.' })
+    .returning({ id: spas.id })
+    .get();
   return spaRow(row.id);
 }
 
@@ -57,7 +57,9 @@ async function noAxeViolations(page: Page) {
 }
 
 test.afterAll(() => {
-  write('delete from spas where slug like ?', `${TAG}%`);
+  db.delete(spas)
+    .where(like(spas.slug, `${TAG}%`))
+    .run();
 });
 
 test.describe('the listing editor', () => {
@@ -78,7 +80,7 @@ test.describe('the listing editor', () => {
     await expect(page.getByRole('status')).toHaveText('Listing saved. It shows on your public page once your listing is listed.');
     await expect(page).toHaveURL(new RegExp(`/owner/spas/${spa.id}\\?saved=1$`));
     const saved = spaRow(spa.id);
-    expect(saved).toMatchObject({ name: 'Glow Studio Irvine Spectrum', slug: spa.slug, description, booking_link: 'https://glow.example/book' });
+    expect(saved).toMatchObject({ name: 'Glow Studio Irvine Spectrum', slug: spa.slug, description, bookingLink: 'https://glow.example/book' });
     // The owner sees the address but cannot change it.
     await expect(page.locator('[data-spa-address]')).toHaveText(`/spas/${spa.slug}`);
     await expect(page.getByLabel('Address (slug)')).toHaveCount(0);
@@ -124,9 +126,9 @@ test.describe('the listing editor', () => {
     await expect(page.locator('#listing-bookingLink-hint')).toHaveText('Part of the Premium and Elite plans.');
 
     for (const [field, value, column] of [
-      ['bookingLink', 'https://glow.example/book', 'booking_link'],
-      ['socialFeedUrl', 'https://www.instagram.com/glow', 'social_feed_url'],
-      ['videoUrl', 'https://youtu.be/glow', 'video_url'],
+      ['bookingLink', 'https://glow.example/book', 'bookingLink'],
+      ['socialFeedUrl', 'https://www.instagram.com/glow', 'socialFeedUrl'],
+      ['videoUrl', 'https://youtu.be/glow', 'videoUrl'],
     ] as const) {
       const response = await post(request, `/owner/spas/${spa.id}`, me, { name: 'Sneaky rename', [field]: value });
       expect(response.status(), field).toBe(403);
@@ -137,7 +139,7 @@ test.describe('the listing editor', () => {
     const premium = makeSpa(me, 'PREMIUM');
     expect((await post(request, `/owner/spas/${premium.id}`, me, { videoUrl: 'https://youtu.be/glow' })).status()).toBe(403);
     expect((await post(request, `/owner/spas/${premium.id}`, me, { bookingLink: 'https://glow.example/book' })).status()).toBe(303);
-    expect(spaRow(premium.id)).toMatchObject({ booking_link: 'https://glow.example/book', video_url: null });
+    expect(spaRow(premium.id)).toMatchObject({ bookingLink: 'https://glow.example/book', videoUrl: null });
   });
 
   test('an editor moves a listing to a new slug: the old address answers 301 to the new one', async ({ page, request }) => {
@@ -164,7 +166,7 @@ test.describe('the listing editor', () => {
       expect(unknown.status()).toBe(404);
       expect(await unknown.text()).toContain('This Page Has Wandered Away');
     } finally {
-      write('update spas set active = 0 where id = ?', spa.id);
+      db.update(spas).set({ active: false }).where(eq(spas.id, spa.id)).run();
     }
   });
 });
@@ -198,17 +200,17 @@ test.describe('services', () => {
     await form.getByRole('button', { name: 'Save service' }).click();
     await expect(page.getByRole('status')).toContainText('Service saved');
     await expect(item).toContainText('From $12.50 per unit');
-    expect(query('select price_cents, price_unit, treatment, active from services where spa_id = ?', spa.id)).toEqual([
-      { price_cents: 1250, price_unit: 'per unit', treatment: 'botox', active: 1 },
+    expect(servicesOf(spa.id).map(({ priceCents, priceUnit, treatment, active }) => ({ priceCents, priceUnit, treatment, active }))).toEqual([
+      { priceCents: 1250, priceUnit: 'per unit', treatment: 'botox', active: true },
     ]);
 
     await item.getByRole('button', { name: 'Deactivate Botox Cosmetic' }).click();
     await expect(page.getByRole('status')).toContainText('Service deactivated');
     await expect(item).toContainText('Inactive');
-    expect(query<{ active: number }>('select active from services where spa_id = ?', spa.id)[0]!.active).toBe(0);
+    expect(servicesOf(spa.id)[0]!.active).toBe(false);
     await item.getByRole('button', { name: 'Reactivate Botox Cosmetic' }).click();
     await expect(page.getByRole('status')).toContainText('Service active again');
-    expect(query<{ active: number }>('select active from services where spa_id = ?', spa.id)[0]!.active).toBe(1);
+    expect(servicesOf(spa.id)[0]!.active).toBe(true);
   });
 });
 
@@ -216,7 +218,7 @@ test.describe('offers', () => {
   test('an owner of a Free spa lists, edits and ends an offer; featuring is refused', async ({ page, request }) => {
     const me = owner();
     const spa = makeSpa(me, 'FREE');
-    write("insert into services (spa_id, name, price_cents, duration, category) values (?, 'HydraFacial', 27500, 60, 'facial')", spa.id);
+    addService(spa.id, { name: 'HydraFacial', priceCents: 27500, duration: 60, category: 'facial' });
     await signIn(page.context(), me);
     await page.goto(`/owner/spas/${spa.id}/offers`);
     const form = page.locator('[data-offer-form]');
@@ -235,9 +237,9 @@ test.describe('offers', () => {
     await form.getByLabel('HydraFacial').check();
     await form.getByRole('button', { name: 'Add offer' }).click();
     await expect(page.getByRole('status')).toContainText('Offer added');
-    const offer = query<{ id: number; slug: string; savings_cents: number; featured: number }>('select * from offers where spa_id = ?', spa.id)[0]!;
-    expect(offer).toMatchObject({ slug: `spring-glow-${TAG}`, savings_cents: 13750, featured: 0 });
-    expect(query('select service_id from offer_services where offer_id = ?', offer.id)).toHaveLength(1);
+    const offer = offersOf(spa.id)[0]!;
+    expect(offer).toMatchObject({ slug: `spring-glow-${TAG}`, savingsCents: 13750, featured: false });
+    expect(db.select({ serviceId: offerServices.serviceId }).from(offerServices).where(eq(offerServices.offerId, offer.id)).all()).toHaveLength(1);
 
     // The raw post cannot feature it either.
     const featured = await post(request, `/owner/spas/${spa.id}/offers`, me, {
@@ -250,7 +252,9 @@ test.describe('offers', () => {
     });
     expect(featured.status()).toBe(403);
     expect(await featured.text()).toContain('Featuring an offer is part of the Premium and Elite plans.');
-    expect(query('select title, featured from offers where id = ?', offer.id)).toEqual([{ title: `Spring glow ${TAG}`, featured: 0 }]);
+    expect(db.select({ title: offers.title, featured: offers.featured }).from(offers).where(eq(offers.id, offer.id)).all()).toEqual([
+      { title: `Spring glow ${TAG}`, featured: false },
+    ]);
 
     const item = page.locator('[data-owner-offers] li').filter({ hasText: `Spring glow ${TAG}` });
     await expect(item).toHaveAttribute('data-status', 'Current');
@@ -258,7 +262,9 @@ test.describe('offers', () => {
     await form.getByLabel('Offer title').fill(`Spring glow, extended ${TAG}`);
     await form.getByRole('button', { name: 'Save offer' }).click();
     await expect(page.getByRole('status')).toContainText('Offer saved');
-    expect(query('select title, slug from offers where id = ?', offer.id)).toEqual([{ title: `Spring glow, extended ${TAG}`, slug: offer.slug }]);
+    expect(db.select({ title: offers.title, slug: offers.slug }).from(offers).where(eq(offers.id, offer.id)).all()).toEqual([
+      { title: `Spring glow, extended ${TAG}`, slug: offer.slug },
+    ]);
 
     await page
       .locator(`[data-offer-id="${offer.id}"]`)
@@ -273,10 +279,7 @@ test.describe('who may use these pages', () => {
   test('signed out 401, a client and another owner 404, and nothing changes; the owner and an editor get in', async ({ playwright }) => {
     const me = owner();
     const spa = makeSpa(me, 'PREMIUM');
-    const service = write<{ id: number }>(
-      "insert into services (spa_id, name, price_cents, duration, category) values (?, 'Peel', 15000, 45, 'facial') returning id",
-      spa.id,
-    )!;
+    const service = addService(spa.id, { name: 'Peel', priceCents: 15000, duration: 45, category: 'facial' });
     const client = createSignedInUser();
     const stranger = owner();
     makeSpa(stranger, 'PREMIUM');
@@ -289,8 +292,7 @@ test.describe('who may use these pages', () => {
     // One request context per person: a context keeps the cookies it is sent
     // back (a session's sliding refresh), which must not leak into the next person's requests.
     const as = (user: TestUser | null) => playwright.request.newContext({ baseURL, extraHTTPHeaders: user ? session(user) : { Origin: baseURL } });
-    const snapshot = () =>
-      JSON.stringify([spaRow(spa.id), query('select * from services where spa_id = ?', spa.id), query('select * from offers where spa_id = ?', spa.id)]);
+    const snapshot = () => JSON.stringify([spaRow(spa.id), servicesOf(spa.id), offersOf(spa.id)]);
     const before = snapshot();
     for (const { path, form } of routes) {
       for (const [who, user, status] of [
@@ -334,10 +336,7 @@ test.describe('accessibility and layout', () => {
       await page.setViewportSize({ width, height: 900 });
       const me = owner();
       const spa = makeSpa(me, 'FREE');
-      write(
-        "insert into services (spa_id, name, price_cents, price_unit, duration, category) values (?, 'Dermal Filler', 75000, 'per syringe', 45, 'injectable')",
-        spa.id,
-      );
+      addService(spa.id, { name: 'Dermal Filler', priceCents: 75000, priceUnit: 'per syringe', duration: 45, category: 'injectable' });
       await signIn(page.context(), me);
       for (const [name, path] of [
         ['listing', `/owner/spas/${spa.id}`],
@@ -363,7 +362,7 @@ test('the pages, and a refused form, are valid HTML (Nu checker)', async ({ play
   test.setTimeout(90_000);
   const me = owner();
   const spa = makeSpa(me, 'FREE');
-  write("insert into services (spa_id, name, price_cents, duration, category) values (?, 'Peel', 15000, 45, 'facial')", spa.id);
+  addService(spa.id, { name: 'Peel', priceCents: 15000, duration: 45, category: 'facial' });
   const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: session(me) });
   const documents: { name: string; html: string }[] = [];
   const pages: [string, Promise<import('@playwright/test').APIResponse>, number][] = [

@@ -2,52 +2,48 @@
 // database the site was built from. Expectations are computed here, not with
 // the site's own helpers, so a wrong helper cannot make its own test pass.
 import { expect, test, type Page } from '@playwright/test';
+import { and, eq } from 'drizzle-orm';
+import { cities, offerServices, offers, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { axeBuilder } from '../support/axe.ts';
-import { query } from '../support/db.ts';
-
-interface OfferRow {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  originalPriceCents: number;
-  offerPriceCents: number;
-  savingsCents: number;
-  validFrom: string | null;
-  validTo: string | null;
-  featured: number;
-  spaId: number;
-  spaName: string;
-  spaSlug: string;
-  spaTier: string;
-  cityName: string;
-}
-
-interface ServiceRow {
-  name: string;
-  priceCents: number;
-  priceUnit: string | null;
-  duration: number;
-}
 
 /** Active offers of active spas: what /offers lists. Featuring is Premium and Elite: a Free spa's flag is not shown. */
-function listedOffers(): OfferRow[] {
-  return query<OfferRow>(
-    `select o.id, o.slug, o.title, o.description, o.original_price_cents as originalPriceCents,
-       o.offer_price_cents as offerPriceCents, o.savings_cents as savingsCents, o.valid_from as validFrom,
-       o.valid_to as validTo, (o.featured = 1 and s.tier in ('PREMIUM', 'ELITE')) as featured, s.id as spaId, s.name as spaName, s.slug as spaSlug, s.tier as spaTier,
-       c.name as cityName
-     from offers o join spas s on s.id = o.spa_id join cities c on c.id = o.city_id
-     where o.active = 1 and s.active = 1`,
-  );
+function listedOffers() {
+  return db
+    .select({
+      id: offers.id,
+      slug: offers.slug,
+      title: offers.title,
+      description: offers.description,
+      originalPriceCents: offers.originalPriceCents,
+      offerPriceCents: offers.offerPriceCents,
+      savingsCents: offers.savingsCents,
+      validFrom: offers.validFrom,
+      validTo: offers.validTo,
+      flagged: offers.featured,
+      spaId: spas.id,
+      spaName: spas.name,
+      spaSlug: spas.slug,
+      spaTier: spas.tier,
+      cityName: cities.name,
+    })
+    .from(offers)
+    .innerJoin(spas, eq(spas.id, offers.spaId))
+    .innerJoin(cities, eq(cities.id, offers.cityId))
+    .where(and(eq(offers.active, true), eq(spas.active, true)))
+    .all()
+    .map(({ flagged, ...offer }) => ({ ...offer, featured: flagged && (offer.spaTier === 'PREMIUM' || offer.spaTier === 'ELITE') }));
 }
 
-function offerServices(offerId: number): ServiceRow[] {
-  return query<ServiceRow>(
-    `select s.name, s.price_cents as priceCents, s.price_unit as priceUnit, s.duration
-     from offer_services os join services s on s.id = os.service_id where os.offer_id = ?`,
-    offerId,
-  );
+type OfferRow = ReturnType<typeof listedOffers>[number];
+
+function servicesOfOffer(offerId: number) {
+  return db
+    .select({ name: services.name, priceCents: services.priceCents, priceUnit: services.priceUnit, duration: services.duration })
+    .from(offerServices)
+    .innerJoin(services, eq(services.id, offerServices.serviceId))
+    .where(eq(offerServices.offerId, offerId))
+    .all();
 }
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -172,7 +168,7 @@ test.describe('/offers', () => {
         card.badges.some((b) => /% Off$/.test(b)),
         where,
       ).toBe(percent > 0);
-      expect(card.badges.includes('Featured'), where).toBe(offer.featured === 1);
+      expect(card.badges.includes('Featured'), where).toBe(offer.featured);
       expect(card.badges.includes('Expired'), where).toBe(expired(offer));
 
       expect(card.validity, where).toBe(offer.validTo ? `${expired(offer) ? 'Ended' : 'Valid until'} ${longDate(offer.validTo)}` : 'Ongoing offer');
@@ -220,7 +216,7 @@ test.describe('/offers', () => {
 
 test.describe('/offers/{slug}', () => {
   test('shows the offer, its spa, services, validity, prices, booking link, breadcrumbs and Offer JSON-LD', async ({ page, request }) => {
-    const offer = listedOffers().find((o) => !expired(o) && o.validTo !== null && stableSpa(o) && offerServices(o.id).length > 0);
+    const offer = listedOffers().find((o) => !expired(o) && o.validTo !== null && stableSpa(o) && servicesOfOffer(o.id).length > 0);
     expect(offer, 'the demo data has a current offer with services').toBeDefined();
     const o = offer!;
     const response = await page.goto(`/offers/${o.slug}`);
@@ -248,7 +244,7 @@ test.describe('/offers/{slug}', () => {
     await expect(prices.getByRole('link', { name: /^View Spa/ })).toHaveAttribute('href', `/spas/${o.spaSlug}`);
 
     const services = main.locator('[data-offer-services] li');
-    const expected = offerServices(o.id);
+    const expected = servicesOfOffer(o.id);
     await expect(services).toHaveCount(expected.length);
     for (const service of expected) {
       const row = services.filter({ has: page.locator('[data-service-name]', { hasText: service.name }) });

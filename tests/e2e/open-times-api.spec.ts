@@ -5,7 +5,9 @@
 // (TRUST_PROXY=1 and its own X-Forwarded-For) and e-mail, so the per-client
 // and per-address booking limits do not mask the result.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { queryAt, writeAt } from '../support/database.ts';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { bookings, clinicianTimeOff, clinicians, leads, rateLimits, services, spas } from '#db/schema.ts';
+import { withTablesAt } from '../support/database.ts';
 import { baseURL, databasePath } from '../support/env.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
@@ -27,12 +29,14 @@ const person = () => ({ name: 'Concurrent Client', email: `${TAG}-${++sent}@exam
 
 /** A demo spa's service, by names, in the database at `path`. */
 function serviceOf(path: string, spaSlug: string, name: string) {
-  const row = queryAt<{ spaId: number; id: number; duration: number; buffer: number }>(
-    path,
-    'select s.spa_id as spaId, s.id, s.duration, s.buffer_after_minutes as buffer from services s join spas p on p.id = s.spa_id where p.slug = ? and s.name = ?',
-    spaSlug,
-    name,
-  )[0];
+  const row = withTablesAt(path, (db) =>
+    db
+      .select({ spaId: services.spaId, id: services.id, duration: services.duration, buffer: services.bufferAfterMinutes })
+      .from(services)
+      .innerJoin(spas, eq(spas.id, services.spaId))
+      .where(and(eq(spas.slug, spaSlug), eq(services.name, name)))
+      .get(),
+  );
   if (!row) throw new Error(`no service ${spaSlug}/${name}`);
   return row;
 }
@@ -47,11 +51,28 @@ const slotsOf = async (request: APIRequestContext, origin: string, spaId: number
 const pairs = (slots: OpenTimes) => slots.dates.flatMap((d) => d.times.flatMap((t) => t.clinicianIds.map((clinicianId) => ({ start: t.start, clinicianId }))));
 
 const bookingsAt = (path: string, spaId: number) =>
-  queryAt<{ n: number }>(path, "select count(*) as n from bookings where spa_id = ? and status in ('pending', 'confirmed')", spaId)[0]!.n;
-const leadsAt = (path: string, spaId: number) => queryAt<{ n: number }>(path, 'select count(*) as n from leads where spa_id = ?', spaId)[0]!.n;
+  withTablesAt(
+    path,
+    (db) =>
+      db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(eq(bookings.spaId, spaId), inArray(bookings.status, ['pending', 'confirmed'])))
+        .get()!.n,
+  );
+const leadsAt = (path: string, spaId: number) => withTablesAt(path, (db) => db.select({ n: count() }).from(leads).where(eq(leads.spaId, spaId)).get()!.n);
 
 /** A fresh hour for the spa's own ceiling, as if the test ran an hour after the last. */
-const forgetSpaLimit = (path: string, spaId: number) => writeAt(path, 'delete from rate_limits where key = ?', `open-time:spa:${spaId}`);
+const forgetSpaLimit = (path: string, spaId: number) =>
+  withTablesAt(
+    path,
+    (db) =>
+      db
+        .delete(rateLimits)
+        .where(eq(rateLimits.key, `open-time:spa:${spaId}`))
+        .run(),
+    { write: true },
+  );
 
 async function post(origin: string, spaId: number, body: object, client: string) {
   const response = await fetch(`${origin}/api/spas/${spaId}/bookings`, {
@@ -102,10 +123,16 @@ test.describe('the slots endpoint', () => {
     // A service not bookable online, and a spa that takes no online bookings: not found.
     const fraxel = serviceOf(databasePath, 'harborlight-aesthetics', 'Fraxel Dual Laser Resurfacing');
     expect((await request.get(`/api/spas/${spaId}/slots?service=${fraxel.id}`)).status()).toBe(404);
-    const requestOnly = queryAt<{ spaId: number; id: number }>(
-      databasePath,
-      "select s.spa_id as spaId, s.id from services s join spas p on p.id = s.spa_id where p.booking_mode = 'none' and p.active = 1 limit 1",
-    )[0]!;
+    const requestOnly = withTablesAt(databasePath, (db) =>
+      db
+        .select({ spaId: services.spaId, id: services.id })
+        .from(services)
+        .innerJoin(spas, eq(spas.id, services.spaId))
+        .where(and(eq(spas.bookingMode, 'none'), eq(spas.active, true)))
+        .orderBy(asc(services.id))
+        .limit(1)
+        .get()!,
+    );
     expect((await request.get(`/api/spas/${requestOnly.spaId}/slots?service=${requestOnly.id}`)).status()).toBe(404);
   });
 });
@@ -117,17 +144,22 @@ test.describe('forged posts', () => {
     const open = slots.dates.find((d) => d.times.length > 0)!;
     const closedDay = slots.dates.find((d) => d.times.length === 0 && d.date > open.date);
     const first = open.times[0]!;
-    const clinicians = queryAt<{ id: number; treatments: string }>(databasePath, 'select id, treatments from clinicians where spa_id = ?', spaId);
-    const notForFillers = clinicians.find((c) => !JSON.parse(c.treatments).includes('fillers'))!;
+    const staff = withTablesAt(databasePath, (db) =>
+      db.select({ id: clinicians.id, treatments: clinicians.treatments }).from(clinicians).where(eq(clinicians.spaId, spaId)).all(),
+    );
+    const notForFillers = staff.find((c) => !c.treatments.includes('fillers'))!;
     // A day off for the clinician who could take the first open time, on that day (removed after the test).
     const off = first.clinicianIds[0]!;
-    const timeOff = writeAt<{ id: number }>(
+    const timeOff = withTablesAt(
       databasePath,
-      "insert into clinician_time_off (clinician_id, first_day, last_day, note) values (?, ?, ?, 'e2e') returning id",
-      off,
-      open.date,
-      open.date,
-    )!;
+      (db) =>
+        db
+          .insert(clinicianTimeOff)
+          .values({ clinicianId: off, firstDay: open.date, lastDay: open.date, note: 'e2e' })
+          .returning({ id: clinicianTimeOff.id })
+          .get(),
+      { write: true },
+    );
     test.info().annotations.push({ type: 'time off', description: `clinician ${off} on ${open.date}` });
     const at = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
     forgetLoopbackLimits();
@@ -150,7 +182,7 @@ test.describe('forged posts', () => {
         expect(Object.keys(answer.body.error?.fields ?? {}), what).toContain(field);
       }
     } finally {
-      writeAt(databasePath, 'delete from clinician_time_off where id = ?', timeOff.id);
+      withTablesAt(databasePath, (db) => db.delete(clinicianTimeOff).where(eq(clinicianTimeOff.id, timeOff.id)).run(), { write: true });
     }
     expect({ bookings: bookingsAt(databasePath, spaId), leads: leadsAt(databasePath, spaId) }).toEqual(before);
   });
@@ -206,12 +238,15 @@ test.describe('no double booking, two server processes on one database', () => {
     }
     expect(bookingsAt(first.databasePath, spaId)).toBe(before + 1);
     expect(
-      queryAt<{ n: number }>(
+      withTablesAt(
         first.databasePath,
-        'select count(*) as n from bookings where clinician_id = ? and scheduled_at = ?',
-        target.clinicianId,
-        Date.parse(target.start),
-      )[0]!.n,
+        (db) =>
+          db
+            .select({ n: count() })
+            .from(bookings)
+            .where(and(eq(bookings.clinicianId, target.clinicianId), eq(bookings.scheduledAt, new Date(target.start))))
+            .get()!.n,
+      ),
     ).toBe(1);
   });
 
@@ -236,15 +271,30 @@ test.describe('no double booking, two server processes on one database', () => {
     );
     expect(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.body.error?.message}`)).toEqual([]);
     expect(bookingsAt(first.databasePath, spaId)).toBe(before + 200);
-    const overlaps = queryAt<{ n: number }>(
-      first.databasePath,
-      `select count(*) as n from bookings a join bookings b on a.id < b.id and a.spa_id = b.spa_id
-       where a.spa_id = ? and a.status in ('pending', 'confirmed') and b.status in ('pending', 'confirmed')
-         and a.ends_at is not null and b.ends_at is not null
-         and a.scheduled_at < b.ends_at + b.buffer_minutes * 60000 and b.scheduled_at < a.ends_at + a.buffer_minutes * 60000
-         and (a.clinician_id = b.clinician_id or a.room = b.room)`,
-      spaId,
-    )[0]!.n;
+    // Every pair of the spa's live bookings with times, compared here: a clinician or a room (when either is set) booked twice over.
+    const held = withTablesAt(first.databasePath, (db) =>
+      db
+        .select({
+          scheduledAt: bookings.scheduledAt,
+          endsAt: bookings.endsAt,
+          bufferMinutes: bookings.bufferMinutes,
+          clinicianId: bookings.clinicianId,
+          room: bookings.room,
+        })
+        .from(bookings)
+        .where(and(eq(bookings.spaId, spaId), inArray(bookings.status, ['pending', 'confirmed'])))
+        .all()
+        .filter((b) => b.scheduledAt !== null && b.endsAt !== null)
+        .map((b) => ({ ...b, start: b.scheduledAt!.getTime(), freeAt: b.endsAt!.getTime() + b.bufferMinutes * 60_000 })),
+    );
+    const overlaps = held.flatMap((a, i) =>
+      held
+        .slice(i + 1)
+        .filter(
+          (b) =>
+            a.start < b.freeAt && b.start < a.freeAt && ((a.clinicianId !== null && a.clinicianId === b.clinicianId) || (a.room !== null && a.room === b.room)),
+        ),
+    ).length;
     expect(overlaps).toBe(0);
   });
 });

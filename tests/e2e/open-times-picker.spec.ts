@@ -11,7 +11,9 @@
 // these tests book two weeks out and later, each in a week of its own.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolationIds } from '../support/axe.ts';
-import { query, write } from '../support/db.ts';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { bookings, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { blockSiteScripts, holdSiteScripts } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
@@ -20,16 +22,31 @@ import { createSignedInUser, signIn } from '../support/sessions.ts';
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 function spaBySlug(slug: string) {
-  return query<{ id: number; name: string; ownerId: number | null }>('select id, name, owner_id as ownerId from spas where slug = ?', slug)[0]!;
+  return db.select({ id: spas.id, name: spas.name, ownerId: spas.ownerId }).from(spas).where(eq(spas.slug, slug)).get()!;
 }
 function serviceOf(spaId: number, name: string) {
-  return query<{ id: number }>('select id from services where spa_id = ? and name = ?', spaId, name)[0]!.id;
+  return db
+    .select({ id: services.id })
+    .from(services)
+    .where(and(eq(services.spaId, spaId), eq(services.name, name)))
+    .get()!.id;
 }
+/** The latest booking made with this address. */
 const bookingOf = (email: string) =>
-  query<{ id: number; status: string; scheduled_at: number; booked_via: string; calendar_sequence: number }>(
-    'select id, status, scheduled_at, booked_via, calendar_sequence from bookings where email = ? order by id desc',
-    email,
-  )[0];
+  db
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      scheduledAt: bookings.scheduledAt,
+      bookedVia: bookings.bookedVia,
+      calendarSequence: bookings.calendarSequence,
+    })
+    .from(bookings)
+    .where(eq(bookings.email, email))
+    .orderBy(desc(bookings.id))
+    .limit(1)
+    .get();
+const lendSpa = (spaId: number, ownerId: number | null) => db.update(spas).set({ ownerId }).where(eq(spas.id, spaId)).run();
 
 const HARBORLIGHT = 'harborlight-aesthetics';
 const GOLDENWEST = 'goldenwest-medical-aesthetics';
@@ -123,8 +140,8 @@ test.describe('an instant spa, with the keyboard alone', () => {
       expect(await axeViolationIds(page)).toEqual([]);
 
       const row = bookingOf(email)!;
-      expect(row).toMatchObject({ status: 'confirmed', booked_via: 'instant' });
-      expect(new Date(row.scheduled_at).toISOString()).toBe(start);
+      expect(row).toMatchObject({ status: 'confirmed', bookedVia: 'instant' });
+      expect(row.scheduledAt!.toISOString()).toBe(start);
       const mail = decodeQuotedPrintable(await messageInOutbox(email, 'Confirmed: HydraFacial MD at Harborlight Aesthetics'));
       expect(mail).toMatch(/method=REQUEST/i);
       expect(mail).toContain('/bookings/manage/');
@@ -135,10 +152,15 @@ test.describe('an instant spa, with the keyboard alone', () => {
 test.describe('a request spa holds the chosen time', () => {
   test('the client requests a time; the owner sees it held and confirms it; another is declined with a reason', async ({ browser, page }) => {
     const spa = spaBySlug(GOLDENWEST);
-    const serviceId = query<{ id: number }>('select id from services where spa_id = ? and active = 1 and bookable_online = 1 order by name limit 1', spa.id)[0]!
-      .id;
+    const serviceId = db
+      .select({ id: services.id })
+      .from(services)
+      .where(and(eq(services.spaId, spa.id), eq(services.active, true), eq(services.bookableOnline, true)))
+      .orderBy(asc(services.name))
+      .limit(1)
+      .get()!.id;
     const owner = createSignedInUser({ role: 'owner', firstName: 'Gale' });
-    write('update spas set owner_id = ? where id = ?', owner.id, spa.id);
+    lendSpa(spa.id, owner.id);
     try {
       const email = uniqueEmail('held');
       await page.goto(`/booking?spa=${spa.id}&service=${serviceId}`);
@@ -160,7 +182,7 @@ test.describe('a request spa holds the chosen time', () => {
       await expect(page.locator('[data-confirmation]')).toHaveText(/^Requested: .+ at Goldenwest Medical Aesthetics, .+ Pacific\. The spa will confirm\.$/);
       expect(await axeViolationIds(page)).toEqual([]);
       const held = bookingOf(email)!;
-      expect(held).toMatchObject({ status: 'pending', booked_via: 'hold' });
+      expect(held).toMatchObject({ status: 'pending', bookedVia: 'hold' });
       await messageInOutbox(email, 'Requested:');
 
       // The owner's dashboard offers the held time as the time to confirm.
@@ -176,7 +198,7 @@ test.describe('a request spa holds the chosen time', () => {
         .getByRole('button', { name: /^Confirm this time/ })
         .click();
       await expect(dashboard.locator('[data-dashboard-notice]')).toContainText('Booking confirmed');
-      expect(bookingOf(email)).toMatchObject({ status: 'confirmed', scheduled_at: held.scheduled_at });
+      expect(bookingOf(email)).toMatchObject({ status: 'confirmed', scheduledAt: held.scheduledAt });
       const confirmation = decodeQuotedPrintable(await messageInOutbox(email, 'Confirmed:'));
       expect(confirmation).toMatch(/method=REQUEST/i);
 
@@ -202,7 +224,7 @@ test.describe('a request spa holds the chosen time', () => {
       expect(mail).toContain('Tessa is away that week; please pick another day.');
       await ownerContext.close();
     } finally {
-      write('update spas set owner_id = ? where id = ?', spa.ownerId, spa.id);
+      lendSpa(spa.id, spa.ownerId);
     }
   });
 });
@@ -247,7 +269,7 @@ test.describe('without JavaScript', () => {
     await page.getByLabel(/I agree/).check();
     await page.getByRole('button', { name: 'Book this time' }).click();
     await expect(page.locator('[data-confirmation]')).toHaveText(/^Booked: HydraFacial MD at Harborlight Aesthetics, .+ Pacific$/);
-    expect(new Date(bookingOf(email)!.scheduled_at).toISOString()).toBe(start);
+    expect(bookingOf(email)!.scheduledAt!.toISOString()).toBe(start);
 
     // The same time again (only Jordan gives HydraFacial there) is refused, with its week shown.
     await page.goto(`/booking?spa=${spa.id}&service=${serviceId}&start=${encodeURIComponent(start!)}`);
@@ -263,7 +285,13 @@ test.describe('without JavaScript', () => {
     expect(html).toMatch(/Your request goes to <strong[^>]*>Goldenwest Medical Aesthetics<\/strong>/);
     expect(html).toMatch(/<select[^>]*name="serviceId"/);
     // A spa that takes no online bookings has no picker, only the request.
-    const plain = query<{ id: number; name: string }>("select id, name from spas where active = 1 and booking_mode = 'none' limit 1")[0]!;
+    const plain = db
+      .select({ id: spas.id, name: spas.name })
+      .from(spas)
+      .where(and(eq(spas.active, true), eq(spas.bookingMode, 'none')))
+      .orderBy(asc(spas.id))
+      .limit(1)
+      .get()!;
     const plainHtml = await (await request.get(`/booking?spa=${plain.id}`)).text();
     expect(plainHtml).not.toContain('id="open-times"');
     expect(plainHtml).toContain(`Ask ${plain.name.replace(/'/g, '&#39;')} for a time`);
@@ -312,9 +340,14 @@ test('/services in booking mode offers "Pick a time" for the treatments a spa bo
   );
   // Resurfacing is booked by request only there, and a spa that publishes no availability offers none.
   await expect(page.locator(`[data-service-card][data-service-id="${laser}"] [data-open-times-link]`)).toHaveCount(0);
-  const plain = query<{ id: number }>(
-    "select s.id from services s join spas p on p.id = s.spa_id where p.active = 1 and p.booking_mode = 'none' and s.active = 1 limit 1",
-  )[0]!.id;
+  const plain = db
+    .select({ id: services.id })
+    .from(services)
+    .innerJoin(spas, eq(spas.id, services.spaId))
+    .where(and(eq(spas.active, true), eq(spas.bookingMode, 'none'), eq(services.active, true)))
+    .orderBy(asc(services.id))
+    .limit(1)
+    .get()!.id;
   await expect(page.locator(`[data-service-card][data-service-id="${plain}"] [data-open-times-link]`)).toHaveCount(0);
   await card.getByRole('link', { name: /^Pick a time/ }).click();
   await expect(page.locator('#open-times [data-open-week], #open-times [data-day-strip]').first()).toBeVisible();
@@ -374,7 +407,12 @@ test.describe('search by open times', () => {
     const cards = page.locator('#search-results [data-spa-card]');
     await expect(cards.first()).toBeVisible();
     // Only spas that book online, each with its next open time.
-    const bookable = query<{ id: number }>("select id from spas where active = 1 and booking_mode <> 'none'").map((r) => String(r.id));
+    const bookable = db
+      .select({ id: spas.id })
+      .from(spas)
+      .where(and(eq(spas.active, true), ne(spas.bookingMode, 'none')))
+      .all()
+      .map((r) => String(r.id));
     const shown = await cards.evaluateAll((list) => list.map((card) => (card as HTMLElement).dataset.spaId!));
     expect(shown.length).toBeGreaterThan(0);
     for (const id of shown) expect(bookable).toContain(id);

@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { queryAt } from '../support/database.ts';
+import { and, asc, eq, isNull, like, sql } from 'drizzle-orm';
+import { bookings, mailQueue, spas } from '#db/schema.ts';
+import { withTablesAt } from '../support/database.ts';
 import { baseURL, e2eDir } from '../support/env.ts';
 import { readOutbox } from '../support/mail.ts';
 import { siteProcessEnv, siteSettings } from '../support/site.ts';
@@ -113,7 +115,9 @@ test.describe('a restart under load', () => {
     const { dir } = server;
     const origin = server.url;
     // Spread over every spa: each spa takes a limited number of requests an hour.
-    const spaIds = queryAt<{ id: number }>(server.databasePath, 'select id from spas where active = 1 order by id').map((row) => row.id);
+    const spaIds = withTablesAt(server.databasePath, (db) =>
+      db.select({ id: spas.id }).from(spas).where(eq(spas.active, true)).orderBy(asc(spas.id)).all(),
+    ).map((row) => row.id);
     const acknowledged: { id: number; email: string; after: boolean }[] = [];
     const refused: string[] = [];
     const failed: string[] = [];
@@ -174,16 +178,26 @@ test.describe('a restart under load', () => {
     await Promise.all(clients);
     try {
       expect(failed).toEqual([]);
-      const stored = queryAt<{ id: number; email: string }>(server.databasePath, "select id, email from bookings where email like 'restart-%'");
+      const stored = withTablesAt(server.databasePath, (db) =>
+        db.select({ id: bookings.id, email: bookings.email }).from(bookings).where(like(bookings.email, 'restart-%')).all(),
+      );
       const byId = new Map(stored.map((row) => [row.id, row.email]));
       const lost = acknowledged.filter((booking) => byId.get(booking.id) !== booking.email);
       expect(lost).toEqual([]);
       expect(new Set(acknowledged.map((booking) => booking.id)).size).toBe(acknowledged.length);
       // Their mail: queued with the booking, sent by whichever process was running.
       await expect
-        .poll(() => queryAt(server.databasePath, "select 1 from mail_queue where sent_at is null and json_extract(message, '$.to') like 'restart-%'").length, {
-          timeout: 30_000,
-        })
+        .poll(
+          () =>
+            withTablesAt(server.databasePath, (db) =>
+              db
+                .select({ id: mailQueue.id })
+                .from(mailQueue)
+                .where(and(isNull(mailQueue.sentAt), like(sql`json_extract(${mailQueue.message}, '$.to')`, 'restart-%')))
+                .all(),
+            ).length,
+          { timeout: 30_000 },
+        )
         .toBe(0);
       test.info().annotations.push({
         type: 'figures',

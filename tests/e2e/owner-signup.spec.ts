@@ -3,27 +3,26 @@
 // messages, the free path end to end (listing awaiting review, sign-in link,
 // the listing handed over on confirmation), the same without JavaScript, and
 // accessibility at both widths. The paid path runs in tests/e2e-payments.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { asc, eq } from 'drizzle-orm';
+import { cities, spas, users } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { axeBuilder } from '../support/axe.ts';
-import { query, write } from '../support/db.ts';
 import { holdRequests, submitForm } from '../support/e2e-steps.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
-import { forgetLoopbackLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { AXE_TAGS } from '#tests/support/axe.ts';
 
 const uniqueEmail = (who = 'signup') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
-const firstCity = () => query<{ id: number; name: string }>('select id, name from cities where active = 1 order by name limit 1')[0]!;
+const firstCity = () => db.select({ id: cities.id, name: cities.name }).from(cities).where(eq(cities.active, true)).orderBy(asc(cities.name)).limit(1).get()!;
 const spaNamed = (name: string) =>
-  query<{ id: number; tier: string; active: number; review_status: string; owner_id: number | null; claim_email: string | null }>(
-    'select id, tier, active, review_status, owner_id, claim_email from spas where name = ?',
-    name,
-  );
-
-test.beforeEach(() => {
-  forgetLoopbackLimits();
-  write("delete from rate_limits where key like 'magic:client:%'");
-});
+  db
+    .select({ id: spas.id, tier: spas.tier, active: spas.active, reviewStatus: spas.reviewStatus, ownerId: spas.ownerId, claimEmail: spas.claimEmail })
+    .from(spas)
+    .where(eq(spas.name, name))
+    .all();
+// No limits are reset here: every test signs up from an address of its own (../support/fixtures.ts), the no-script context's too.
 
 async function fillRequired(page: Page, values: { spaName: string; ownerEmail: string; city: string }) {
   await page.getByLabel('Spa name *').fill(values.spaName);
@@ -95,7 +94,7 @@ test.describe('/owner/signup', () => {
     await page.waitForURL(/\/owner\/login\?link=sent$/);
 
     const [spa] = spaNamed(spaName);
-    expect(spa).toMatchObject({ tier: 'FREE', active: 0, review_status: 'pending', owner_id: null, claim_email: ownerEmail });
+    expect(spa).toMatchObject({ tier: 'FREE', active: false, reviewStatus: 'pending', ownerId: null, claimEmail: ownerEmail });
     // Not public while it awaits review.
     expect((await page.request.get(`/api/spas`).then((r) => r.json())) as { name: string }[]).not.toContainEqual(expect.objectContaining({ name: spaName }));
 
@@ -103,9 +102,9 @@ test.describe('/owner/signup', () => {
     await page.goto(link.pathname + link.search);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/owner\/dashboard$/);
-    const owner = query<{ id: number; role: string }>('select id, role from users where email = ?', ownerEmail)[0]!;
+    const owner = db.select({ id: users.id, role: users.role }).from(users).where(eq(users.email, ownerEmail)).get()!;
     expect(owner.role).toBe('owner');
-    expect(spaNamed(spaName)[0]).toMatchObject({ owner_id: owner.id, claim_email: null, active: 0, review_status: 'pending' });
+    expect(spaNamed(spaName)[0]).toMatchObject({ ownerId: owner.id, claimEmail: null, active: false, reviewStatus: 'pending' });
   });
 
   test('a failure says "Error: Failed to create spa listing. Please try again." and the button comes back', async ({ page }) => {

@@ -9,8 +9,9 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { encodeForm, postChunked } from '../support/post-chunked.ts';
 import { hostileUploads, photo } from '../support/test-images.ts';
-import { queryAt, writeAt } from '../support/database.ts';
-import { query } from '../support/db.ts';
+import { asc, eq } from 'drizzle-orm';
+import { cities, spaPhotos, spas } from '#db/schema.ts';
+import { withTablesAt } from '../support/database.ts';
 import { serverCopyForBlock } from '../support/e2e-steps.ts';
 import { baseURL, databasePath, e2eDir, siteEnv } from '../support/env.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
@@ -20,30 +21,54 @@ const uploadedFiles = (uploadDir: string) => (existsSync(join(uploadDir, 'photos
 
 let spaCount = 0;
 function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { socialFeedUrl?: string; active?: boolean } = {}, database = databasePath) {
-  const city = queryAt<{ id: number }>(database, 'select id from cities order by id limit 1')[0]!;
   const slug = `photo-e2e-${Date.now()}-${spaCount++}`;
-  const row = writeAt<{ id: number }>(
+  const row = withTablesAt(
     database,
-    'insert into spas (name, slug, tier, city_id, owner_id, active, description, social_feed_url, social_platform) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id',
-    `Photo Test Spa ${spaCount}`,
-    slug,
-    tier,
-    city.id,
-    owner.id,
-    extra.active === false ? 0 : 1,
-    'A listing made by the photo tests.',
-    extra.socialFeedUrl ?? null,
-    extra.socialFeedUrl ? 'youtube' : null,
-  )!;
+    (db) => {
+      const city = db.select({ id: cities.id }).from(cities).orderBy(asc(cities.id)).limit(1).get()!;
+      return db
+        .insert(spas)
+        .values({
+          name: `Photo Test Spa ${spaCount}`,
+          slug,
+          tier,
+          cityId: city.id,
+          ownerId: owner.id,
+          active: extra.active !== false,
+          description: 'A listing made by the photo tests.',
+          socialFeedUrl: extra.socialFeedUrl ?? null,
+          socialPlatform: extra.socialFeedUrl ? 'youtube' : null,
+        })
+        .returning({ id: spas.id })
+        .get();
+    },
+    { write: true },
+  );
   return { id: row.id, slug, path: `/owner/spas/${row.id}/photos` };
 }
 const photosOf = (spaId: number, database = databasePath) =>
-  queryAt<{ id: number; url: string; alt: string; position: number }>(
-    database,
-    'select id, url, alt, position from spa_photos where spa_id = ? order by position',
-    spaId,
+  withTablesAt(database, (db) =>
+    db
+      .select({ id: spaPhotos.id, url: spaPhotos.url, alt: spaPhotos.alt, position: spaPhotos.position })
+      .from(spaPhotos)
+      .where(eq(spaPhotos.spaId, spaId))
+      .orderBy(asc(spaPhotos.position))
+      .all(),
   );
-const coverOf = (spaId: number) => query<{ image_url: string | null }>('select image_url from spas where id = ?', spaId)[0]!.image_url;
+const spaRow = (spaId: number) =>
+  withTablesAt(databasePath, (db) => db.select({ name: spas.name, imageUrl: spas.imageUrl }).from(spas).where(eq(spas.id, spaId)).get()!);
+const coverOf = (spaId: number) => spaRow(spaId).imageUrl;
+/** Photos put straight into the listing (no upload), as the demo data has them. */
+const addPhotos = (database: string, spaId: number, photos: { url: string; alt: string; position: number }[]) =>
+  withTablesAt(
+    database,
+    (db) =>
+      db
+        .insert(spaPhotos)
+        .values(photos.map((photo) => ({ spaId, ...photo })))
+        .run(),
+    { write: true },
+  );
 
 async function upload(page: Page, file: Buffer, name = 'photo.jpg', alt = '') {
   await page.getByLabel('Photo', { exact: true }).setInputFiles({ name, mimeType: 'image/jpeg', buffer: file });
@@ -72,7 +97,7 @@ for (const javaScriptEnabled of [false, true]) {
       await expect(page.getByRole('status')).toContainText('Photo uploaded');
       await expect(page.locator('[data-photo-count]')).toHaveText('2 of 10 photos');
       let rows = photosOf(spa.id);
-      const name = query<{ name: string }>('select name from spas where id = ?', spa.id)[0]!.name;
+      const { name } = spaRow(spa.id);
       expect(rows.map((r) => r.alt)).toEqual(['Front desk with orchids', `Photo of ${name}`]);
       expect(coverOf(spa.id)).toBe(rows[0]!.url);
 
@@ -213,9 +238,11 @@ test.describe('refused uploads, on a server of their own', () => {
     const { url, databasePath: database } = server();
     const owner = createSignedInUser({ role: 'owner' }, database);
     const spa = makeSpa(owner, 'FREE', {}, database);
-    for (let i = 0; i < 3; i++) {
-      writeAt(database, 'insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, `/images/spas/spa-0${i + 1}.svg`, `Demo ${i}`, i);
-    }
+    addPhotos(
+      database,
+      spa.id,
+      [0, 1, 2].map((i) => ({ url: `/images/spas/spa-0${i + 1}.svg`, alt: `Demo ${i}`, position: i })),
+    );
     await context.addCookies([{ name: 'session', value: owner.token, url, httpOnly: true, sameSite: 'Lax' }]);
     await page.goto(`${url}${spa.path}`);
     await expect(page.locator('[data-photo-limit]')).toContainText('Your Free listing can have 3 photos. Delete a photo, or upgrade your plan to show more.');
@@ -230,7 +257,7 @@ test.describe('refused uploads, on a server of their own', () => {
     expect(uploadedFiles(uploads)).toEqual([]);
 
     // Downgraded with more photos than the tier shows: kept, and the page says so.
-    writeAt(database, 'insert into spa_photos (spa_id, url, alt, position) values (?, ?, ?, ?)', spa.id, '/images/spas/spa-04.svg', 'Demo 4', 3);
+    addPhotos(database, spa.id, [{ url: '/images/spas/spa-04.svg', alt: 'Demo 4', position: 3 }]);
     await page.reload();
     await expect(page.locator('[data-over-limit]')).toContainText('Your listing shows its first 3 photos on your current plan. The other 1 are kept');
   });

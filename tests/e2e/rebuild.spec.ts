@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { query, write } from '../support/db.ts';
+import { asc, eq } from 'drizzle-orm';
+import { spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL, siteEnv } from '../support/env.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -17,11 +19,11 @@ function runRebuild(): { done: Promise<{ code: number | null; output: string }>;
 
 // The change is to a description: other tests compare names and order, not descriptions.
 function describeSpa(slug: string, description: string) {
-  write('update spas set description = ? where slug = ?', description, slug);
+  db.update(spas).set({ description }).where(eq(spas.slug, slug)).run();
 }
 
-function someSpa(): { slug: string; description: string } {
-  return query<{ slug: string; description: string }>("select slug, description from spas where tier = 'ELITE' order by id limit 1")[0]!;
+function someSpa() {
+  return db.select({ slug: spas.slug, description: spas.description }).from(spas).where(eq(spas.tier, 'ELITE')).orderBy(asc(spas.id)).limit(1).get()!;
 }
 
 test('a rebuild swaps the new site in while requests keep flowing, without one error or half page', async () => {
@@ -51,7 +53,7 @@ test('a rebuild swaps the new site in while requests keep flowing, without one e
   };
   const load = Promise.all(Array.from({ length: 6 }, (_, i) => worker(i)));
 
-  describeSpa(spa.slug, `${spa.description} ${marker}`);
+  describeSpa(spa.slug, `${spa.description ?? ''} ${marker}`);
   const rebuild = runRebuild();
   const result = await rebuild.done;
   expect(result.code, result.output).toBe(0);

@@ -4,21 +4,29 @@
 // the new time, a time taken meanwhile refused with its week shown again, and
 // a cancellation only after a yes. Harborlight's Dermal Filler, six weeks and
 // more out, so no other spec's times are touched.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { bookings, mailQueue, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { axeViolationIds } from '../support/axe.ts';
-import { query, write } from '../support/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { blockSiteScripts } from '../support/islands.ts';
-import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const spa = () => query<{ id: number }>("select id from spas where slug = 'harborlight-aesthetics'")[0]!.id;
-const filler = () => query<{ id: number }>("select id from services where spa_id = ? and name = 'Dermal Filler'", spa())[0]!.id;
+const spa = () => db.select({ id: spas.id }).from(spas).where(eq(spas.slug, 'harborlight-aesthetics')).get()!.id;
+const filler = () =>
+  db
+    .select({ id: services.id })
+    .from(services)
+    .where(and(eq(services.spaId, spa()), eq(services.name, 'Dermal Filler')))
+    .get()!.id;
 const row = (id: number) =>
-  query<{ status: string; scheduled_at: number; ends_at: number; calendar_sequence: number }>(
-    'select status, scheduled_at, ends_at, calendar_sequence from bookings where id = ?',
-    id,
-  )[0]!;
+  db
+    .select({ status: bookings.status, scheduledAt: bookings.scheduledAt, endsAt: bookings.endsAt, calendarSequence: bookings.calendarSequence })
+    .from(bookings)
+    .where(eq(bookings.id, id))
+    .get()!;
 
 /** 'YYYY-MM-DD', Pacific, `days` from today. */
 function addDays(days: number): string {
@@ -46,18 +54,22 @@ async function bookAhead(request: APIRequestContext, days: number, who: string) 
 }
 
 const reminderAt = (id: number) =>
-  query<{ not_before: number }>(
-    'select not_before from mail_queue where key = ? and sent_at is null and failed_at is null order by id desc limit 1',
-    `booking-${id}:reminder-day-before`,
-  )[0]?.not_before;
+  db
+    .select({ notBefore: mailQueue.notBefore })
+    .from(mailQueue)
+    .where(and(eq(mailQueue.key, `booking-${id}:reminder-day-before`), isNull(mailQueue.sentAt), isNull(mailQueue.failedAt)))
+    .orderBy(desc(mailQueue.id))
+    .limit(1)
+    .get()
+    ?.notBefore?.getTime();
 
 async function expectMoved(page: Page, booking: { id: number; email: string }, sequence: number, to: string) {
   await expect(page.locator('[data-manage-notice]')).toContainText('Moved: your appointment is now');
   const after = row(booking.id);
   expect(after.status).toBe('confirmed');
-  expect(new Date(after.scheduled_at).toISOString()).toBe(to);
-  expect(after.ends_at - after.scheduled_at).toBe(45 * 60_000);
-  expect(after.calendar_sequence).toBe(sequence + 1);
+  expect(after.scheduledAt!.toISOString()).toBe(to);
+  expect(after.endsAt!.getTime() - after.scheduledAt!.getTime()).toBe(45 * 60_000);
+  expect(after.calendarSequence).toBe(sequence + 1);
   const mail = decodeQuotedPrintable(await messageInOutbox(booking.email, 'New time: Dermal Filler at Harborlight Aesthetics'));
   expect(mail).toMatch(/method=REQUEST/i);
   expect(mail).toContain(`SEQUENCE:${sequence + 1}`);
@@ -69,11 +81,11 @@ async function expectMoved(page: Page, booking: { id: number; email: string }, s
 // Whole booking flows, with axe at each step, on a machine shared by parallel runs.
 test.describe.configure({ timeout: 90_000 });
 
-test.beforeEach(() => forgetLoopbackLimits());
+// No limits are reset: each test books from an address of its own (../support/fixtures.ts).
 
 test('the client moves their booking with the live picker: the new time, the updated invitation, the reminders', async ({ page, request }, testInfo) => {
   const booking = await bookAhead(request, 42, 'move-live');
-  const sequence = row(booking.id).calendar_sequence;
+  const sequence = row(booking.id).calendarSequence;
   await page.goto(booking.path);
   await expect(page.locator('[data-manage-when]')).toBeVisible();
   expect(await axeViolationIds(page)).toEqual([]);
@@ -132,7 +144,7 @@ test('moving a time that was just taken is refused, nothing changes, and its wee
 
 test('cancel asks for a yes first, then withdraws the invitation', async ({ page, request }) => {
   const booking = await bookAhead(request, 56, 'cancel');
-  const sequence = row(booking.id).calendar_sequence;
+  const sequence = row(booking.id).calendarSequence;
   await page.goto(booking.path);
   await expect(page.getByRole('button', { name: 'Yes, cancel this booking' })).toBeHidden();
   await page.locator('summary', { hasText: 'Cancel this booking' }).click();
@@ -166,7 +178,7 @@ test.describe('without JavaScript', () => {
 
   test('the manage page moves the booking with plain forms: the week, a time, the move', async ({ page, request }) => {
     const booking = await bookAhead(request, 45, 'move-nojs');
-    const sequence = row(booking.id).calendar_sequence;
+    const sequence = row(booking.id).calendarSequence;
     await page.goto(booking.path);
     await page.locator('summary', { hasText: 'Change the time' }).click();
     const week = page.locator('#change-time [data-open-week]');
@@ -187,16 +199,23 @@ test.describe('without JavaScript', () => {
       .padEnd(32, 'a')
       .slice(0, 32)
       .replace(/[^a-z2-7]/g, 'a');
-    const inserted = write<{ id: number }>(
-      `insert into bookings (spa_id, service_id, name, email, status, scheduled_at, ends_at, manage_token, booked_via, calendar_sequence)
-       values (?, ?, 'Soon', ?, 'confirmed', ?, ?, ?, 'instant', 1) returning id`,
-      spa(),
-      filler(),
-      uniqueEmail('inside'),
-      Date.now() + 10 * 3_600_000,
-      Date.now() + 10 * 3_600_000 + 45 * 60_000,
-      token,
-    )!;
+    // Written as it stands, not booked: no open time need exist ten hours from now.
+    const inserted = db
+      .insert(bookings)
+      .values({
+        spaId: spa(),
+        serviceId: filler(),
+        name: 'Soon',
+        email: uniqueEmail('inside'),
+        status: 'confirmed',
+        scheduledAt: new Date(Date.now() + 10 * 3_600_000),
+        endsAt: new Date(Date.now() + 10 * 3_600_000 + 45 * 60_000),
+        manageToken: token,
+        bookedVia: 'instant',
+        calendarSequence: 1,
+      })
+      .returning({ id: bookings.id })
+      .get();
     await page.goto(`/bookings/manage/${token}`);
     await expect(page.locator('[data-manage-call]')).toContainText('can no longer be cancelled online');
     await expect(page.locator('summary')).toHaveCount(0);
@@ -206,6 +225,6 @@ test.describe('without JavaScript', () => {
     });
     expect(forged.status()).toBe(409);
     expect(await forged.text()).toContain('can no longer be changed online');
-    expect(row(inserted.id).calendar_sequence).toBe(1);
+    expect(row(inserted.id).calendarSequence).toBe(1);
   });
 });

@@ -1,30 +1,41 @@
 import { expect, test, type Page } from '@playwright/test';
 import { providersFoundHeading } from '#lib/search-heading.ts';
-import { query, tierWeight, write } from '../support/db.ts';
+import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
+import { cities, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { tierWeight } from '../support/db.ts';
 import { holdRequests } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
 
-interface SpaRow {
-  id: number;
-  name: string;
-  tier: string;
-  booking_link: string | null;
-  social_feed_url: string | null;
-  created_at: number;
-}
-
 const spasMatching = (city?: string, service?: string) =>
-  query<SpaRow>(
-    `select s.id, s.name, s.tier, s.booking_link, s.social_feed_url, s.created_at from spas s join cities c on c.id = s.city_id
-     where s.active = 1 ${city ? 'and c.slug = ?' : ''}
-     ${service ? 'and exists (select 1 from services v where v.spa_id = s.id and v.active = 1 and (v.treatment = ? or lower(v.name) = ?))' : ''}`,
-    ...[city, service, service].filter((v) => v !== undefined),
-  );
+  db
+    .select({ id: spas.id, name: spas.name, tier: spas.tier, bookingLink: spas.bookingLink, socialFeedUrl: spas.socialFeedUrl, createdAt: spas.createdAt })
+    .from(spas)
+    .innerJoin(cities, eq(cities.id, spas.cityId))
+    .where(
+      and(
+        eq(spas.active, true),
+        city ? eq(cities.slug, city) : undefined,
+        service
+          ? exists(
+              db
+                .select({ id: services.id })
+                .from(services)
+                .where(
+                  and(eq(services.spaId, spas.id), eq(services.active, true), or(eq(services.treatment, service), eq(sql`lower(${services.name})`, service))),
+                ),
+            )
+          : undefined,
+      ),
+    )
+    .all();
 
 const cardNames = (page: Page) => page.locator('#search-results [data-spa-card] h3').allTextContents();
 
 test('results are rendered on the server, in tier order then newest, with the count', async ({ page }) => {
-  const expected = spasMatching('newport-beach').sort((a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.created_at - a.created_at || b.id - a.id);
+  const expected = spasMatching('newport-beach').sort(
+    (a, b) => tierWeight(b.tier) - tierWeight(a.tier) || b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id,
+  );
   await page.goto('/search-results?city=newport-beach');
   await expect(page.getByRole('heading', { name: providersFoundHeading(expected.length) })).toBeVisible();
   expect((await cardNames(page)).map((n) => n.trim())).toEqual(expected.map((s) => s.name));
@@ -94,8 +105,8 @@ test('each card shows Book Now only when the tier allows a booking link and one 
     const card = cards.nth(i);
     const spa = rows.get(Number(await card.getAttribute('data-spa-id')))!;
     const allowsLinks = spa.tier !== 'FREE';
-    if (allowsLinks && spa.booking_link) {
-      await expect(card.locator('[data-book-link]')).toHaveAttribute('href', spa.booking_link);
+    if (allowsLinks && spa.bookingLink) {
+      await expect(card.locator('[data-book-link]')).toHaveAttribute('href', spa.bookingLink);
       await expect(card.locator('[data-inquire-link]')).toHaveCount(0);
       sawBook++;
     } else {
@@ -103,7 +114,7 @@ test('each card shows Book Now only when the tier allows a booking link and one 
       await expect(card.locator('[data-inquire-link]')).toHaveAttribute('href', `/booking?spa=${spa.id}`);
       sawInquire++;
     }
-    await expect(card.locator('[data-social-link]')).toHaveCount(allowsLinks && spa.social_feed_url ? 1 : 0);
+    await expect(card.locator('[data-social-link]')).toHaveCount(allowsLinks && spa.socialFeedUrl ? 1 : 0);
     const description = (await card.locator('p').first().textContent()) ?? '';
     expect(description.length).toBeLessThanOrEqual(121);
   }
@@ -112,12 +123,18 @@ test('each card shows Book Now only when the tier allows a booking link and one 
 });
 
 test('a FREE spa never shows a booking or social link, even when the database has one', async ({ page }) => {
-  const [free] = query<{ id: number }>("select id from spas where tier = 'FREE' and active = 1 order by id limit 1");
+  const free = db
+    .select({ id: spas.id, bookingLink: spas.bookingLink, socialFeedUrl: spas.socialFeedUrl, socialPlatform: spas.socialPlatform })
+    .from(spas)
+    .where(and(eq(spas.tier, 'FREE'), eq(spas.active, true)))
+    .orderBy(asc(spas.id))
+    .limit(1)
+    .get();
   // Search results are rendered on request, so a change in the database shows at once.
-  write(
-    "update spas set booking_link = 'https://example.com/book', social_feed_url = 'https://instagram.com/x', social_platform = 'instagram' where id = ?",
-    free!.id,
-  );
+  db.update(spas)
+    .set({ bookingLink: 'https://example.com/book', socialFeedUrl: 'https://instagram.com/x', socialPlatform: 'instagram' })
+    .where(eq(spas.id, free!.id))
+    .run();
   try {
     await page.goto('/search-results?tier=free');
     const card = page.locator(`[data-spa-card][data-spa-id="${free!.id}"]`);
@@ -125,7 +142,9 @@ test('a FREE spa never shows a booking or social link, even when the database ha
     await expect(card.locator('[data-inquire-link]')).toHaveAttribute('href', `/booking?spa=${free!.id}`);
     await expect(card.locator('[data-book-link], [data-social-link]')).toHaveCount(0);
   } finally {
-    write('update spas set booking_link = null, social_feed_url = null, social_platform = null where id = ?', free!.id);
+    // Back to what it had, not to empty links: other tests compare cards with what the database holds.
+    const { id, ...links } = free!;
+    db.update(spas).set(links).where(eq(spas.id, id)).run();
   }
 });
 

@@ -5,8 +5,11 @@
 // its limits are the server's real ones.
 import { expect, test } from '@playwright/test';
 import { createHash, randomUUID } from 'node:crypto';
-import { query, write } from '../support/db.ts';
+import { and, asc, desc, eq, like } from 'drizzle-orm';
+import { analyticsEvents, bookings, cities, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { analyticsSalt, baseURL } from '../support/env.ts';
+import { spaMailbox } from '../support/fixtures.ts';
 import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
 import { readOutbox } from '../support/mail.ts';
 import { decodeQuotedPrintable, OUTBOX } from '../support/outbox.ts';
@@ -40,7 +43,14 @@ async function messagesToDomain(suffix: string): Promise<string[]> {
  * list, where the other specs do not book), so their requests do not add up
  * against one spa's limit of 30 an hour.
  */
-const spaFor = (n: number) => query<{ id: number; slug: string }>('select id, slug from spas where active = 1 order by id desc limit 1 offset ?', n)[0]!;
+const spaFor = (n: number) =>
+  db.select({ id: spas.id, slug: spas.slug }).from(spas).where(eq(spas.active, true)).orderBy(desc(spas.id)).limit(1).offset(n).get()!;
+const eventsWhere = (...conditions: Parameters<typeof and>) =>
+  db
+    .select({ id: analyticsEvents.id })
+    .from(analyticsEvents)
+    .where(and(...conditions))
+    .all();
 
 test.describe('booking form as a mail cannon', () => {
   test('30 posts with victim+N@ from one client make 5 bookings and 10 mails, not 30 and 60', async () => {
@@ -58,7 +68,13 @@ test.describe('booking form as a mail cannon', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(25);
     expect(Number(retryAfter)).toBeGreaterThan(0);
-    expect(query('select id from bookings where email like ?', `%@${domain}`)).toHaveLength(5);
+    expect(
+      db
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(like(bookings.email, `%@${domain}`))
+        .all(),
+    ).toHaveLength(5);
     // The five receipts arrive, and no more.
     await expect.poll(async () => (await messagesToDomain(`@${domain}`)).length).toBe(5);
   });
@@ -89,18 +105,15 @@ test.describe('booking form as a mail cannon', () => {
     // A spa of this test's own (not listed, so nothing else sees it): each
     // request is counted, then refused as "not listed" (422) without mail.
     const slug = `abuse-spa-${tag()}`;
-    const { id } = write<{ id: number }>(
-      'insert into spas (name, slug, city_id, active) values (?, ?, (select id from cities order by id limit 1), 0) returning id',
-      'Abuse Test Spa',
-      slug,
-    )!;
+    const city = db.select({ id: cities.id }).from(cities).orderBy(asc(cities.id)).limit(1).get()!;
+    const { id } = db.insert(spas).values({ name: 'Abuse Test Spa', slug, cityId: city.id, active: false }).returning({ id: spas.id }).get();
     const clients = [newClient(), newClient(), newClient(), newClient()];
     const statuses: number[] = [];
     for (let n = 0; n < 31; n++)
       statuses.push((await postJson(clients[n % 4]!, '/api/bookings', { name: 'Crowd', email: `crowd${n}-${tag()}@example.com`, spaId: id })).status);
     expect(statuses.slice(0, 30).every((status) => status === 422)).toBe(true);
     expect(statuses[30]).toBe(429);
-    write('delete from spas where id = ?', id);
+    db.delete(spas).where(eq(spas.id, id)).run();
   });
 
   test("the client's receipt carries nothing the visitor wrote; the spa's mail does", async () => {
@@ -121,10 +134,7 @@ test.describe('booking form as a mail cannon', () => {
     expect(receipt).not.toContain('evil.example');
     expect(receipt).not.toContain('locked');
     // The spa's owner (a known address) still reads the message.
-    const [{ owner }] = query<{ owner: string }>(
-      'select coalesce(u.email, s.email) as owner from spas s left join users u on u.id = s.owner_id where s.id = ?',
-      spa.id,
-    ) as [{ owner: string }];
+    const owner = spaMailbox(spa.id);
     if (owner) {
       await expect
         .poll(async () => (await messagesToDomain(owner.toLowerCase())).some((raw) => decodeQuotedPrintable(raw).includes('ATTACKER-TEXT')))
@@ -165,7 +175,7 @@ test.describe('analytics', () => {
     expect(answers.slice(0, 60).every((answer) => answer.status === 202)).toBe(true);
     expect(answers.slice(60).every((answer) => answer.status === 429)).toBe(true);
     expect(Number(answers[60]!.headers['retry-after'])).toBeGreaterThan(0);
-    expect(query('select id from analytics_events where session_id = ?', session)).toHaveLength(60);
+    expect(eventsWhere(eq(analyticsEvents.sessionId, session))).toHaveLength(60);
     // Another client still reports.
     expect((await postJson(newClient(), '/api/analytics/event', click(session))).status).toBe(202);
   });
@@ -177,7 +187,7 @@ test.describe('analytics', () => {
       const answer = await postJson(from, '/api/analytics/event', { eventType: 'view', entityType: 'spa', entityId: spa.id, sessionId: randomUUID() });
       expect(answer.status).toBe(202);
     }
-    expect(query('select id from analytics_events where entity_id = ? and ip_hash = ?', String(spa.id), clientHash(from))).toHaveLength(1);
+    expect(eventsWhere(eq(analyticsEvents.entityId, String(spa.id)), eq(analyticsEvents.ipHash, clientHash(from)))).toHaveLength(1);
   });
 
   test('stores the referrer as its origin only, and the address only as a keyed hash', async () => {
@@ -190,10 +200,10 @@ test.describe('analytics', () => {
       userAgent: 'Claimed/1.0',
     });
     expect(answer.status).toBe(202);
-    const [row] = query<Record<string, unknown>>('select * from analytics_events where session_id = ?', session);
-    expect(row).toMatchObject({ referrer: site.origin, user_agent: null, ip_hash: clientHash(from) });
+    const [row] = db.select().from(analyticsEvents).where(eq(analyticsEvents.sessionId, session)).all();
+    expect(row).toMatchObject({ referrer: site.origin, userAgent: null, ipHash: clientHash(from) });
     // Not the unkeyed SHA-256 anyone could recompute for every IPv4 address.
-    expect(row!.ip_hash).not.toBe(createHash('sha256').update(analyticsSalt).update(from).digest('hex'));
+    expect(row!.ipHash).not.toBe(createHash('sha256').update(analyticsSalt).update(from).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(token);
     expect(JSON.stringify(row)).not.toContain(from);
   });
@@ -202,7 +212,7 @@ test.describe('analytics', () => {
     const spa = spaFor(4);
     const email = `manage-${tag()}@example.com`;
     expect((await postJson(newClient(), '/api/bookings', { name: 'Referrer Test', email, spaId: spa.id })).status).toBe(201);
-    const [{ manage_token: token }] = query<{ manage_token: string }>('select manage_token from bookings where email = ?', email) as [{ manage_token: string }];
+    const token = db.select({ manageToken: bookings.manageToken }).from(bookings).where(eq(bookings.email, email)).get()!.manageToken!;
 
     // The browser is 127.0.0.1, shared by the suite: forget its earlier view of this spa.
     forgetLoopbackLimits();
@@ -215,7 +225,7 @@ test.describe('analytics', () => {
     const posted = response.request().postDataJSON() as { sessionId: string; referrer?: string };
     // A token page sends no Referer at all (issue 23, item 10), not even its origin.
     expect(posted.referrer ?? '').toBe('');
-    await expect.poll(() => query('select id from analytics_events where session_id = ?', posted.sessionId).length).toBeGreaterThan(0);
-    expect(query('select id from analytics_events where referrer like ?', `%${token}%`)).toHaveLength(0);
+    await expect.poll(() => eventsWhere(eq(analyticsEvents.sessionId, posted.sessionId)).length).toBeGreaterThan(0);
+    expect(eventsWhere(like(analyticsEvents.referrer, `%${token}%`))).toHaveLength(0);
   });
 });

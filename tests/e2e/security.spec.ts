@@ -4,10 +4,15 @@
 // sign-out by link, a session left alive under a new sign-in.
 // (Figures for a 200 MB post under load: scripts/bench-bodies.ts.)
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
-import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { query, write } from '../support/db.ts';
+import { randomBytes, randomInt } from 'node:crypto';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { services, sessions } from '#db/schema.ts';
+import { createSession } from '#lib/server/auth/sessions.ts';
+import { db } from '#lib/server/db.ts';
 import { askServerCopy, serverCopyForBlock } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
+import { issueMagicLink } from '../support/fixtures.ts';
+import { forgetClientLinkLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { postChunked } from '../support/post-chunked.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
@@ -15,14 +20,9 @@ import { createSignedInUser, signIn } from '../support/sessions.ts';
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const randomToken = (length = 52) => Array.from({ length }, () => BASE32[randomInt(BASE32.length)]).join('');
 const uniqueEmail = (who = 'sec') => `${who}-${Date.now()}-${randomBytes(4).toString('hex')}@example.com`;
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const LIMIT = 64 * 1024;
 
-function issueToken(email: string): string {
-  const token = randomToken();
-  write('insert into magic_tokens (token_hash, email, expires_at) values (?, ?, ?)', sha256(token), email, Date.now() + 15 * 60_000);
-  return token;
-}
+const sessionsOf = (userId: number) => db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId)).all();
 
 test.describe('request bodies are capped', () => {
   const formRoutes = [
@@ -79,7 +79,7 @@ test.describe('request bodies are capped', () => {
 test.describe('no open redirect after sign-in', () => {
   for (const next of ['/\t/evil.example', '/\\evil.example', '//evil.example', 'https://evil.example/', '/.//evil.example']) {
     test(`confirming with next=${JSON.stringify(next)} stays on this site`, async ({ request }) => {
-      const token = issueToken(uniqueEmail());
+      const token = issueMagicLink(uniqueEmail());
       const response = await request.post('/auth/confirm', { form: { token, for: 'owner', next }, headers: { Origin: baseURL }, maxRedirects: 0 });
       expect(response.status()).toBe(303);
       const location = new URL(response.headers().location!, baseURL);
@@ -89,7 +89,7 @@ test.describe('no open redirect after sign-in', () => {
   }
 
   test('the mailed link drops a next that would leave the site', async ({ request }) => {
-    write("delete from rate_limits where key like 'magic:client:%'");
+    forgetClientLinkLimits();
     const email = uniqueEmail('redirect');
     const response = await request.post('/api/auth/request', { data: { email, next: '/\t/evil.example' }, headers: { Origin: baseURL } });
     expect(response.status()).toBe(200);
@@ -110,7 +110,13 @@ test.describe('answers that depend on a session or a token are private', () => {
       expect(await home.text()).toContain(user.email);
       expect(home.headers()['cache-control']).toBe('private, no-store');
       expect(home.headers().vary).toMatch(/cookie/i);
-      const service = query<{ id: number }>('select id from services where price_cents > 0 and active = 1 limit 1')[0]!;
+      const service = db
+        .select({ id: services.id })
+        .from(services)
+        .where(and(gt(services.priceCents, 0), eq(services.active, true)))
+        .orderBy(asc(services.id))
+        .limit(1)
+        .get()!;
       for (const path of ['/owner/dashboard', `/checkout?service=${service.id}`, '/subscription', '/api/auth/user', '/api/bookings', '/api/logout']) {
         const response = await signedIn.get(path, { maxRedirects: 0 });
         expect(response.headers()['cache-control'], path).toBe('private, no-store');
@@ -153,14 +159,14 @@ test.describe('signing out', () => {
     await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await expect(page).toHaveURL(`${baseURL}/`);
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
-    expect(query('select id from sessions where user_id = ?', user.id)).toEqual([]);
+    expect(sessionsOf(user.id)).toEqual([]);
   });
 
   test('a cross-site post is refused', async ({ request }) => {
     const user = createSignedInUser();
     const response = await request.post('/api/logout', { headers: { Cookie: `session=${user.token}`, Origin: 'https://evil.example' }, form: {} });
     expect(response.status()).toBe(403);
-    expect(query('select id from sessions where user_id = ?', user.id)).toHaveLength(1);
+    expect(sessionsOf(user.id)).toHaveLength(1);
   });
 
   test('"Sign out everywhere" ends the account’s other sessions too', async ({ browser }) => {
@@ -170,16 +176,15 @@ test.describe('signing out', () => {
     try {
       await signIn(phone, user);
       // A second session of the same account, as another device would have.
-      const laptopSession = createSignedInUser();
-      write('update sessions set user_id = ? where user_id = ?', user.id, laptopSession.id);
+      const laptopSession = createSession(user.id);
       await signIn(laptop, { ...user, token: laptopSession.token });
-      expect(query('select id from sessions where user_id = ?', user.id)).toHaveLength(2);
+      expect(sessionsOf(user.id)).toHaveLength(2);
 
       const page = await phone.newPage();
       await page.goto('/api/logout');
       await page.getByRole('button', { name: 'Sign out everywhere' }).click();
       await expect(page).toHaveURL(`${baseURL}/`);
-      expect(query('select id from sessions where user_id = ?', user.id)).toEqual([]);
+      expect(sessionsOf(user.id)).toEqual([]);
       expect((await laptop.request.get(`${baseURL}/api/auth/user`)).status()).toBe(401);
     } finally {
       await phone.close();
@@ -193,10 +198,10 @@ test.describe('a new sign-in', () => {
     const previous = createSignedInUser();
     await signIn(context, previous);
     const email = uniqueEmail('next-person');
-    await page.goto(`/auth/confirm?token=${issueToken(email)}&for=owner`);
+    await page.goto(`/auth/confirm?token=${issueMagicLink(email)}&for=owner`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/owner\/dashboard$/);
-    expect(query('select id from sessions where user_id = ?', previous.id)).toEqual([]);
+    expect(sessionsOf(previous.id)).toEqual([]);
     expect(await (await page.request.get('/api/auth/user')).json()).toMatchObject({ email });
   });
 });

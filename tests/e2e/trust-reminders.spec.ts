@@ -4,7 +4,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { randomBytes } from 'node:crypto';
-import { query, write } from '../support/db.ts';
+import { and, asc, eq, isNotNull, isNull, ne, notExists, sql } from 'drizzle-orm';
+import { bookings, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { AXE_TAGS } from '#tests/support/axe.ts';
@@ -22,20 +24,25 @@ const token = () => {
   return [...randomBytes(32)].map((byte) => alphabet[byte & 31]).join('');
 };
 
+/**
+ * A confirmed booking written as it stands: the lifecycle would not confirm
+ * one already inside its spa's cancellation window, which is what these tests need.
+ */
+const writeBooking = (fields: { spaId: number; userId?: number | null; name: string; email: string; scheduledAt: Date; manageToken: string }) =>
+  db
+    .insert(bookings)
+    .values({ ...fields, status: 'confirmed', calendarSequence: 1 })
+    .returning({ id: bookings.id })
+    .get();
+const windowOf = (spaId: number) => db.select({ hours: spas.cancellationWindowHours }).from(spas).where(eq(spas.id, spaId)).get()!.hours;
+
 /** A booking confirmed at `hoursAhead` from now at the answering spa, with its manage token. */
 function confirmedBooking(hoursAhead: number, userId: number | null = null) {
-  const spa = query<{ id: number; phone: string; name: string }>('select id, phone, name from spas where slug = ?', ANSWERING_SPA)[0]!;
+  const spa = db.select({ id: spas.id, phone: spas.phone, name: spas.name }).from(spas).where(eq(spas.slug, ANSWERING_SPA)).get()!;
   const manageToken = token();
   const email = `client-${manageToken.slice(0, 10)}@example.com`;
-  const booking = write<{ id: number }>(
-    `insert into bookings (spa_id, user_id, name, email, status, scheduled_at, manage_token, calendar_sequence) values (?, ?, 'Late Client', ?, 'confirmed', ?, ?, 1) returning id`,
-    spa.id,
-    userId,
-    email,
-    Date.now() + hoursAhead * HOUR,
-    manageToken,
-  )!;
-  const status = () => query<{ status: string; updated_at: number }>('select status, updated_at from bookings where id = ?', booking.id)[0]!;
+  const booking = writeBooking({ spaId: spa.id, userId, name: 'Late Client', email, scheduledAt: new Date(Date.now() + hoursAhead * HOUR), manageToken });
+  const status = () => db.select({ status: bookings.status, updatedAt: bookings.updatedAt }).from(bookings).where(eq(bookings.id, booking.id)).get()!;
   return { id: booking.id, manageToken, spa, status };
 }
 
@@ -50,7 +57,7 @@ test.describe('the cancellation window on the manage page', () => {
       const call = page.locator('[data-manage-call]');
       await expect(call).toContainText('Your appointment is less than 24 hours away, so it can no longer be cancelled online.');
       await expect(call).toContainText(`call ${booking.spa.name} at`);
-      await expect(call.getByRole('link', { name: booking.spa.phone })).toHaveAttribute('href', /^tel:\+1\d{10}$/);
+      await expect(call.getByRole('link', { name: booking.spa.phone! })).toHaveAttribute('href', /^tel:\+1\d{10}$/);
       await page.screenshot({ path: testInfo.outputPath(`manage-inside-window-${width}.png`), fullPage: true });
       await expectNoAxeViolations(page);
     });
@@ -95,11 +102,23 @@ test.describe('the cancellation window on the manage page', () => {
 test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
   test('saves a valid window (post/redirect/get), refuses a bad one in place, and the manage page follows it', async ({ page, context }, testInfo) => {
     const owner = createSignedInUser({ role: 'owner' });
-    const spa = write<{ id: number; name: string }>(
-      `update spas set owner_id = ? where id = (select id from spas where owner_id is null and active = 1 and slug <> ? and phone is not null order by random() limit 1) returning id, name`,
-      owner.id,
-      ANSWERING_SPA,
-    )!;
+    // One statement, so no other test borrows the same listing meanwhile.
+    const spa = db
+      .update(spas)
+      .set({ ownerId: owner.id })
+      .where(
+        eq(
+          spas.id,
+          db
+            .select({ id: spas.id })
+            .from(spas)
+            .where(and(isNull(spas.ownerId), eq(spas.active, true), ne(spas.slug, ANSWERING_SPA), isNotNull(spas.phone)))
+            .orderBy(sql`random()`)
+            .limit(1),
+        ),
+      )
+      .returning({ id: spas.id, name: spas.name })
+      .get()!;
     try {
       await signIn(context, owner);
       await page.goto(`/owner/spas/${spa.id}/policies`);
@@ -116,7 +135,7 @@ test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
       await expect(field).toHaveAttribute('aria-invalid', 'true');
       await expect(field).toHaveValue('500');
       await page.screenshot({ path: testInfo.outputPath('policies-refused.png'), fullPage: true });
-      expect(query<{ h: number }>('select cancellation_window_hours as h from spas where id = ?', spa.id)[0]!.h).toBe(24);
+      expect(windowOf(spa.id)).toBe(24);
       await expectNoAxeViolations(page);
 
       await field.fill('48');
@@ -124,27 +143,27 @@ test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
       await expect(page).toHaveURL(`/owner/spas/${spa.id}/policies?saved=1`);
       await expect(page.locator('[data-policy-saved]')).toContainText('Free cancellation up to 48 hours before');
       await expect(field).toHaveValue('48');
-      expect(query<{ h: number }>('select cancellation_window_hours as h from spas where id = ?', spa.id)[0]!.h).toBe(48);
+      expect(windowOf(spa.id)).toBe(48);
 
       // A booking 30 hours ahead is now inside the spa's window.
       const manageToken = token();
-      write(
-        `insert into bookings (spa_id, name, email, status, scheduled_at, manage_token, calendar_sequence) values (?, 'Client', ?, 'confirmed', ?, ?, 1)`,
-        spa.id,
-        `policy-${manageToken.slice(0, 8)}@example.com`,
-        Date.now() + 30 * HOUR,
+      writeBooking({
+        spaId: spa.id,
+        name: 'Client',
+        email: `policy-${manageToken.slice(0, 8)}@example.com`,
+        scheduledAt: new Date(Date.now() + 30 * HOUR),
         manageToken,
-      );
+      });
       await page.goto(`/bookings/manage/${manageToken}`);
       await expect(page.locator('[data-manage-call]')).toContainText('less than 48 hours away');
       await expect(page.locator('summary', { hasText: 'Cancel this booking' })).toHaveCount(0);
     } finally {
-      write('update spas set owner_id = null, cancellation_window_hours = 24 where id = ?', spa.id);
+      db.update(spas).set({ ownerId: null, cancellationWindowHours: 24 }).where(eq(spas.id, spa.id)).run();
     }
   });
 
   test('signed out: 401 and the sign-in screen; another owner’s listing or a bad id: 404', async ({ page, context, request }) => {
-    const spaId = query<{ id: number }>('select id from spas where slug = ?', ANSWERING_SPA)[0]!.id;
+    const spaId = db.select({ id: spas.id }).from(spas).where(eq(spas.slug, ANSWERING_SPA)).get()!.id;
     const signedOut = await request.get(`/owner/spas/${spaId}/policies`, { maxRedirects: 0 });
     expect(signedOut.status()).toBe(401);
     expect(await signedOut.text()).toContain('Sign in to manage your listing.');
@@ -158,7 +177,7 @@ test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
     }
     const posted = await page.request.post(`/owner/spas/${spaId}/policies`, { form: { cancellationWindowHours: '0' }, headers: { Origin: baseURL } });
     expect(posted.status()).toBe(404);
-    expect(query<{ h: number }>('select cancellation_window_hours as h from spas where id = ?', spaId)[0]!.h).toBe(24);
+    expect(windowOf(spaId)).toBe(24);
   });
 });
 
@@ -178,10 +197,15 @@ test.describe('the spa page’s booking area', () => {
   }
 
   test('a spa with too few requests shows no response time', async ({ page }) => {
-    const slug = query<{ slug: string }>(
-      `select slug from spas where active = 1 and slug <> ? and (select count(*) from bookings where spa_id = spas.id) = 0 order by id limit 1`,
-      ANSWERING_SPA,
-    )[0]!.slug;
+    const { slug } = db
+      .select({ slug: spas.slug })
+      .from(spas)
+      .where(
+        and(eq(spas.active, true), ne(spas.slug, ANSWERING_SPA), notExists(db.select({ id: bookings.id }).from(bookings).where(eq(bookings.spaId, spas.id)))),
+      )
+      .orderBy(asc(spas.id))
+      .limit(1)
+      .get()!;
     await page.goto(`/spas/${slug}`);
     await expect(page.locator('#request [data-cancellation-policy]')).toBeVisible();
     await expect(page.locator('[data-response-time]')).toHaveCount(0);

@@ -4,15 +4,18 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { AXE_TAGS } from '#tests/support/axe.ts';
-import { query, withE2eDatabase, write } from '../support/db.ts';
+import { asc, eq } from 'drizzle-orm';
+import { bookings, cities, reviewInvitations, services, spaPhotos, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { openMobileMenu } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
-import { forgetLoopbackLimits } from '../support/limits.ts';
+import { forgetClientLinkLimits, forgetLoopbackLimits } from '../support/limits.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-const firstCity = () => query<{ id: number; name: string; slug: string }>('select id, name, slug from cities where active = 1 order by id limit 1')[0]!;
+const activeCities = () => db.select({ id: cities.id, name: cities.name, slug: cities.slug }).from(cities).where(eq(cities.active, true));
+const firstCity = () => activeCities().orderBy(asc(cities.id)).limit(1).get()!;
 
 /** A listing of `owner`'s (listed unless `active` is false), with a description. */
 function makeSpa(
@@ -22,18 +25,24 @@ function makeSpa(
   const city = firstCity();
   const name = fields.name ?? `Walk Spa ${unique()}`;
   const slug = `walk-2-${unique()}`;
-  const row = write<{ id: number }>(
-    `insert into spas (name, slug, tier, city_id, owner_id, active, review_status, description, address, phone, email, website)
-     values (?, ?, ?, ?, ?, ?, ?, ?, '12 Harbor Way, Newport Beach', '(949) 555-0142', 'hello@walk.example', 'https://walk.example') returning id`,
-    name,
-    slug,
-    fields.tier ?? 'PREMIUM',
-    city.id,
-    owner?.id ?? null,
-    fields.active === false ? 0 : 1,
-    fields.review ?? 'approved',
-    'A calm harbor-side med spa for injectables, lasers and facials, with a physician on site every day.',
-  )!;
+  const row = db
+    .insert(spas)
+    .values({
+      name,
+      slug,
+      tier: fields.tier ?? 'PREMIUM',
+      cityId: city.id,
+      ownerId: owner?.id ?? null,
+      active: fields.active !== false,
+      reviewStatus: fields.review ?? 'approved',
+      description: 'A calm harbor-side med spa for injectables, lasers and facials, with a physician on site every day.',
+      address: '12 Harbor Way, Newport Beach',
+      phone: '(949) 555-0142',
+      email: 'hello@walk.example',
+      website: 'https://walk.example',
+    })
+    .returning({ id: spas.id })
+    .get();
   return { id: row.id, slug, name, city };
 }
 
@@ -164,25 +173,30 @@ test.describe('the owner’s listing pages (items 4 and 23)', () => {
 test.describe('the member home (items 9 and 23)', () => {
   function bookingsOf(user: TestUser) {
     const spa = makeSpa(null, { name: `Harborlight Aesthetics ${unique()}` });
-    const service = write<{ id: number }>(
-      "insert into services (spa_id, name, price_cents, price_unit, duration, category) values (?, 'Botox Cosmetic', 1400, 'per unit', 30, 'injectable') returning id",
-      spa.id,
-    )!.id;
-    const ids = withE2eDatabase(
-      (db) => {
-        const insert = db.prepare(
-          'insert into bookings (user_id, service_id, spa_id, name, email, preferred_date, status, manage_token, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id',
-        );
-        const made = {} as Record<'completed' | 'cancelled' | 'pending', number>;
-        (['completed', 'cancelled', 'pending'] as const).forEach((status, i) => {
-          made[status] = (
-            insert.get(user.id, service, spa.id, 'Noor Haddad', user.email, '2026-12-02', status, manageToken(), Date.now() + i) as { id: number }
-          ).id;
-        });
-        return made;
-      },
-      { write: true },
-    );
+    const service = db
+      .insert(services)
+      .values({ spaId: spa.id, name: 'Botox Cosmetic', priceCents: 1400, priceUnit: 'per unit', duration: 30, category: 'injectable' })
+      .returning({ id: services.id })
+      .get().id;
+    // Written in each state as it stands (one a millisecond apart, so the cards' order is known), not moved through the lifecycle.
+    const ids = {} as Record<'completed' | 'cancelled' | 'pending', number>;
+    (['completed', 'cancelled', 'pending'] as const).forEach((status, i) => {
+      ids[status] = db
+        .insert(bookings)
+        .values({
+          userId: user.id,
+          serviceId: service,
+          spaId: spa.id,
+          name: 'Noor Haddad',
+          email: user.email,
+          preferredDate: '2026-12-02',
+          status,
+          manageToken: manageToken(),
+          createdAt: new Date(Date.now() + i),
+        })
+        .returning({ id: bookings.id })
+        .get().id;
+    });
     return { spa, ids };
   }
 
@@ -228,7 +242,9 @@ test.describe('the member home (items 9 and 23)', () => {
     await page.goto('/');
     const response = await page.request.post('/reviews/new', { form: { booking: String(ids.completed) }, headers: { Origin: new URL(page.url()).origin } });
     expect(response.status()).toBe(404);
-    expect(query('select 1 from review_invitations where booking_id = ?', ids.completed)).toHaveLength(0);
+    expect(
+      db.select({ bookingId: reviewInvitations.bookingId }).from(reviewInvitations).where(eq(reviewInvitations.bookingId, ids.completed)).all(),
+    ).toHaveLength(0);
   });
 
   for (const width of [375, 1280]) {
@@ -314,7 +330,7 @@ test.describe('the website field (item 11)', () => {
     await page.getByLabel('Website').fill('walkthroughglow.example');
     await page.getByRole('button', { name: 'Save listing' }).click();
     await expect(page.locator('[data-owner-notice]')).toContainText('Listing saved');
-    expect(query<{ website: string }>('select website from spas where id = ?', spa.id)[0]!.website).toBe('https://walkthroughglow.example');
+    expect(db.select({ website: spas.website }).from(spas).where(eq(spas.id, spa.id)).get()!.website).toBe('https://walkthroughglow.example');
     await expect(page.getByLabel('Website')).toHaveValue('https://walkthroughglow.example');
   });
 });
@@ -349,7 +365,7 @@ test('/offers counts the offers still running, and an ended card says Ended (ite
 test.describe('the editors’ desk (items 15, 16)', () => {
   test('a listing awaiting review shows its details and photos', async ({ page, context }) => {
     const spa = makeSpa(createSignedInUser({ role: 'owner' }), { active: false, review: 'pending', tier: 'FREE' });
-    write("insert into spa_photos (spa_id, url, alt, position) values (?, '/images/spas/spa-03.svg', 'Reception desk', 0)", spa.id);
+    db.insert(spaPhotos).values({ spaId: spa.id, url: '/images/spas/spa-03.svg', alt: 'Reception desk', position: 0 }).run();
     await signIn(context, createSignedInUser({ role: 'admin' }));
     await page.goto('/admin');
     const card = page.locator(`[data-review-spa="${spa.id}"]`);
@@ -441,12 +457,12 @@ test.describe('/services and the treatment choice (item 17)', () => {
 
 test('after a free signup the sign-in page says a link is on its way (item 19)', async ({ page }) => {
   forgetLoopbackLimits();
-  write("delete from rate_limits where key like 'magic:client:%'");
+  forgetClientLinkLimits();
   await page.goto('/owner/signup');
   await hydrated(page, 'OwnerSignupForm');
   await page.getByLabel('Spa name *').fill(`Walk Signup Spa ${unique()}`);
   await page.getByLabel('Your e-mail (owner) *').fill(`walk-signup-${unique()}@example.com`);
-  await page.getByLabel('City *').selectOption({ label: query<{ name: string }>('select name from cities where active = 1 order by name limit 1')[0]!.name });
+  await page.getByLabel('City *').selectOption({ label: activeCities().orderBy(asc(cities.name)).limit(1).get()!.name });
   await page.getByRole('button', { name: 'Submit Listing' }).click();
   await page.waitForURL(/\/owner\/login\?/);
   await expect(page.locator('[data-link-sent]')).toContainText('We e-mailed you a sign-in link');
@@ -458,7 +474,7 @@ test('after a free signup the sign-in page says a link is on its way (item 19)',
 // --- 21: no hydration mismatch when the first toast appears --------------------------
 
 test('the first toast of a page logs no hydration error (item 21)', async ({ page }) => {
-  write("delete from rate_limits where key like 'magic:client:%'");
+  forgetClientLinkLimits();
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));

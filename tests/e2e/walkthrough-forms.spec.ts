@@ -2,23 +2,33 @@
 // the home forms offer a treatment (4), owners ask for links at POST
 // /api/auth/request (10), a failed request offers Retry in its toast (11); and
 // the sign-in and booking forms work as plain HTML forms without JavaScript.
-import { expect, test, type Page } from '@playwright/test';
-import { query, write } from '../support/db.ts';
+import type { Page } from '@playwright/test';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { bookings, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const bookingsFor = (email: string) =>
-  query<{ id: number; user_id: number | null; spa_id: number | null; service_id: number | null }>('select * from bookings where email = ? order by id', email);
-const resetClientLimit = () => write("delete from rate_limits where key like 'magic:client:%'");
+  db
+    .select({ id: bookings.id, userId: bookings.userId, spaId: bookings.spaId, serviceId: bookings.serviceId })
+    .from(bookings)
+    .where(eq(bookings.email, email))
+    .orderBy(asc(bookings.id))
+    .all();
+/** Active services of active spas: what the home forms offer. */
+const offeredServices = () =>
+  db
+    .select({ id: services.id, name: services.name, spaId: services.spaId })
+    .from(services)
+    .innerJoin(spas, eq(spas.id, services.spaId))
+    .where(and(eq(services.active, true), eq(spas.active, true)));
 /** A service of an active spa, and its spa. */
 // The seeded service with the lowest id: the home page was built before the
 // tests ran, so a service another test adds meanwhile is not among its options.
-const someService = () =>
-  query<{ id: number; name: string; spa_id: number }>(
-    'select s.id, s.name, s.spa_id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 order by s.id limit 1',
-  )[0]!;
+const someService = () => offeredServices().orderBy(asc(services.id)).limit(1).get()!;
 
 async function homeForm(page: Page) {
   await page.goto('/#contact');
@@ -27,9 +37,8 @@ async function homeForm(page: Page) {
 }
 
 test.describe('(1) the member home', () => {
-  test('a request from its form shows in "Your bookings" without a reload', async ({ page }) => {
-    const user = createSignedInUser({ firstName: 'Ines', lastName: 'Moreau' });
-    await signIn(page.context(), user);
+  test('a request from its form shows in "Your bookings" without a reload', async ({ page, signedIn }) => {
+    await signedIn('client', { firstName: 'Ines', lastName: 'Moreau' });
     const form = await homeForm(page);
     await expect(page.getByRole('heading', { name: 'Begin Your Wellness Journey' })).toBeVisible();
     // A marker that a reload would wipe.
@@ -45,9 +54,8 @@ test.describe('(1) the member home', () => {
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false });
 
-    test('the post returns to the member home, whose list shows the request', async ({ page }) => {
-      const user = createSignedInUser({ firstName: 'Theo' });
-      await signIn(page.context(), user);
+    test('the post returns to the member home, whose list shows the request', async ({ page, signedIn }) => {
+      const user = await signedIn('client', { firstName: 'Theo' });
       await page.goto('/#contact');
       const form = page.locator('#contact form[data-booking-form]');
       await expect(form.getByLabel('Email')).toHaveValue(user.email);
@@ -56,7 +64,7 @@ test.describe('(1) the member home', () => {
       await expect(page).toHaveURL(/\/\?requested=1#bookings-heading$/);
       await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
       await expect(page.locator('#member-bookings [data-booking-card]')).toHaveCount(1);
-      expect(bookingsFor(user.email)).toMatchObject([{ user_id: user.id }]);
+      expect(bookingsFor(user.email)).toMatchObject([{ userId: user.id }]);
     });
   });
 });
@@ -76,20 +84,20 @@ test.describe('(4) a treatment on the home forms', () => {
     await form.getByRole('button', { name: 'Request Appointment' }).click();
     expect((await sent).postDataJSON()).toMatchObject({ serviceId: service.id });
     await expect(page.getByRole('status').filter({ hasText: 'Booking Request Submitted!' })).toBeVisible();
-    expect(bookingsFor(email)[0]).toMatchObject({ service_id: service.id, spa_id: service.spa_id });
+    expect(bookingsFor(email)[0]).toMatchObject({ serviceId: service.id, spaId: service.spaId });
     // The form resets to "not sure yet".
     await expect(treatment).toHaveValue('');
   });
 
-  test("the member home's form has the choice too", async ({ page }) => {
-    await signIn(page.context(), createSignedInUser());
+  test("the member home's form has the choice too", async ({ page, signedIn }) => {
+    await signedIn('client');
     const form = await homeForm(page);
     const treatment = form.getByLabel('Treatment');
     await expect(treatment).toBeVisible();
     await expect(treatment).toHaveValue('');
     // "Not sure yet" and every service in the directory.
-    const services = query<{ n: number }>('select count(*) as n from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1')[0]!.n;
-    await expect(treatment.locator('option')).toHaveCount(services + 1);
+    const offered = offeredServices().all().length;
+    await expect(treatment.locator('option')).toHaveCount(offered + 1);
   });
 
   test.describe('without JavaScript', () => {
@@ -106,11 +114,11 @@ test.describe('(4) a treatment on the home forms', () => {
       await form.getByRole('checkbox').check();
       await form.getByRole('button', { name: 'Request Appointment' }).click();
       await expect(page.getByRole('heading', { name: 'Booking Request Submitted!' })).toBeVisible();
-      expect(bookingsFor(email)[0]).toMatchObject({ service_id: service.id, spa_id: service.spa_id });
+      expect(bookingsFor(email)[0]).toMatchObject({ serviceId: service.id, spaId: service.spaId });
     });
 
     test('/booking?spa={id} addresses the plain form to that spa', async ({ page }) => {
-      const spa = query<{ id: number }>('select id from spas where active = 1 order by id desc limit 1')[0]!;
+      const spa = db.select({ id: spas.id }).from(spas).where(eq(spas.active, true)).orderBy(desc(spas.id)).limit(1).get()!;
       const email = uniqueEmail('booking-nojs');
       await page.goto(`/booking?spa=${spa.id}`);
       const form = page.locator('#request form[data-booking-form]');
@@ -119,14 +127,13 @@ test.describe('(4) a treatment on the home forms', () => {
       await form.getByRole('checkbox').check();
       await form.getByRole('button', { name: 'Request Appointment' }).click();
       await expect(page.getByRole('heading', { name: 'Booking Request Submitted!' })).toBeVisible();
-      expect(bookingsFor(email)[0]).toMatchObject({ spa_id: spa.id });
+      expect(bookingsFor(email)[0]).toMatchObject({ spaId: spa.id });
     });
   });
 });
 
 test.describe('(10) owner sign-in', () => {
-  test.beforeEach(resetClientLimit);
-
+  // No sign-in limits are reset: each test asks for its link from an address of its own (../support/fixtures.ts).
   test('/owner/login asks POST /api/auth/request, and the link still lands owners on the dashboard', async ({ page }) => {
     const email = uniqueEmail('owner');
     const posts: string[] = [];

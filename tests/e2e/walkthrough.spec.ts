@@ -1,14 +1,15 @@
 // Departures from the spec found by the walk-through (issue 10), each pinned
 // by a test that failed before its fix.
-import { expect, test } from '@playwright/test';
-import { query, write } from '../support/db.ts';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { cities, clicks, services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { holdRequests, openMobileMenu } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { expect, expireSession, test } from '../support/fixtures.ts';
 
 test.describe('signed in, About leads somewhere', () => {
-  test('the member home has #about, reached from the navigation and the footer', async ({ page, context }) => {
-    await signIn(context, createSignedInUser({ firstName: 'Noor' }));
+  test('the member home has #about, reached from the navigation and the footer', async ({ page, signedIn }) => {
+    await signedIn('client', { firstName: 'Noor' });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Noor');
     await expect(page.locator('#about')).toHaveCount(1);
@@ -34,7 +35,12 @@ test.describe('home', () => {
     expect(new Set(categories).size).toBe(6);
     const first = cards.first();
     const id = await first.getAttribute('data-service-id');
-    const [service] = query<{ slug: string }>('select p.slug from services s join spas p on p.id = s.spa_id where s.id = ?', Number(id));
+    const service = db
+      .select({ slug: spas.slug })
+      .from(services)
+      .innerJoin(spas, eq(spas.id, services.spaId))
+      .where(eq(services.id, Number(id)))
+      .get();
     await expect(first.getByRole('link', { name: /^Learn More/ })).toHaveAttribute('href', `/spas/${service!.slug}#service-${id}`);
     await expect(grid.getByRole('link', { name: /^Book Now/ })).toHaveCount(0);
     // The eight treatment tiles stay, below the cards.
@@ -52,8 +58,8 @@ test.describe('home', () => {
 test.describe('the mobile sheet of a signed-in visitor', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('shows the loading placeholder, not Sign In and Book Now, until the lookup returns', async ({ page, context }) => {
-    await signIn(context, createSignedInUser({ firstName: 'Lea', lastName: 'Park' }));
+  test('shows the loading placeholder, not Sign In and Book Now, until the lookup returns', async ({ page, signedIn }) => {
+    await signedIn('client', { firstName: 'Lea', lastName: 'Park' });
     const release = await holdRequests(page, '**/api/auth/user');
     const sheet = await openMobileMenu(page, '/privacy-policy');
     await expect(sheet.getByRole('img', { name: 'Loading your account' })).toBeVisible();
@@ -76,10 +82,9 @@ test.describe('the mobile sheet of a signed-in visitor', () => {
 test.describe('owner dashboard: a failed session check', () => {
   const notifications = (page: import('@playwright/test').Page) => page.getByRole('region', { name: 'Notifications (F8)' });
 
-  test('is a destructive toast, for an expired session', async ({ page, context }) => {
-    const user = createSignedInUser({ role: 'owner' });
-    await signIn(context, user);
-    write('update sessions set expires_at = ? where id = ?', Date.now() - 1000, user.token.split('.')[0]);
+  test('is a destructive toast, for an expired session', async ({ page, signedIn }) => {
+    const user = await signedIn('owner');
+    expireSession(user.token);
     const response = await page.goto('/owner/dashboard');
     expect(response?.status()).toBe(401);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authentication required');
@@ -98,19 +103,25 @@ test.describe('owner dashboard: a failed session check', () => {
 });
 
 test.describe('outbound clicks', () => {
-  type Spa = { id: number; slug: string; website: string; booking_link: string; phone: string };
-  const premium = () =>
-    query<Spa>(
-      "select id, slug, website, booking_link, phone from spas where active = 1 and tier = 'PREMIUM' and website is not null and booking_link is not null order by id limit 1",
-    )[0]!;
+  const premium = () => {
+    const spa = db
+      .select({ id: spas.id, slug: spas.slug, website: spas.website, bookingLink: spas.bookingLink, phone: spas.phone, citySlug: cities.slug })
+      .from(spas)
+      .innerJoin(cities, eq(cities.id, spas.cityId))
+      .where(and(eq(spas.active, true), eq(spas.tier, 'PREMIUM'), isNotNull(spas.website), isNotNull(spas.bookingLink)))
+      .orderBy(asc(spas.id))
+      .limit(1)
+      .get()!;
+    // Chosen for having both links.
+    return { ...spa, website: spa.website!, bookingLink: spa.bookingLink! };
+  };
   // The tests in this block run side by side on the same spa, so each counts only the clicks made from its own page.
   const clicksOf = (spaId: number, target: string, fromPage: string) =>
-    query<{ url: string; ip_hash: string | null; referer: string | null }>(
-      'select url, ip_hash, referer from clicks where spa_id = ? and target_url = ? and url = ?',
-      spaId,
-      target,
-      fromPage,
-    );
+    db
+      .select({ url: clicks.url, ipHash: clicks.ipHash, referer: clicks.referer })
+      .from(clicks)
+      .where(and(eq(clicks.spaId, spaId), eq(clicks.targetUrl, target), eq(clicks.url, fromPage)))
+      .all();
 
   test.beforeEach(async ({ page }) => {
     // The outside sites are not reachable here: answer them with a blank page.
@@ -128,14 +139,14 @@ test.describe('outbound clicks', () => {
     await page.waitForURL((url) => url.origin === new URL(spa.website).origin);
     await expect.poll(() => clicksOf(spa.id, spa.website, spaPage).length).toBe(before + 1);
     const row = clicksOf(spa.id, spa.website, spaPage).at(-1)!;
-    expect(row.ip_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.ipHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.referer).toBeNull();
 
     await page.goto(`/spas/${spa.slug}`);
     const booking = page.locator('main [data-book-link]').first();
-    const bookingBefore = clicksOf(spa.id, spa.booking_link, spaPage).length;
+    const bookingBefore = clicksOf(spa.id, spa.bookingLink, spaPage).length;
     await booking.click();
-    await expect.poll(() => clicksOf(spa.id, spa.booking_link, spaPage).length).toBe(bookingBefore + 1);
+    await expect.poll(() => clicksOf(spa.id, spa.bookingLink, spaPage).length).toBe(bookingBefore + 1);
 
     await page.goto(`/spas/${spa.slug}`);
     const directions = page.locator('main a[data-click-kind="directions"]');
@@ -148,13 +159,12 @@ test.describe('outbound clicks', () => {
 
   test('a spa card in search results records its booking link', async ({ page }) => {
     const spa = premium();
-    const [city] = query<{ slug: string }>('select c.slug from cities c join spas s on s.city_id = c.id where s.id = ?', spa.id);
-    await page.goto(`/search-results?city=${city!.slug}`);
+    await page.goto(`/search-results?city=${spa.citySlug}`);
     const card = page.locator(`[data-spa-card][data-spa-id="${spa.id}"]`);
     // The click records the page's path without its query.
-    const before = clicksOf(spa.id, spa.booking_link, '/search-results').length;
+    const before = clicksOf(spa.id, spa.bookingLink, '/search-results').length;
     await card.locator('[data-book-link]').click();
-    await expect.poll(() => clicksOf(spa.id, spa.booking_link, '/search-results').length).toBe(before + 1);
+    await expect.poll(() => clicksOf(spa.id, spa.bookingLink, '/search-results').length).toBe(before + 1);
   });
 
   test('without JavaScript the links are the same plain links', async ({ browser }) => {
@@ -163,7 +173,7 @@ test.describe('outbound clicks', () => {
     try {
       const page = await context.newPage();
       await page.goto(`${baseURL}/spas/${spa.slug}`);
-      await expect(page.locator('main [data-book-link]').first()).toHaveAttribute('href', spa.booking_link);
+      await expect(page.locator('main [data-book-link]').first()).toHaveAttribute('href', spa.bookingLink);
       await expect(page.getByRole('main').locator(`a[href="${spa.website}"]`)).toHaveCount(1);
       await expect(page.locator('main a[data-click-kind="phone"]').first()).toHaveAttribute('href', /^tel:\+1\d{10}$/);
     } finally {
@@ -178,7 +188,13 @@ test.describe('outbound clicks', () => {
     expect((await post({ spaId: spa.id, kind: 'email' })).status()).toBe(422);
     expect((await post({ spaId: 'x', kind: 'phone' })).status()).toBe(422);
     expect((await post({ spaId: 987654321, kind: 'phone' })).status()).toBe(404);
-    const [free] = query<{ id: number }>("select id from spas where active = 1 and tier = 'FREE' order by id limit 1");
+    const free = db
+      .select({ id: spas.id })
+      .from(spas)
+      .where(and(eq(spas.active, true), eq(spas.tier, 'FREE')))
+      .orderBy(asc(spas.id))
+      .limit(1)
+      .get();
     expect((await post({ spaId: free!.id, kind: 'booking' })).status()).toBe(422);
     expect((await request.post('/api/clicks', { data: 'spaId=1', headers: { 'Content-Type': 'text/plain' } })).status()).toBe(415);
     expect((await post({ spaId: spa.id, kind: 'phone', page: `/${'a'.repeat(2000)}` })).status()).toBe(413);

@@ -5,8 +5,12 @@
 // (The site itself opens its database with db/client.ts openDatabase.)
 // tests/support/db.ts applies these to the e2e run's database.
 import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import * as schema from '#db/schema.ts';
 
 export type Sqlite = Database.Database;
+/** Drizzle's query builder on db/schema.ts, the tables the site's own code uses. */
+export type Tables = BetterSQLite3Database<typeof schema>;
 
 /** `write`: open for changes; writers wait up to 5 s for the server's locks. */
 export function openDatabaseFile(path: string, { write = false } = {}): Sqlite {
@@ -24,6 +28,14 @@ export function withDatabase<T>(path: string, work: (db: Sqlite) => T, options: 
     db.close();
   }
 }
+
+/**
+ * Opens `path` (another server's database: the run's own is #lib/server/db.ts)
+ * for drizzle on db/schema.ts, runs `work`, and closes it: a renamed column
+ * then fails the type check, where a SQL string would fail the run.
+ */
+export const withTablesAt = <T>(path: string, work: (db: Tables) => T, options: { write?: boolean } = {}): T =>
+  withDatabase(path, (sqlite) => work(drizzle(sqlite, { schema })), options);
 
 /** The rows of one query. */
 export const queryAt = <T>(path: string, sql: string, ...params: unknown[]): T[] => withDatabase(path, (db) => db.prepare(sql).all(...params) as T[]);

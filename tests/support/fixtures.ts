@@ -14,8 +14,9 @@
 // views never count against another's rate limits, and no test resets them.
 import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { bookings, cities, leads, reviews, spas, users, type Tier } from '#db/schema.ts';
+import { bookings, cities, leads, magicTokens, reviews, sessions, spas, users, type Tier } from '#db/schema.ts';
 import { createSession } from '#lib/server/auth/sessions.ts';
+import { hashToken, randomToken } from '#lib/server/auth/tokens.ts';
 import type { SessionUser } from '#lib/server/auth/sessions.ts';
 import type { BookingChange } from '#lib/booking-lifecycle.ts';
 import { changeBooking, createBooking } from '#lib/server/bookings/bookings.ts';
@@ -95,6 +96,37 @@ export async function signIn(context: BrowserContext, user: Pick<TestUser, 'toke
     { name: 'session', value: user.token, url: baseURL, httpOnly: true, sameSite: 'Lax' },
     { name: 'signed_in', value: '1', url: baseURL, sameSite: 'Lax' },
   ]);
+}
+
+// MAGIC_LINK_TTL_MS, not imported: magic-links.ts reads Vite's import.meta.env when loaded, which the runner has not.
+const LINK_LIFETIME_MS = 15 * 60_000;
+
+/** Where a spa's mail goes: its owner's address, else the listing's own (null: nowhere). */
+export function spaMailbox(spaId: number): string | null {
+  const row = db.select({ owner: users.email, listing: spas.email }).from(spas).leftJoin(users, eq(users.id, spas.ownerId)).where(eq(spas.id, spaId)).get();
+  return row?.owner ?? row?.listing ?? null;
+}
+
+/**
+ * A sign-in link's token, stored as requestMagicLink stores one but without
+ * the e-mail or the rate limits, for tests of what happens after the message.
+ */
+export function issueMagicLink(email: string, expiresAt = new Date(Date.now() + LINK_LIFETIME_MS)): string {
+  // 32 bytes: the 52 characters a link's token has (MAGIC_TOKEN_PATTERN).
+  const token = randomToken(32);
+  db.insert(magicTokens)
+    .values({ tokenHash: hashToken(token), email, expiresAt })
+    .run();
+  return token;
+}
+
+/** Makes the session of a cookie's value (`<id>.<secret>`) one that ran out a second ago, as if its time had passed. */
+export function expireSession(token: string): void {
+  const id = token.split('.')[0]!;
+  db.update(sessions)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(sessions.id, id))
+    .run();
 }
 
 const admin = (): SessionUser => ({ id: 0, email: 'fixtures@example.com', firstName: null, lastName: null, profileImageUrl: null, role: 'admin' });

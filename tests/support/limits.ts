@@ -1,11 +1,14 @@
-// Rate limits in the end-to-end run. Every test's browser and request context
-// connects from 127.0.0.1, so the whole suite is one client to the server:
-// tests that book or report events clear that one client's counters first,
+// Rate limits in the end-to-end run. Specs on the fixtures' `test`
+// (./fixtures.ts) are clients of their own and reset nothing; the others
+// connect from 127.0.0.1, so the whole of them is one client to the server:
+// those that book or report events clear that one client's counters first,
 // as an hour having passed would. Tests of the limits themselves
 // (security-abuse.spec.ts) connect from other loopback addresses and are not
 // touched by this.
 import { createHmac } from 'node:crypto';
-import { write } from './db.ts';
+import { eq, inArray, like } from 'drizzle-orm';
+import { rateLimits } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { analyticsSalt } from './env.ts';
 
 /** The server's keyed hash of a client address (src/lib/server/client-address.ts, IPv4). */
@@ -15,10 +18,17 @@ export const clientHash = (address: string) => createHmac('sha256', analyticsSal
 export function forgetLoopbackLimits(): void {
   const hash = clientHash('127.0.0.1');
   const keys = ['booking:client', 'analytics:client', 'signup:client', 'signup:client-day', 'checkout:client'].map((name) => `${name}:${hash}`);
-  write(`delete from rate_limits where key in (${keys.map(() => '?').join(', ')})`, ...keys);
+  db.delete(rateLimits).where(inArray(rateLimits.key, keys)).run();
+}
+
+/** Forgets how many sign-in links every client has asked for (20 per 15 minutes each); the per-address limits stay. */
+export function forgetClientLinkLimits(): void {
+  db.delete(rateLimits).where(like(rateLimits.key, 'magic:client:%')).run();
 }
 
 /** Forgets that 127.0.0.1 has viewed this spa (a view counts once per client per half hour). */
 export function forgetLoopbackView(entityType: string, entityId: string | number): void {
-  write('delete from rate_limits where key = ?', `analytics:view:${entityType}:${entityId}:${clientHash('127.0.0.1')}`);
+  db.delete(rateLimits)
+    .where(eq(rateLimits.key, `analytics:view:${entityType}:${entityId}:${clientHash('127.0.0.1')}`))
+    .run();
 }
