@@ -42,9 +42,8 @@ export default defineConfig({
   trailingSlash: 'never',
   // Pages are written as dir/index.html: a city page and its treatment pages
   // (cities/irvine, cities/irvine/botox) cannot both be files.
-  // inlineStylesheets: the stylesheet goes in each page's <style>, so the first
-  // paint waits for no second request (issue 27; docs/decisions/0032-first-paint.md).
-  build: { format: 'directory', inlineStylesheets: 'always' },
+  // The stylesheet stays a file of its own (docs/decisions/0032-first-paint.md).
+  build: { format: 'directory' },
   vite: { plugins: [tailwindcss()] },
   // No Markdown pages; Shiki's inline styles would need 'unsafe-inline' under the policy.
   markdown: { syntaxHighlight: false },

@@ -66,10 +66,8 @@ export function securityHeadersInclude(siteUrl: string): string {
 /**
  * The build's page policy as an nginx map: HTML nginx sends gets it, other
  * files none (an empty value sends no header). Every page of a build carries
- * the same policy: Astro lists all the build's script hashes on each, and
- * each page inlines the same stylesheet (src/styles/global.css; a page's own
- * <style> would add a hash of its own). A build that did not would need a map
- * by address, so it is refused here, at publish.
+ * the same policy (Astro lists all the build's hashes on each); a build that
+ * did not would need a map by address, so it is refused here, at publish.
  */
 export function pagePolicyInclude(buildDir: string): string {
   const policies = new Set(readPagePolicies(buildDir).values());

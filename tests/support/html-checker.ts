@@ -30,12 +30,5 @@ export function htmlErrors(documents: { name: string; html: string }[]): string[
     output = String((error as { stderr?: Buffer }).stderr ?? error);
   }
   const messages = output ? (JSON.parse(output) as { messages: VnuMessage[] }).messages : [];
-  // The pages carry their stylesheet inline (docs/decisions/0032-first-paint.md),
-  // which the checker then runs through its CSS validator. That one predates
-  // what Tailwind writes (@property, margin-trim, custom properties in
-  // transition lists) and rejects it all; the markup is what this checks, as
-  // it did when the stylesheet was a file of its own.
-  return messages
-    .filter((m) => !m.message.startsWith('CSS: '))
-    .map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`);
+  return messages.map((m) => `${m.url.replace(/^.*\//, '')}:${m.lastLine ?? '?'} ${m.message} ${JSON.stringify(m.extract ?? '')}`);
 }
