@@ -64,6 +64,8 @@ export function nginxMain(dir: string, site: string, { workers = 1 }: { workers?
   return `# As root, the workers would run as nobody, who cannot read a test's folders.
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes ${workers};
+# The front's locations and log maps are regular expressions (docs/deploy.md).
+pcre_jit on;
 pid ${join(dir, 'nginx.pid')};
 error_log ${join(dir, 'error.log')} warn;
 load_module ${BROTLI_MODULE};
