@@ -1,9 +1,8 @@
 // What the second walk-through found (issue 26), one block per item, each
 // test failing before its fix. The items whose tests are unit tests have them
 // beside their code.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { AXE_TAGS } from '#tests/support/axe.ts';
+import { AXE_TAGS, axeBuilder } from '#tests/support/axe.ts';
 import { asc, eq } from 'drizzle-orm';
 import { bookings, cities, reviewInvitations, services, spaPhotos, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
@@ -58,7 +57,7 @@ const manageToken = () => Array.from({ length: 32 }, () => 'abcdefghijklmnopqrst
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const results = await axeBuilder(page).withTags(AXE_TAGS).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
