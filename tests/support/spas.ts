@@ -1,9 +1,9 @@
-// Spas and cities made for one test, and demo listings lent to one, in the
-// e2e run's database: through drizzle on db/schema.ts, so a renamed column
-// fails the type check, not a run.
+// Spas and cities made for one test, demo listings lent to one, and demo
+// listings looked up, in the e2e run's database: through drizzle on
+// db/schema.ts, so a renamed column fails the type check, not a run.
 import { expect, type BrowserContext } from '@playwright/test';
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { cities, spas } from '#db/schema.ts';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { cities, spas, type Tier } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
 
@@ -54,6 +54,19 @@ export function borrowSpa(ownerId: number): { id: number; name: string; slug: st
   expect(spa, 'a seeded spa without an owner').toBeDefined();
   const { id, name, slug } = spa!;
   return { id, name, slug, giveBack: () => db.update(spas).set({ ownerId: null }).where(eq(spas.id, id)).run() };
+}
+
+/** The active listing of `tier` with the lowest id. */
+export function firstSpaOfTier(tier: Tier): { id: number; slug: string } {
+  const spa = db
+    .select({ id: spas.id, slug: spas.slug })
+    .from(spas)
+    .where(and(eq(spas.active, true), eq(spas.tier, tier)))
+    .orderBy(asc(spas.id))
+    .limit(1)
+    .get();
+  expect(spa, `an active ${tier} listing`).toBeDefined();
+  return spa!;
 }
 
 /**
