@@ -3,7 +3,9 @@
 // runs, the card form's states run, and a plan form may go on to Stripe
 // Checkout (the stand-in's page), all without one violation.
 import { expect, test } from '@playwright/test';
-import { query } from '../support/db.ts';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { services, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { visit, watchViolations } from '../support/csp.ts';
 import { ownerWithSpaInNewCity } from '../support/spas.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
@@ -12,9 +14,14 @@ import { withStripeDouble } from '../support/stripe-double.ts';
 test('checkout with Stripe.js and the plans page load without a violation; Stripe is in the policy', async ({ page, context }) => {
   const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp Pay City', spa: 'Csp Pay' });
   await withStripeDouble(page);
-  const [service] = query<{ id: number }>(
-    'select s.id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1',
-  );
+  const service = db
+    .select({ id: services.id })
+    .from(services)
+    .innerJoin(spas, eq(spas.id, services.spaId))
+    .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0)))
+    .orderBy(asc(services.id))
+    .limit(1)
+    .get();
 
   expect(await visit(page, `/checkout?service=${service!.id}`)).toEqual([]);
   // The island reached Stripe.js (the double) and shows its card field.
