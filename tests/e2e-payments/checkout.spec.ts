@@ -4,7 +4,8 @@
 // confirmPayment(), so the island's states and toasts run for real.
 import { expect, test, type Page } from '@playwright/test';
 import Stripe from 'stripe';
-import { and, asc, count, eq, gt, isNotNull, isNull, notLike, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, notLike, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { bookings, checkoutHolds, services, spas } from '#db/schema.ts';
 import { invalidateUserSessions } from '#lib/server/auth/sessions.ts';
 import { db } from '#lib/server/db.ts';
@@ -12,22 +13,15 @@ import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
-import { ownerWithSpaInNewCity } from '../support/spas.ts';
+import { firstPricedService, ownerWithSpaInNewCity } from '../support/spas.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
 const stripe = new Stripe(stripeEnv.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(stripeEnv.STRIPE_API_PORT), protocol: 'http', maxNetworkRetries: 0 });
 
-function pricedService() {
-  const service = db
-    .select({ id: services.id, name: services.name, priceCents: services.priceCents })
-    .from(services)
-    .innerJoin(spas, eq(spas.id, services.spaId))
-    .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0), notLike(sql`lower(${services.name})`, '%consultation%')))
-    .orderBy(asc(services.id))
-    .limit(1)
-    .get();
-  return service!;
-}
+/** A priced service to pay for, not a consultation. */
+const pricedService = () => firstPricedService(notLike(sql`lower(${services.name})`, '%consultation%'));
+/** How many rows of `table` match `where`. */
+const countOf = (table: SQLiteTable, where: SQL | undefined) => db.select({ n: count() }).from(table).where(where).get()!.n;
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
 /** Opens the checkout of the service; its Pay button, named with the price. */
@@ -153,13 +147,7 @@ test('a refused payment request (here a tampered amount) shows "Booking Error" a
   await expect(page.getByText('Failed to initialize payment. Please try again.')).toBeVisible();
   await page.waitForURL(/\/services$/);
   // Nothing was charged or stored for the tampered request.
-  expect(
-    db
-      .select({ n: count() })
-      .from(bookings)
-      .where(and(eq(bookings.userId, user.id), isNotNull(bookings.stripePaymentIntentId)))
-      .get()!.n,
-  ).toBe(0);
+  expect(countOf(bookings, and(eq(bookings.userId, user.id), isNotNull(bookings.stripePaymentIntentId)))).toBe(0);
 });
 
 test('Stripe’s return with success=true shows the confirmation and goes home', async ({ page, context }) => {
@@ -187,13 +175,7 @@ test('subscription: the billing switch works without JavaScript and the plan for
     page.getByRole('button', { name: 'Choose Elite' }).click(),
   ]);
   expect(request.url()).toContain(`127.0.0.1:${stripeEnv.STRIPE_API_PORT}/pay/cs_test_`);
-  expect(
-    db
-      .select({ n: count() })
-      .from(checkoutHolds)
-      .where(and(eq(checkoutHolds.spaId, spa.id), isNull(checkoutHolds.releasedAt)))
-      .get()!.n,
-  ).toBe(1);
+  expect(countOf(checkoutHolds, and(eq(checkoutHolds.spaId, spa.id), isNull(checkoutHolds.releasedAt)))).toBe(1);
   await context.close();
 });
 

@@ -3,30 +3,20 @@
 // runs, the card form's states run, and a plan form may go on to Stripe
 // Checkout (the stand-in's page), all without one violation.
 import { expect, test } from '@playwright/test';
-import { and, asc, eq, gt } from 'drizzle-orm';
-import { services, spas } from '#db/schema.ts';
-import { db } from '#lib/server/db.ts';
 import { visit, watchViolations } from '../support/csp.ts';
-import { ownerWithSpaInNewCity } from '../support/spas.ts';
+import { firstPricedService, ownerWithSpaInNewCity } from '../support/spas.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
 test('checkout with Stripe.js and the plans page load without a violation; Stripe is in the policy', async ({ page, context }) => {
   const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp Pay City', spa: 'Csp Pay' });
   await withStripeDouble(page);
-  const service = db
-    .select({ id: services.id })
-    .from(services)
-    .innerJoin(spas, eq(spas.id, services.spaId))
-    .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0)))
-    .orderBy(asc(services.id))
-    .limit(1)
-    .get();
+  const service = firstPricedService();
 
-  expect(await visit(page, `/checkout?service=${service!.id}`)).toEqual([]);
+  expect(await visit(page, `/checkout?service=${service.id}`)).toEqual([]);
   // The island reached Stripe.js (the double) and shows its card field.
   await expect(page.locator('[data-test-payment-element]')).toBeVisible();
-  const policy = (await page.request.get(`/checkout?service=${service!.id}`)).headers()['content-security-policy']!;
+  const policy = (await page.request.get(`/checkout?service=${service.id}`)).headers()['content-security-policy']!;
   expect(policy).toContain('https://js.stripe.com');
   expect(policy).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
   expect(policy).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);

@@ -1,9 +1,9 @@
 // Spas and cities made for one test, demo listings lent to one, and demo
-// listings looked up, in the e2e run's database: through drizzle on
+// listings and services looked up, in the e2e run's database: through drizzle on
 // db/schema.ts, so a renamed column fails the type check, not a run.
 import { expect, type BrowserContext } from '@playwright/test';
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { cities, spas, type Tier } from '#db/schema.ts';
+import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { cities, services, spas, type Tier } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
 
@@ -67,6 +67,20 @@ export function firstSpaOfTier(tier: Tier): { id: number; slug: string } {
     .get();
   expect(spa, `an active ${tier} listing`).toBeDefined();
   return spa!;
+}
+
+/** The active, priced service of an active listing with the lowest id (that also matches `where`, when given). */
+export function firstPricedService(where?: SQL): { id: number; name: string; priceCents: number } {
+  const service = db
+    .select({ id: services.id, name: services.name, priceCents: services.priceCents })
+    .from(services)
+    .innerJoin(spas, eq(spas.id, services.spaId))
+    .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0), where))
+    .orderBy(asc(services.id))
+    .limit(1)
+    .get();
+  expect(service, 'an active, priced service').toBeDefined();
+  return service!;
 }
 
 /**
