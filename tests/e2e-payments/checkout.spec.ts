@@ -4,29 +4,30 @@
 // confirmPayment(), so the island's states and toasts run for real.
 import { expect, test, type Page } from '@playwright/test';
 import Stripe from 'stripe';
-import { query, write } from '../support/db.ts';
+import { and, count, eq, isNotNull, isNull, notLike, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { bookings, checkoutHolds, services, spas } from '#db/schema.ts';
+import { invalidateUserSessions } from '#lib/server/auth/sessions.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
-import { ownerWithSpaInNewCity } from '../support/spas.ts';
+import { firstPricedService, ownerWithSpaInNewCity } from '../support/spas.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
 const stripe = new Stripe(stripeEnv.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(stripeEnv.STRIPE_API_PORT), protocol: 'http', maxNetworkRetries: 0 });
 
-function pricedService() {
-  const [service] = query<{ id: number; name: string; price_cents: number }>(
-    `select s.id, s.name, s.price_cents from services s join spas p on p.id = s.spa_id
-     where s.active = 1 and p.active = 1 and s.price_cents > 0 and lower(s.name) not like '%consultation%' order by s.id limit 1`,
-  );
-  return service!;
-}
+/** A priced service to pay for, not a consultation. */
+const pricedService = () => firstPricedService(notLike(sql`lower(${services.name})`, '%consultation%'));
+/** How many rows of `table` match `where`. */
+const countOf = (table: SQLiteTable, where: SQL | undefined) => db.select({ n: count() }).from(table).where(where).get()!.n;
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
 /** Opens the checkout of the service; its Pay button, named with the price. */
-async function openCheckout(page: Page, service: { id: number; price_cents: number }) {
+async function openCheckout(page: Page, service: { id: number; priceCents: number }) {
   await page.goto(`/checkout?service=${service.id}`);
-  return page.getByRole('button', { name: `Pay ${dollars(service.price_cents)}` });
+  return page.getByRole('button', { name: `Pay ${dollars(service.priceCents)}` });
 }
 
 test('card payment: loading, ready, paying, success; paid only after the webhook', async ({ page, context }) => {
@@ -40,11 +41,17 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
   await expect(page.locator('[data-test-payment-element]')).toBeVisible();
   await expect(pay).toBeEnabled();
 
-  const [booking] = query<{ id: number; payment_status: string; stripe_payment_intent_id: string; payment_amount_cents: number }>(
-    'select id, payment_status, stripe_payment_intent_id, payment_amount_cents from bookings where user_id = ?',
-    user.id,
-  );
-  expect(booking).toMatchObject({ payment_status: 'unpaid', payment_amount_cents: service.price_cents });
+  const [booking] = db
+    .select({
+      id: bookings.id,
+      paymentStatus: bookings.paymentStatus,
+      stripePaymentIntentId: bookings.stripePaymentIntentId,
+      paymentAmountCents: bookings.paymentAmountCents,
+    })
+    .from(bookings)
+    .where(eq(bookings.userId, user.id))
+    .all();
+  expect(booking).toMatchObject({ paymentStatus: 'unpaid', paymentAmountCents: service.priceCents });
 
   await pay.click();
   await expect(page.getByRole('button', { name: 'Processing…' })).toBeDisabled();
@@ -57,8 +64,9 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
   await page.waitForURL(/\/\?payment=success$/);
 
   // The browser's word is not enough: still unpaid until Stripe's signed webhook arrives.
-  expect(query<{ payment_status: string }>('select payment_status from bookings where id = ?', booking!.id)[0]!.payment_status).toBe('unpaid');
-  const intent = await stripe.paymentIntents.retrieve(booking!.stripe_payment_intent_id);
+  const payment = () => db.select({ paymentStatus: bookings.paymentStatus, paidAt: bookings.paidAt }).from(bookings).where(eq(bookings.id, booking!.id)).get()!;
+  expect(payment().paymentStatus).toBe('unpaid');
+  const intent = await stripe.paymentIntents.retrieve(booking!.stripePaymentIntentId!);
   const bad = await sendWebhook(
     baseURL,
     makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded' } as unknown as Record<string, unknown>),
@@ -71,9 +79,7 @@ test('card payment: loading, ready, paying, success; paid only after the webhook
     stripeEnv.STRIPE_WEBHOOK_SECRET,
   );
   expect(good.status).toBe(200);
-  expect(query<{ payment_status: string; paid_at: number | null }>('select payment_status, paid_at from bookings where id = ?', booking!.id)[0]).toMatchObject({
-    payment_status: 'paid',
-  });
+  expect(payment()).toMatchObject({ paymentStatus: 'paid' });
 });
 
 // Stripe.js answers the payment with an error (`confirmResult`), or fails itself (`confirmThrows`, a network error).
@@ -111,7 +117,7 @@ test('signed out by the time the form asks for a payment: "Unauthorized", then t
   await withStripeDouble(page);
   // The session ends between the page and the island's request (it expired, or the person signed out in another tab).
   await page.route('**/api/create-payment-intent', async (route) => {
-    write('delete from sessions where user_id = ?', user.id);
+    invalidateUserSessions(user.id);
     await route.continue();
   });
   // The toast is up for the half second before the sign-in page: each page notes it, the next one reads it.
@@ -141,7 +147,7 @@ test('a refused payment request (here a tampered amount) shows "Booking Error" a
   await expect(page.getByText('Failed to initialize payment. Please try again.')).toBeVisible();
   await page.waitForURL(/\/services$/);
   // Nothing was charged or stored for the tampered request.
-  expect(query<{ n: number }>('select count(*) as n from bookings where user_id = ? and stripe_payment_intent_id is not null', user.id)[0]!.n).toBe(0);
+  expect(countOf(bookings, and(eq(bookings.userId, user.id), isNotNull(bookings.stripePaymentIntentId)))).toBe(0);
 });
 
 test('Stripe’s return with success=true shows the confirmation and goes home', async ({ page, context }) => {
@@ -169,14 +175,16 @@ test('subscription: the billing switch works without JavaScript and the plan for
     page.getByRole('button', { name: 'Choose Elite' }).click(),
   ]);
   expect(request.url()).toContain(`127.0.0.1:${stripeEnv.STRIPE_API_PORT}/pay/cs_test_`);
-  expect(query<{ n: number }>('select count(*) as n from checkout_holds where spa_id = ? and released_at is null', spa.id)[0]!.n).toBe(1);
+  expect(countOf(checkoutHolds, and(eq(checkoutHolds.spaId, spa.id), isNull(checkoutHolds.releasedAt)))).toBe(1);
   await context.close();
 });
 
 test('subscription with JavaScript: a full city shows "Elite Tier Unavailable"', async ({ page, context }) => {
   const { owner, cityId, spa } = await ownerWithSpaInNewCity(context, { city: 'Full City', spa: 'Hopeful' });
   for (let i = 0; i < 3; i++)
-    write(`insert into spas (name, slug, city_id, tier) values (?, ?, ?, 'ELITE')`, `Elite ${owner.id}-${i}`, `elite-${owner.id}-${i}`, cityId);
+    db.insert(spas)
+      .values({ name: `Elite ${owner.id}-${i}`, slug: `elite-${owner.id}-${i}`, cityId, tier: 'ELITE' })
+      .run();
   await page.goto(`/subscription?spaId=${spa.id}`);
   await expect(page.locator('[data-plans]')).toBeVisible();
   await page.waitForFunction(() => document.querySelector('astro-island[ssr]') === null);

@@ -3,23 +3,20 @@
 // runs, the card form's states run, and a plan form may go on to Stripe
 // Checkout (the stand-in's page), all without one violation.
 import { expect, test } from '@playwright/test';
-import { query } from '../support/db.ts';
 import { visit, watchViolations } from '../support/csp.ts';
-import { ownerWithSpaInNewCity } from '../support/spas.ts';
+import { firstPricedService, ownerWithSpaInNewCity } from '../support/spas.ts';
 import { stripeEnv } from '../../playwright.payments.config.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
 test('checkout with Stripe.js and the plans page load without a violation; Stripe is in the policy', async ({ page, context }) => {
   const { spa } = await ownerWithSpaInNewCity(context, { city: 'Csp Pay City', spa: 'Csp Pay' });
   await withStripeDouble(page);
-  const [service] = query<{ id: number }>(
-    'select s.id from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 and s.price_cents > 0 order by s.id limit 1',
-  );
+  const service = firstPricedService();
 
-  expect(await visit(page, `/checkout?service=${service!.id}`)).toEqual([]);
+  expect(await visit(page, `/checkout?service=${service.id}`)).toEqual([]);
   // The island reached Stripe.js (the double) and shows its card field.
   await expect(page.locator('[data-test-payment-element]')).toBeVisible();
-  const policy = (await page.request.get(`/checkout?service=${service!.id}`)).headers()['content-security-policy']!;
+  const policy = (await page.request.get(`/checkout?service=${service.id}`)).headers()['content-security-policy']!;
   expect(policy).toContain('https://js.stripe.com');
   expect(policy).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
   expect(policy).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);

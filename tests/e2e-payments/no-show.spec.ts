@@ -11,13 +11,15 @@ import Stripe from 'stripe';
 import { stripeEnv } from '../../playwright.payments.config.ts';
 import { axeViolationIds } from '../support/axe.ts';
 import { watchViolations } from '../support/csp.ts';
-import { query, write } from '../support/db.ts';
+import { asc, desc, eq } from 'drizzle-orm';
+import { bookingPayments, bookings, services } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
-import { insertSpa, slugOf } from '../support/spas.ts';
+import { insertCity, insertSpa } from '../support/spas.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 import { withStripeDouble } from '../support/stripe-double.ts';
 
@@ -36,21 +38,15 @@ const deliver = async (type: string, object: unknown) => {
   expect(answer.status).toBe(200);
 };
 
-interface BookingRow {
-  id: number;
-  status: string;
-  secure_status: string | null;
-  manage_token: string;
-  stripe_setup_intent_id: string | null;
-  no_show_at: number | null;
-  fee_decision: string | null;
-}
-const bookingOf = (email: string) => query<BookingRow>('select * from bookings where email = ? order by id desc', email)[0]!;
-const ledger = (bookingId: number) =>
-  query<{ kind: string; amount_cents: number; status: string; stripe_payment_intent_id: string | null; stripe_refund_id: string | null }>(
-    'select * from booking_payments where booking_id = ? order by id',
-    bookingId,
-  );
+const bookingOf = (email: string) => db.select().from(bookings).where(eq(bookings.email, email)).orderBy(desc(bookings.id)).get()!;
+const ledger = (bookingId: number) => db.select().from(bookingPayments).where(eq(bookingPayments.bookingId, bookingId)).orderBy(asc(bookingPayments.id)).all();
+/** The appointment's time passes: the API takes only future times, so the row is written as it stands. */
+const moveIntoPast = (bookingId: number) =>
+  db
+    .update(bookings)
+    .set({ scheduledAt: new Date(Date.now() - 2 * HOUR) })
+    .where(eq(bookings.id, bookingId))
+    .run();
 
 // Each test walks a whole story (policy, booking, card step, webhooks, the
 // owner's act, mail): 18-25 s on a quiet machine, past one page's 30 s default beside another suite.
@@ -62,11 +58,10 @@ test.beforeEach(() => forgetLoopbackLimits());
 async function spaWithPolicy(page: Page, context: BrowserContext, policy: Record<string, string>) {
   const owner = createSignedInUser({ role: 'owner', firstName: 'Owner' });
   await signIn(context, owner);
-  const cityName = `Protect City ${owner.id}`;
-  const cityId = write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', cityName, slugOf(cityName))!.id;
+  const cityId = insertCity(`Protect City ${owner.id}`);
   const spa = insertSpa({ name: `Protect Spa ${owner.id}`, cityId, ownerId: owner.id });
   const serviceName = `Glow Facial ${owner.id}`;
-  write("insert into services (spa_id, name, price_cents, duration, category) values (?, ?, 20000, 60, 'facial')", spa.id, serviceName);
+  db.insert(services).values({ spaId: spa.id, name: serviceName, priceCents: 20000, duration: 60, category: 'facial' }).run();
   await page.goto(`/owner/spas/${spa.id}/policies`);
   const form = page.locator('form', { has: page.getByLabel('What clients give when they book') });
   await form.getByLabel('What clients give when they book').selectOption(policy.protection!);
@@ -88,7 +83,7 @@ async function book(page: Page, spaId: number, serviceName: string, email: strin
   const form = page.locator('form[data-booking-form]');
   await form.getByLabel('Full name').fill('Nia Park');
   await form.getByLabel('Email').fill(email);
-  const serviceId = query<{ id: number }>('select id from services where name = ?', serviceName)[0]!.id;
+  const serviceId = db.select({ id: services.id }).from(services).where(eq(services.name, serviceName)).get()!.id;
   await form.getByLabel('Treatment').selectOption(String(serviceId));
   await form.getByRole('checkbox').check();
   await form.getByRole('button', { name: 'Request Appointment' }).click();
@@ -112,7 +107,7 @@ async function securedCardBooking(page: Page, request: APIRequestContext, setup:
   await page.getByRole('button', { name: 'Save card' }).click();
   await page.waitForFunction(() => Boolean((window as unknown as { __confirmedSetup?: unknown }).__confirmedSetup));
   const booking = bookingOf(email);
-  await deliver('setup_intent.succeeded', await control(`/test/setup_intents/${booking.stripe_setup_intent_id}/succeed`, { card }));
+  await deliver('setup_intent.succeeded', await control(`/test/setup_intents/${booking.stripeSetupIntentId}/succeed`, { card }));
   await expect(page.locator('[data-secure-phase="done"]')).toBeVisible();
   await confirm(request, setup.owner, booking.id, at);
   return { email, booking: bookingOf(email) };
@@ -141,16 +136,16 @@ test('a card on file: the policy in dollars before booking, the card saved with 
   await expect(page.locator('[data-test-payment-element]')).toBeVisible();
   expect(await axeViolationIds(page)).toEqual([]);
   const booking = bookingOf(email);
-  expect(booking).toMatchObject({ status: 'pending', secure_status: 'awaiting' });
-  expect((await stripe.setupIntents.retrieve(booking.stripe_setup_intent_id!)).usage).toBe('off_session');
+  expect(booking).toMatchObject({ status: 'pending', secureStatus: 'awaiting' });
+  expect((await stripe.setupIntents.retrieve(booking.stripeSetupIntentId!)).usage).toBe('off_session');
 
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page.getByRole('button', { name: 'Confirming with Stripe…' })).toBeDisabled();
   // Stripe.js said yes; the booking is not secured until Stripe's webhook arrives.
-  expect(bookingOf(email).secure_status).toBe('awaiting');
-  await deliver('setup_intent.succeeded', await control(`/test/setup_intents/${booking.stripe_setup_intent_id}/succeed`, { card: 'pm_card_visa' }));
+  expect(bookingOf(email).secureStatus).toBe('awaiting');
+  await deliver('setup_intent.succeeded', await control(`/test/setup_intents/${booking.stripeSetupIntentId}/succeed`, { card: 'pm_card_visa' }));
   await expect(page.locator('[data-secure-phase="done"]')).toContainText('All set.');
-  expect(bookingOf(email).secure_status).toBe('secured');
+  expect(bookingOf(email).secureStatus).toBe('secured');
   const mail = await messageInOutbox(email, 'We received your request');
   expect(mail).toContain('Booking policy:');
   expect(await violations()).toEqual([]);
@@ -158,7 +153,7 @@ test('a card on file: the policy in dollars before booking, the card saved with 
 
 test('without JavaScript the request form’s post leads to the card step (303), which says it needs JavaScript', async ({ page, context, browser }) => {
   const setup = await spaWithPolicy(page, context, CARD_POLICY);
-  const serviceId = query<{ id: number }>('select id from services where spa_id = ?', setup.spaId)[0]!.id;
+  const serviceId = db.select({ id: services.id }).from(services).where(eq(services.spaId, setup.spaId)).get()!.id;
   const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const answer = await noJs.request.post('/booking/request', {
     headers: { Origin: baseURL },
@@ -186,22 +181,20 @@ test('a deposit: paid on the card step, refunded in full at once when the client
   await page.waitForFunction(() => Boolean((window as unknown as { __confirmed?: unknown }).__confirmed));
   const booking = bookingOf(email);
   const [deposit] = ledger(booking.id);
-  expect(deposit).toMatchObject({ kind: 'deposit', amount_cents: 4_000, status: 'pending' });
-  await deliver('payment_intent.succeeded', await control(`/test/payment_intents/${deposit!.stripe_payment_intent_id}/succeed`, { card: 'pm_card_visa' }));
+  expect(deposit).toMatchObject({ kind: 'deposit', amountCents: 4_000, status: 'pending' });
+  await deliver('payment_intent.succeeded', await control(`/test/payment_intents/${deposit!.stripePaymentIntentId}/succeed`, { card: 'pm_card_visa' }));
   await expect(page.locator('[data-secure-phase="done"]')).toBeVisible();
   await messageInOutbox(email, 'Receipt: $40.00 deposit');
 
   await confirm(request, setup.owner, booking.id, new Date(Date.now() + 5 * 24 * HOUR));
-  await page.goto(`/bookings/manage/${booking.manage_token}`);
+  await page.goto(`/bookings/manage/${booking.manageToken}`);
   await expect(page.locator('[data-booking-money]')).toContainText('Deposit $40.00: done');
   await page.locator('summary', { hasText: 'Cancel this booking' }).click();
   await page.getByRole('button', { name: 'Yes, cancel this booking' }).click();
   await expect(page.locator('[data-manage-notice]')).toContainText('Your booking is cancelled.');
-  await expect
-    .poll(() => ledger(booking.id).map((r) => `${r.kind}:${r.amount_cents}:${r.status}`))
-    .toEqual(['deposit:4000:succeeded', 'refund:4000:succeeded']);
+  await expect.poll(() => ledger(booking.id).map((r) => `${r.kind}:${r.amountCents}:${r.status}`)).toEqual(['deposit:4000:succeeded', 'refund:4000:succeeded']);
   const refund = ledger(booking.id)[1]!;
-  expect((await stripe.refunds.retrieve(refund.stripe_refund_id!)).amount).toBe(4_000);
+  expect((await stripe.refunds.retrieve(refund.stripeRefundId!)).amount).toBe(4_000);
   await messageInOutbox(email, 'Refunded: $40.00');
   await page.reload();
   await expect(page.locator('[data-booking-money]')).toContainText('Refund $40.00: done');
@@ -216,13 +209,13 @@ test('a late cancellation: the manage page names the fee before the client confi
   await withStripeDouble(page);
   const setup = await spaWithPolicy(page, context, CARD_POLICY);
   const { email, booking } = await securedCardBooking(page, request, setup, 'pm_card_visa', new Date(Date.now() + 5 * HOUR));
-  await page.goto(`/bookings/manage/${booking.manage_token}`);
+  await page.goto(`/bookings/manage/${booking.manageToken}`);
   const late = page.locator('[data-late-cancel]');
   await expect(late).toContainText(`${setup.spaName} may charge a $100.00 late-cancellation fee to your saved card`);
   await expect(page.locator('summary', { hasText: 'Cancel this booking' })).toHaveCount(0);
   await late.getByRole('button', { name: 'Cancel and accept the $100.00 fee' }).click();
   await expect(page.locator('[data-late-cancelled]')).toContainText('they may charge $100.00 to your saved card');
-  expect(bookingOf(email)).toMatchObject({ status: 'cancelled', fee_decision: null });
+  expect(bookingOf(email)).toMatchObject({ status: 'cancelled', feeDecision: null });
   expect(ledger(booking.id)).toEqual([]);
 
   // The owner, in two tabs at once.
@@ -233,11 +226,11 @@ test('a late cancellation: the manage page names the fee before the client confi
   await Promise.all(tabs.map((tab) => tab.getByRole('button', { name: 'Charge $100.00 late-cancellation fee' }).click()));
   for (const tab of tabs) await expect(tab.locator('[data-money-notice]')).toBeVisible();
   const fees = ledger(booking.id);
-  expect(fees).toMatchObject([{ kind: 'late_cancel_fee', amount_cents: 10_000, status: 'succeeded' }]);
-  expect((await stripe.paymentIntents.retrieve(fees[0]!.stripe_payment_intent_id!)).amount).toBe(10_000);
+  expect(fees).toMatchObject([{ kind: 'late_cancel_fee', amountCents: 10_000, status: 'succeeded' }]);
+  expect((await stripe.paymentIntents.retrieve(fees[0]!.stripePaymentIntentId!)).amount).toBe(10_000);
   await messageInOutbox(email, 'Receipt: $100.00 late-cancellation fee');
   await tabs[0]!.reload();
-  await expect(tabs[0]!.locator('[data-booking-ledger]')).toContainText(fees[0]!.stripe_payment_intent_id!);
+  await expect(tabs[0]!.locator('[data-booking-ledger]')).toContainText(fees[0]!.stripePaymentIntentId!);
   void browser;
 });
 
@@ -245,8 +238,7 @@ test('a no-show: the owner marks it and the fee is charged once; another owner a
   await withStripeDouble(page);
   const setup = await spaWithPolicy(page, context, CARD_POLICY);
   const { email, booking } = await securedCardBooking(page, request, setup, 'pm_card_visa', new Date(Date.now() + 30 * HOUR));
-  // The appointment's time passes (the API takes only future times; the clock here is the database's).
-  write('update bookings set scheduled_at = ? where id = ?', Date.now() - 2 * HOUR, booking.id);
+  moveIntoPast(booking.id);
   await page.goto(`/owner/bookings/${booking.id}`);
   await page.getByRole('button', { name: 'Mark no-show' }).click();
   await expect(page.locator('[data-money-notice]')).toContainText('Marked as a no-show.');
@@ -265,17 +257,17 @@ test('a no-show: the owner marks it and the fee is charged once; another owner a
   const charge = page.getByRole('button', { name: 'Charge $150.00 no-show fee' });
   await charge.dblclick();
   await expect(page.locator('[data-money-notice]')).toBeVisible();
-  await expect.poll(() => ledger(booking.id).map((r) => `${r.kind}:${r.amount_cents}:${r.status}`)).toEqual(['no_show_fee:15000:succeeded']);
+  await expect.poll(() => ledger(booking.id).map((r) => `${r.kind}:${r.amountCents}:${r.status}`)).toEqual(['no_show_fee:15000:succeeded']);
   await messageInOutbox(email, 'Receipt: $150.00 no-show fee');
   await page.goto('/owner/payments');
-  await expect(page.locator('[data-ledger]')).toContainText(ledger(booking.id)[0]!.stripe_payment_intent_id!);
+  await expect(page.locator('[data-ledger]')).toContainText(ledger(booking.id)[0]!.stripePaymentIntentId!);
 });
 
 test('a bank that asks for authentication: the client gets the link by mail, confirms, and the fee completes once', async ({ page, context, request }) => {
   await withStripeDouble(page);
   const setup = await spaWithPolicy(page, context, CARD_POLICY);
   const { email, booking } = await securedCardBooking(page, request, setup, 'pm_card_authenticationRequired', new Date(Date.now() + 30 * HOUR));
-  write('update bookings set scheduled_at = ? where id = ?', Date.now() - 2 * HOUR, booking.id);
+  moveIntoPast(booking.id);
   await page.goto(`/owner/bookings/${booking.id}`);
   await page.getByRole('button', { name: 'Mark no-show' }).click();
   await page.getByRole('button', { name: 'Charge $150.00 no-show fee' }).click();
@@ -295,13 +287,13 @@ test('a bank that asks for authentication: the client gets the link by mail, con
   await clientPage.getByRole('button', { name: 'Confirm $150.00' }).click();
   await clientPage.waitForFunction(() => Boolean((window as unknown as { __confirmedSecret?: string }).__confirmedSecret));
   expect(await clientPage.evaluate(() => (window as unknown as { __confirmedSecret: string }).__confirmedSecret)).toMatch(
-    new RegExp(`^${fee!.stripe_payment_intent_id}_secret_`),
+    new RegExp(`^${fee!.stripePaymentIntentId}_secret_`),
   );
-  const paid = await control(`/test/payment_intents/${fee!.stripe_payment_intent_id}/succeed`);
+  const paid = await control(`/test/payment_intents/${fee!.stripePaymentIntentId}/succeed`);
   await deliver('payment_intent.succeeded', paid);
   await deliver('payment_intent.succeeded', paid);
   await expect(clientPage.locator('[data-secure-phase="done"]')).toBeVisible();
-  expect(ledger(booking.id)).toMatchObject([{ kind: 'no_show_fee', status: 'succeeded', amount_cents: 15_000 }]);
+  expect(ledger(booking.id)).toMatchObject([{ kind: 'no_show_fee', status: 'succeeded', amountCents: 15_000 }]);
   await messageInOutbox(email, 'Receipt: $150.00 no-show fee');
   await client.close();
 });

@@ -5,7 +5,9 @@
 // tier only when the signed checkout.session.completed webhook arrives.
 import { expect, test } from '@playwright/test';
 import Stripe from 'stripe';
-import { query } from '../support/db.ts';
+import { asc, eq } from 'drizzle-orm';
+import { cities, spas } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
@@ -18,6 +20,9 @@ const standInUrl = `http://127.0.0.1:${stripeEnv.STRIPE_API_PORT}`;
 const stripe = new Stripe(stripeEnv.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(stripeEnv.STRIPE_API_PORT), protocol: 'http', maxNetworkRetries: 0 });
 
 test.beforeEach(() => forgetLoopbackLimits());
+
+/** The first active city by name, the one both signups choose. */
+const firstCity = () => db.select({ name: cities.name }).from(cities).where(eq(cities.active, true)).orderBy(asc(cities.name)).limit(1).get()!;
 
 test('the landing’s Premium button asks for checkout and, signed out, falls back to /owner/signup?tier=PREMIUM', async ({ page }) => {
   await page.goto('/spa-owners');
@@ -49,7 +54,7 @@ test('signup, paid path: Checkout opens, and the listing goes live as Premium on
   const owner = createSignedInUser();
   await signIn(context, owner);
   const spaName = `Paid Signup ${owner.id}`;
-  const city = query<{ name: string }>('select name from cities where active = 1 order by name limit 1')[0]!;
+  const city = firstCity();
   await page.goto('/owner/signup?tier=PREMIUM');
   await hydrated(page, 'OwnerSignupForm');
   await expect(page.getByLabel('Your e-mail (owner) *')).toHaveValue(owner.email);
@@ -63,20 +68,21 @@ test('signup, paid path: Checkout opens, and the listing goes live as Premium on
   expect(checkout.request().postDataJSON()).toMatchObject({ tier: 'PREMIUM', billing: 'monthly', spaData: { name: spaName } });
 
   const spa = () =>
-    query<{ id: number; tier: string; active: number; review_status: string; owner_id: number }>(
-      'select id, tier, active, review_status, owner_id from spas where name = ?',
-      spaName,
-    )[0]!;
-  expect(spa()).toMatchObject({ tier: 'FREE', active: 0, review_status: 'pending', owner_id: owner.id });
+    db
+      .select({ id: spas.id, tier: spas.tier, active: spas.active, reviewStatus: spas.reviewStatus, ownerId: spas.ownerId })
+      .from(spas)
+      .where(eq(spas.name, spaName))
+      .get()!;
+  expect(spa()).toMatchObject({ tier: 'FREE', active: false, reviewStatus: 'pending', ownerId: owner.id });
 
   // The customer pays on Stripe's page; the browser coming back proves nothing, the webhook does.
   const sessionId = pay.url().split('/pay/')[1]!;
   expect((await fetch(`${standInUrl}/test/checkout/sessions/${sessionId}/complete`, { method: 'POST' })).status).toBe(200);
   const completed = (await stripe.checkout.sessions.retrieve(sessionId)) as unknown as Record<string, unknown>;
   expect((await sendWebhook(baseURL, makeEvent('checkout.session.completed', completed), 'whsec_wrong')).status).toBe(400);
-  expect(spa()).toMatchObject({ tier: 'FREE', active: 0 });
+  expect(spa()).toMatchObject({ tier: 'FREE', active: false });
   expect((await sendWebhook(baseURL, makeEvent('checkout.session.completed', completed), stripeEnv.STRIPE_WEBHOOK_SECRET)).status).toBe(200);
-  expect(spa()).toMatchObject({ tier: 'PREMIUM', active: 1, review_status: 'approved' });
+  expect(spa()).toMatchObject({ tier: 'PREMIUM', active: true, reviewStatus: 'approved' });
 });
 
 test('signup without JavaScript, paid path: the form post is redirected (303) to Stripe Checkout', async ({ browser }) => {
@@ -84,7 +90,7 @@ test('signup without JavaScript, paid path: the form post is redirected (303) to
   const owner = createSignedInUser({ role: 'owner' });
   await signIn(context, owner);
   const page = await context.newPage();
-  const city = query<{ name: string }>('select name from cities where active = 1 order by name limit 1')[0]!;
+  const city = firstCity();
   await page.goto('/owner/signup?tier=PREMIUM&billing=annual');
   await page.getByLabel('Spa name *').fill(`No Script Paid ${owner.id}`);
   await page.getByLabel('City *').selectOption({ label: city.name });

@@ -5,12 +5,14 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import Stripe from 'stripe';
 import { stripeEnv } from '../../playwright.payments.config.ts';
-import { query, write } from '../support/db.ts';
+import { and, asc, eq } from 'drizzle-orm';
+import { bookingPayments, bookings, checkoutHolds, services, spas, users, type REVIEW_STATUSES } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
-import { insertSpa, slugOf } from '../support/spas.ts';
+import { insertCity, insertSpa } from '../support/spas.ts';
 import { makeEvent, sendWebhook } from '../support/stripe-webhooks.ts';
 
 const standIn = `http://127.0.0.1:${stripeEnv.STRIPE_API_PORT}`;
@@ -33,27 +35,34 @@ test.beforeEach(() => forgetLoopbackLimits());
 
 let n = 0;
 function city(name: string): number {
-  const full = `${name} ${Date.now()} ${n++}`;
-  return write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', full, slugOf(full))!.id;
+  return insertCity(`${name} ${Date.now()} ${n++}`);
 }
-function ownerWithSpa(cityId: number, fields: { active?: number; review?: string } = {}) {
+function ownerWithSpa(cityId: number, fields: { active?: boolean; review?: (typeof REVIEW_STATUSES)[number] } = {}) {
   const owner = createSignedInUser({ role: 'owner' });
   const spa = insertSpa({ name: `Holes Spa ${owner.id} ${n++}`, cityId, ownerId: owner.id });
   if (fields.active !== undefined || fields.review)
-    write('update spas set active = ?, review_status = ? where id = ?', fields.active ?? 1, fields.review ?? 'approved', spa.id);
+    db.update(spas)
+      .set({ active: fields.active ?? true, reviewStatus: fields.review ?? 'approved' })
+      .where(eq(spas.id, spa.id))
+      .run();
   return { owner, spaId: spa.id };
 }
 /** Other spas of the city on Elite, filling `count` of its 3 places. */
 function eliteSpas(cityId: number, count: number): void {
-  for (let i = 0; i < count; i++) write("update spas set tier = 'ELITE' where id = ?", insertSpa({ name: `Elite Filler ${cityId} ${i}`, cityId }).id);
+  for (let i = 0; i < count; i++)
+    db.update(spas)
+      .set({ tier: 'ELITE' })
+      .where(eq(spas.id, insertSpa({ name: `Elite Filler ${cityId} ${i}`, cityId }).id))
+      .run();
 }
-const holdsOfCity = (cityId: number) => query('select * from checkout_holds where city_id = ? order by id', cityId);
-const spaRow = (id: number) => query('select * from spas where id = ?', id)[0];
+const holdsOfCity = (cityId: number) => db.select().from(checkoutHolds).where(eq(checkoutHolds.cityId, cityId)).orderBy(asc(checkoutHolds.id)).all();
+const spaRow = (id: number) => db.select().from(spas).where(eq(spas.id, id)).get();
+const bookingRows = (id: number) => db.select().from(bookings).where(eq(bookings.id, id)).all();
 
 test.describe('23.3 Elite checkout holds', () => {
   test('a listing awaiting review cannot hold an Elite slot: 409, 0 rows changed', async ({ request }) => {
     const cityId = city('Pending City');
-    const { owner, spaId } = ownerWithSpa(cityId, { active: 0, review: 'pending' });
+    const { owner, spaId } = ownerWithSpa(cityId, { active: false, review: 'pending' });
     const before = { spa: spaRow(spaId), holds: holdsOfCity(cityId) };
     const answer = await post(request, owner, '/api/stripe/checkout', { tier: 'ELITE', billing: 'monthly', spaId });
     expect(answer.status()).toBe(409);
@@ -108,15 +117,15 @@ test.describe('23.3 Elite checkout holds', () => {
     const b = ownerWithSpa(cityId);
     expect((await post(request, a.owner, '/api/stripe/checkout', { tier: 'ELITE', billing: 'monthly', spaId: a.spaId })).status()).toBe(200);
     expect((await post(request, b.owner, '/api/stripe/checkout', { tier: 'ELITE', billing: 'monthly', spaId: b.spaId })).status()).toBe(409);
-    const [hold] = holdsOfCity(cityId) as { checkout_session_id: string }[];
-    const session = await stripe.checkout.sessions.retrieve(hold!.checkout_session_id);
+    const [hold] = holdsOfCity(cityId);
+    const session = await stripe.checkout.sessions.retrieve(hold!.checkoutSessionId!);
     // The owner presses "back" on Stripe's page: the cancel link, in their browser.
     const back = await request.get(session.cancel_url!, { headers: { Cookie: `session=${a.owner.token}` } });
     expect(back.status()).toBe(200);
     expect(back.headers()['referrer-policy']).toBe('same-origin');
     expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('expired');
     expect(
-      query<{ released_at: number | null }>('select released_at from checkout_holds where checkout_session_id = ?', session.id)[0]!.released_at,
+      db.select({ releasedAt: checkoutHolds.releasedAt }).from(checkoutHolds).where(eq(checkoutHolds.checkoutSessionId, session.id)).get()!.releasedAt,
     ).not.toBeNull();
     expect((await post(request, b.owner, '/api/stripe/checkout', { tier: 'ELITE', billing: 'monthly', spaId: b.spaId })).status()).toBe(200);
   });
@@ -148,38 +157,38 @@ test('23.4 a switch to Elite in Stripe’s portal respects the city’s cap: the
 test('23.5 a payment on a superseded intent never marks the booking paid (0 rows changed): it is refunded once and the client told', async ({ request }) => {
   const cityId = city('Intent City');
   const { spaId } = ownerWithSpa(cityId);
-  const service = write<{ id: number }>(
-    "insert into services (spa_id, name, price_cents, duration, category) values (?, ?, 10000, 45, 'facial') returning id",
-    spaId,
-    `Holes Peel ${spaId}`,
-  )!.id;
+  const service = db
+    .insert(services)
+    .values({ spaId, name: `Holes Peel ${spaId}`, priceCents: 10000, duration: 45, category: 'facial' })
+    .returning({ id: services.id })
+    .get().id;
   const client = createSignedInUser({ firstName: 'Superseded' });
-  const email = query<{ email: string }>('select email from users where id = ?', client.id)[0]!.email;
+  const email = db.select({ email: users.email }).from(users).where(eq(users.id, client.id)).get()!.email;
   expect((await post(request, client, '/api/create-payment-intent', { serviceId: service, amount: 100 })).status()).toBe(200);
-  const booking = () =>
-    query<{ id: number; stripe_payment_intent_id: string; payment_status: string }>('select * from bookings where user_id = ?', client.id)[0]!;
-  const old = booking().stripe_payment_intent_id;
+  const booking = () => db.select().from(bookings).where(eq(bookings.userId, client.id)).get()!;
+  const old = booking().stripePaymentIntentId!;
 
   // The price changes; the client opens the form again: the old intent is cancelled at Stripe.
-  write('update services set price_cents = 12000 where id = ?', service);
+  db.update(services).set({ priceCents: 12000 }).where(eq(services.id, service)).run();
   expect((await post(request, client, '/api/create-payment-intent', { serviceId: service, amount: 120 })).status()).toBe(200);
   expect((await stripe.paymentIntents.retrieve(old)).status).toBe('canceled');
-  const current = booking().stripe_payment_intent_id;
+  const current = booking().stripePaymentIntentId;
   expect(current).not.toBe(old);
 
   // A payment lands on an intent that is not the booking's current one (a second payment form): delivered twice.
   const stray = await stripe.paymentIntents.create({ amount: 10_000, currency: 'usd', metadata: { booking_id: String(booking().id) } });
   const paid = await control(`/test/payment_intents/${stray.id}/succeed`);
-  const before = query('select * from bookings where id = ?', booking().id);
+  const before = bookingRows(booking().id);
   await deliver('payment_intent.succeeded', paid);
   await deliver('payment_intent.succeeded', paid);
-  expect(query('select * from bookings where id = ?', booking().id)).toEqual(before);
-  expect(booking()).toMatchObject({ payment_status: 'unpaid', stripe_payment_intent_id: current });
-  const refunds = query<{ amount_cents: number; status: string; stripe_refund_id: string }>(
-    "select * from booking_payments where booking_id = ? and kind = 'refund'",
-    booking().id,
-  );
-  expect(refunds).toMatchObject([{ amount_cents: 10_000, status: 'succeeded' }]);
-  expect((await stripe.refunds.retrieve(refunds[0]!.stripe_refund_id)).payment_intent).toBe(stray.id);
+  expect(bookingRows(booking().id)).toEqual(before);
+  expect(booking()).toMatchObject({ paymentStatus: 'unpaid', stripePaymentIntentId: current });
+  const refunds = db
+    .select()
+    .from(bookingPayments)
+    .where(and(eq(bookingPayments.bookingId, booking().id), eq(bookingPayments.kind, 'refund')))
+    .all();
+  expect(refunds).toMatchObject([{ amountCents: 10_000, status: 'succeeded' }]);
+  expect((await stripe.refunds.retrieve(refunds[0]!.stripeRefundId!)).payment_intent).toBe(stray.id);
   await messageInOutbox(email, 'Refunded: a second payment');
 });

@@ -27,6 +27,7 @@ import { issueMagicLink } from '../support/fixtures.ts';
 import { nginxMissing, startFront, type RunningNginx } from '../support/nginx.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
+import { firstSpaOfTier } from '../support/spas.ts';
 
 const UPLOAD_LIMIT = LARGE_BODY_ROUTES[0]!.limit;
 const READYZ_TOKEN = 'readyz-e2e-token-0123456789';
@@ -297,13 +298,7 @@ test.describe('a server of its own, with nginx in front', () => {
 test.describe('10: pages whose address holds a secret', () => {
   function bookingWithLink(scheduledAt: Date): { id: number; token: string } {
     const token = randomToken(32);
-    const spa = db
-      .select({ id: spas.id })
-      .from(spas)
-      .where(and(eq(spas.active, true), eq(spas.tier, 'PREMIUM')))
-      .orderBy(asc(spas.id))
-      .limit(1)
-      .get()!;
+    const spa = firstSpaOfTier('PREMIUM');
     // Written as it stands: an appointment weeks in the past is not one the booking lifecycle would confirm today.
     const row = db
       .insert(bookings)

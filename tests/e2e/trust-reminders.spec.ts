@@ -4,11 +4,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull, ne, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne, notExists } from 'drizzle-orm';
 import { bookings, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
+import { lendListing } from '../support/spas.ts';
 import { AXE_TAGS } from '#tests/support/axe.ts';
 
 const HOUR = 3_600_000;
@@ -102,23 +103,7 @@ test.describe('the cancellation window on the manage page', () => {
 test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
   test('saves a valid window (post/redirect/get), refuses a bad one in place, and the manage page follows it', async ({ page, context }, testInfo) => {
     const owner = createSignedInUser({ role: 'owner' });
-    // One statement, so no other test borrows the same listing meanwhile.
-    const spa = db
-      .update(spas)
-      .set({ ownerId: owner.id })
-      .where(
-        eq(
-          spas.id,
-          db
-            .select({ id: spas.id })
-            .from(spas)
-            .where(and(isNull(spas.ownerId), eq(spas.active, true), ne(spas.slug, ANSWERING_SPA), isNotNull(spas.phone)))
-            .orderBy(sql`random()`)
-            .limit(1),
-        ),
-      )
-      .returning({ id: spas.id, name: spas.name })
-      .get()!;
+    const spa = lendListing(owner.id, and(ne(spas.slug, ANSWERING_SPA), isNotNull(spas.phone)))!;
     try {
       await signIn(context, owner);
       await page.goto(`/owner/spas/${spa.id}/policies`);

@@ -6,6 +6,7 @@ import { db } from '#lib/server/db.ts';
 import { holdRequests, openMobileMenu } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
 import { expect, expireSession, test } from '../support/fixtures.ts';
+import { firstSpaOfTier } from '../support/spas.ts';
 
 test.describe('signed in, About leads somewhere', () => {
   test('the member home has #about, reached from the navigation and the footer', async ({ page, signedIn }) => {
@@ -188,14 +189,8 @@ test.describe('outbound clicks', () => {
     expect((await post({ spaId: spa.id, kind: 'email' })).status()).toBe(422);
     expect((await post({ spaId: 'x', kind: 'phone' })).status()).toBe(422);
     expect((await post({ spaId: 987654321, kind: 'phone' })).status()).toBe(404);
-    const free = db
-      .select({ id: spas.id })
-      .from(spas)
-      .where(and(eq(spas.active, true), eq(spas.tier, 'FREE')))
-      .orderBy(asc(spas.id))
-      .limit(1)
-      .get();
-    expect((await post({ spaId: free!.id, kind: 'booking' })).status()).toBe(422);
+    const free = firstSpaOfTier('FREE');
+    expect((await post({ spaId: free.id, kind: 'booking' })).status()).toBe(422);
     expect((await request.post('/api/clicks', { data: 'spaId=1', headers: { 'Content-Type': 'text/plain' } })).status()).toBe(415);
     expect((await post({ spaId: spa.id, kind: 'phone', page: `/${'a'.repeat(2000)}` })).status()).toBe(413);
     expect((await post({ spaId: spa.id, kind: 'phone' }, { Origin: 'https://evil.example' })).status()).toBe(403);

@@ -13,7 +13,7 @@
 // (TRUST_PROXY=1, as behind nginx), so one test's bookings, sign-in links and
 // views never count against another's rate limits, and no test resets them.
 import { test as base, expect, type BrowserContext } from '@playwright/test';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { bookings, cities, leads, magicTokens, reviews, sessions, spas, users, type Tier } from '#db/schema.ts';
 import { createSession } from '#lib/server/auth/sessions.ts';
 import { hashToken, randomToken } from '#lib/server/auth/tokens.ts';
@@ -22,6 +22,7 @@ import type { BookingChange } from '#lib/booking-lifecycle.ts';
 import { changeBooking, createBooking } from '#lib/server/bookings/bookings.ts';
 import { db } from '#lib/server/db.ts';
 import { baseURL } from './env.ts';
+import { lendListing } from './spas.ts';
 
 export { expect };
 
@@ -186,23 +187,7 @@ export const test = base.extend<Fixtures>({
   publishedListing: async ({}, use) => {
     const lent: number[] = [];
     await use((owner) => {
-      // One statement, so two tests never borrow the same listing.
-      const spa = db
-        .update(spas)
-        .set({ ownerId: owner.id })
-        .where(
-          eq(
-            spas.id,
-            db
-              .select({ id: spas.id })
-              .from(spas)
-              .where(and(eq(spas.active, true), isNull(spas.ownerId)))
-              .orderBy(sql`random()`)
-              .limit(1),
-          ),
-        )
-        .returning({ id: spas.id, name: spas.name, slug: spas.slug, cityId: spas.cityId })
-        .get();
+      const spa = lendListing(owner.id);
       expect(spa, 'a published demo listing nobody owns').toBeDefined();
       lent.push(spa!.id);
       return spa!;

@@ -1,30 +1,86 @@
-// Spas and cities made for one test, in the e2e run's database.
+// Spas and cities made for one test, demo listings lent to one, and demo
+// listings and services looked up, in the e2e run's database: through drizzle on
+// db/schema.ts, so a renamed column fails the type check, not a run.
 import { expect, type BrowserContext } from '@playwright/test';
-import { write } from './db.ts';
+import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { cities, services, spas, type Tier } from '#db/schema.ts';
+import { db } from '#lib/server/db.ts';
 import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
 
 /** A slug made from a name the way these fixtures name things: lower case, words joined by hyphens. */
 export const slugOf = (name: string) => name.toLowerCase().replace(/\s+/g, '-');
 
 /** A new city named `name` (its slug made from the name). */
-const insertCity = (name: string): number => write<{ id: number }>('insert into cities (name, slug) values (?, ?) returning id', name, slugOf(name))!.id;
+export const insertCity = (name: string): number =>
+  db
+    .insert(cities)
+    .values({ name, slug: slugOf(name) })
+    .returning({ id: cities.id })
+    .get().id;
 
 /** A new spa in `cityId`, owned by `ownerId` when given; its slug is made from the name unless given. */
 export function insertSpa(fields: { name: string; cityId: number; ownerId?: number | null; slug?: string }): { id: number } {
   const { name, cityId, ownerId = null, slug = slugOf(name) } = fields;
-  return write<{ id: number }>('insert into spas (name, slug, city_id, owner_id) values (?, ?, ?, ?) returning id', name, slug, cityId, ownerId)!;
+  return db.insert(spas).values({ name, slug, cityId, ownerId }).returning({ id: spas.id }).get();
+}
+
+/**
+ * Lends `ownerId` an active listing nobody owns (and that matches `where`,
+ * when given), chosen at random; undefined when there is none. One statement,
+ * so two tests never borrow the same listing. The borrower gives it back.
+ */
+export function lendListing(ownerId: number, where?: SQL): { id: number; name: string; slug: string; cityId: number } | undefined {
+  return db
+    .update(spas)
+    .set({ ownerId })
+    .where(
+      eq(
+        spas.id,
+        db
+          .select({ id: spas.id })
+          .from(spas)
+          .where(and(eq(spas.active, true), isNull(spas.ownerId), where))
+          .orderBy(sql`random()`)
+          .limit(1),
+      ),
+    )
+    .returning({ id: spas.id, name: spas.name, slug: spas.slug, cityId: spas.cityId })
+    .get();
 }
 
 /** Gives the user a listing for the test's length (a seeded spa nobody owns); `giveBack` hands it back after. */
 export function borrowSpa(ownerId: number): { id: number; name: string; slug: string; giveBack: () => void } {
-  const spa = write<{ id: number; name: string; slug: string }>(
-    `update spas set owner_id = ?
-     where id = (select id from spas where owner_id is null and active = 1 order by random() limit 1)
-     returning id, name, slug`,
-    ownerId,
-  );
+  const spa = lendListing(ownerId);
   expect(spa, 'a seeded spa without an owner').toBeDefined();
-  return { ...spa!, giveBack: () => write('update spas set owner_id = null where id = ?', spa!.id) };
+  const { id, name, slug } = spa!;
+  return { id, name, slug, giveBack: () => db.update(spas).set({ ownerId: null }).where(eq(spas.id, id)).run() };
+}
+
+/** The active listing of `tier` with the lowest id. */
+export function firstSpaOfTier(tier: Tier): { id: number; slug: string } {
+  const spa = db
+    .select({ id: spas.id, slug: spas.slug })
+    .from(spas)
+    .where(and(eq(spas.active, true), eq(spas.tier, tier)))
+    .orderBy(asc(spas.id))
+    .limit(1)
+    .get();
+  expect(spa, `an active ${tier} listing`).toBeDefined();
+  return spa!;
+}
+
+/** The active, priced service of an active listing with the lowest id (that also matches `where`, when given). */
+export function firstPricedService(where?: SQL): { id: number; name: string; priceCents: number } {
+  const service = db
+    .select({ id: services.id, name: services.name, priceCents: services.priceCents })
+    .from(services)
+    .innerJoin(spas, eq(spas.id, services.spaId))
+    .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0), where))
+    .orderBy(asc(services.id))
+    .limit(1)
+    .get();
+  expect(service, 'an active, priced service').toBeDefined();
+  return service!;
 }
 
 /**
