@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
-import { and, asc, eq, gt } from 'drizzle-orm';
-import { cities, magicTokens, services, sessions, spas, users } from '#db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { cities, magicTokens, sessions, spas, users } from '#db/schema.ts';
 import { hashToken } from '#lib/server/auth/tokens.ts';
 import { db } from '#lib/server/db.ts';
 import { holdRequests } from '../support/e2e-steps.ts';
@@ -19,7 +19,7 @@ import { expireSession, issueMagicLink } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetClientLinkLimits } from '../support/limits.ts';
 import { linkIn, messageInOutbox, OUTBOX } from '../support/outbox.ts';
-import { borrowSpa } from '../support/spas.ts';
+import { borrowSpa, firstPricedService } from '../support/spas.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const CANT_BE_USED = 'This link can’t be used';
@@ -540,19 +540,12 @@ test.describe('pages that need a session', () => {
 
   test('signed in, checkout shows the order and says payments are not configured', async ({ page }) => {
     await signIn(page, uniqueEmail('client'));
-    const [service] = db
-      .select({ id: services.id, name: services.name, priceCents: services.priceCents })
-      .from(services)
-      .innerJoin(spas, eq(spas.id, services.spaId))
-      .where(and(eq(services.active, true), eq(spas.active, true), gt(services.priceCents, 0)))
-      .orderBy(asc(services.id))
-      .limit(1)
-      .all();
-    await page.goto(`/checkout?service=${service!.id}`);
+    const service = firstPricedService();
+    await page.goto(`/checkout?service=${service.id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Checkout');
-    await expect(page.locator('[data-service-name]')).toHaveText(service!.name);
+    await expect(page.locator('[data-service-name]')).toHaveText(service.name);
     await expect(page.getByRole('heading', { name: 'Payments are not configured yet' })).toBeVisible();
-    const total = `$${(service!.priceCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    const total = `$${(service.priceCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
     await expect(page.locator('[data-total]')).toHaveText(total);
     await expect(page.getByRole('main')).toContainText('$0.00');
 

@@ -3,7 +3,7 @@
 // (a wrong path is an error, not a new empty database), and every opening is
 // closed when its work is done, so no test holds a lock the server waits on.
 // (The site itself opens its database with db/client.ts openDatabase.)
-// tests/support/db.ts applies these to the e2e run's database.
+// Specs reach the e2e run's own database through the project's client (#lib/server/db.ts).
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import * as schema from '#db/schema.ts';
