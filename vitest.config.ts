@@ -16,5 +16,14 @@ export default getViteConfig({
     // One seeded database per run, copied for each test file (tests/unit-setup.ts, tests/unit-database.ts).
     globalSetup: ['./tests/unit-setup.ts'],
     setupFiles: ['./tests/unit-database.ts'],
+    // Each file starts in a new worker, which loaded drizzle-orm's few hundred
+    // modules (and zod's, Stripe's, nodemailer's) afresh: about 1 s a file, half
+    // the run. Bundled by Vite's optimizer (kept in node_modules/.vite), they load as one file
+    // each: the whole run 130 -> 78 s, 147 -> 86 s of CPU, on an idle machine.
+    deps: {
+      optimizer: {
+        ssr: { enabled: true, include: ['drizzle-orm', 'drizzle-orm/sqlite-core', 'drizzle-orm/better-sqlite3', 'zod', 'zod/mini', 'stripe', 'nodemailer'] },
+      },
+    },
   },
 });
