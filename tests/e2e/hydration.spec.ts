@@ -11,6 +11,7 @@ import { db } from '#lib/server/db.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { siteScript } from '../support/islands.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
+import { firstSpaOfTier } from '../support/spas.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 const bookingsFor = (email: string) =>
@@ -20,15 +21,6 @@ const bookingsFor = (email: string) =>
     .where(eq(bookings.email, email))
     .orderBy(asc(bookings.id))
     .all();
-/** The first active spa (by id) of a tier, or of any. */
-const firstSpa = (tier?: 'FREE') =>
-  db
-    .select({ id: spas.id, name: spas.name, slug: spas.slug })
-    .from(spas)
-    .where(and(eq(spas.active, true), tier ? eq(spas.tier, tier) : undefined))
-    .orderBy(asc(spas.id))
-    .limit(1)
-    .get()!;
 const activeCities = () => db.select({ id: cities.id, slug: cities.slug, name: cities.name }).from(cities).where(eq(cities.active, true));
 const island = (page: Page, component: string) => page.locator(`astro-island[component-url*="/${component}."]`).first();
 
@@ -127,7 +119,7 @@ test.describe('the booking form', () => {
   }
 
   test('/booking?spa={id}: what was typed is kept and the request goes to that spa', async ({ page }) => {
-    const spa = firstSpa();
+    const spa = firstSpaOfTier();
     const email = uniqueEmail('booking-page');
     const slow = await slowPage(page);
     await open(page, `/booking?spa=${spa.id}`);
@@ -145,7 +137,7 @@ test.describe('the booking form', () => {
   });
 
   test("a spa's page: what was typed is kept and the request goes to the spa", async ({ page }) => {
-    const spa = firstSpa('FREE');
+    const spa = firstSpaOfTier('FREE');
     const email = uniqueEmail('spa-page');
     const slow = await slowPage(page);
     await open(page, `/spas/${spa.slug}`);

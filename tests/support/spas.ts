@@ -56,16 +56,16 @@ export function borrowSpa(ownerId: number): { id: number; name: string; slug: st
   return { id, name, slug, giveBack: () => db.update(spas).set({ ownerId: null }).where(eq(spas.id, id)).run() };
 }
 
-/** The active listing of `tier` with the lowest id. */
-export function firstSpaOfTier(tier: Tier): { id: number; slug: string } {
+/** The active listing of `tier` (of any tier when none is given) with the lowest id. */
+export function firstSpaOfTier(tier?: Tier): { id: number; name: string; slug: string } {
   const spa = db
-    .select({ id: spas.id, slug: spas.slug })
+    .select({ id: spas.id, name: spas.name, slug: spas.slug })
     .from(spas)
-    .where(and(eq(spas.active, true), eq(spas.tier, tier)))
+    .where(and(eq(spas.active, true), tier ? eq(spas.tier, tier) : undefined))
     .orderBy(asc(spas.id))
     .limit(1)
     .get();
-  expect(spa, `an active ${tier} listing`).toBeDefined();
+  expect(spa, `an active ${tier ?? ''} listing`).toBeDefined();
   return spa!;
 }
 
