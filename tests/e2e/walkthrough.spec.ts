@@ -77,6 +77,8 @@ test.describe('the mobile sheet of a signed-in visitor', () => {
     const sheet = await openMobileMenu(page, '/privacy-policy');
     await expect(sheet.getByRole('link', { name: 'Sign In' })).toBeVisible();
     await expect(sheet.getByRole('img', { name: 'Loading your account' })).toBeHidden();
+    // The stale hint is forgotten (by the lookup's 401), so the next page does not ask again.
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('signed_in');
   });
 });
 

@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { fullName, initials } from '#lib/initials.ts';
 import { $user, loadUser, type NavUser } from '#lib/client/user.ts';
 import { roleLinks } from '#lib/role-links.ts';
 
@@ -51,7 +50,7 @@ export function Avatar({ user }: { user: NavUser }) {
       className="grid size-10 place-items-center rounded-full bg-brand-700 text-sm font-semibold text-white"
       data-testid="avatar-initials"
     >
-      {initials(user)}
+      {user.initials}
     </span>
   );
 }
@@ -61,7 +60,7 @@ function AvatarMenu({ user }: { user: NavUser }) {
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
-  const name = fullName(user);
+  const { name } = user;
 
   const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
 

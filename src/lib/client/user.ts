@@ -2,7 +2,6 @@
 // the lookup is not retried) and shared by the navigation islands.
 import { atom } from 'nanostores';
 import type { Role } from '#lib/role-links.ts';
-import { SIGNED_IN_HINT_COOKIE } from '#lib/session-cookie.ts';
 
 export interface NavUser {
   id: number;
@@ -11,6 +10,9 @@ export interface NavUser {
   lastName: string | null;
   profileImageUrl: string | null;
   role?: Role;
+  /** The avatar's letters and the full name when there is a first name (spec 2), from the server (src/pages/api/auth/user.ts). */
+  initials: string;
+  name: string | null;
 }
 
 export type UserState = { status: 'loading' } | { status: 'signed-in'; user: NavUser } | { status: 'signed-out' };
@@ -28,8 +30,7 @@ export function loadUser(): void {
       $user.set({ status: 'signed-in', user: (await response.json()) as NavUser });
     })
     .catch(() => {
-      // The hint cookie was stale (expired or revoked session): forget it.
-      document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`;
+      // A stale hint (expired or revoked session) is forgotten by the 401 answer itself.
       $user.set({ status: 'signed-out' });
     });
 }

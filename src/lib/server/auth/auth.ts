@@ -27,6 +27,11 @@ export function setSessionCookie(cookies: AstroCookies, token: string, expiresAt
 
 export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.set(cookieName, '', { ...sessionCookieAttributes(new Date(0), { secure }), maxAge: 0 });
+  forgetSignedInHint(cookies);
+}
+
+/** Drops the readable signed-in hint alone, for a browser whose session is already gone. */
+export function forgetSignedInHint(cookies: AstroCookies): void {
   cookies.set(HINT_COOKIE, '', { ...sessionCookieAttributes(new Date(0), { secure }), httpOnly: false, maxAge: 0 });
 }
 
