@@ -62,6 +62,29 @@ test.describe('navigation bar (desktop)', () => {
     expect(inline[0]).toContain('data-menu-open');
     expect(new TextEncoder().encode(inline[0]).length).toBeLessThan(4000);
   });
+
+  test('a spa page and search results load no script file before the visitor does anything: the menu and analytics are written in', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    for (const path of ['/spas/harborlight-aesthetics', '/search-results?city=irvine']) {
+      // Module scripts in the page are fetched before its load event.
+      await page.goto(path, { waitUntil: 'load' });
+      // The analytics script shares no module with an island (the booking form
+      // reports its events to it), so it is a few lines in the page, not a file
+      // and its chunk ahead of the first paint (decision 0032).
+      expect(scripts, path).toEqual([]);
+      const inline = await page.locator('script[type="module"]:not([src])').evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ''));
+      expect(
+        inline.filter((text) => text.includes('data-menu-open')),
+        path,
+      ).toHaveLength(1);
+      const analytics = inline.filter((text) => text.includes('/api/clicks'));
+      expect(analytics, path).toHaveLength(1);
+      expect(new TextEncoder().encode(analytics[0]).length).toBeLessThan(4000);
+    }
+  });
 });
 
 test.describe('footer', () => {

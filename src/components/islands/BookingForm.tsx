@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
-import { trackEvent } from '#lib/client/analytics.ts';
+import type { TrackedEvent } from '#lib/client/analytics.ts';
 import { BOOKING_REQUESTED_EVENT, readVisitSource, takeScheduledService } from '#lib/client/booking.ts';
 import { announceLive, prefillMember } from '#lib/client/island.ts';
 import { loadOnce } from '#lib/client/load-once.ts';
@@ -61,6 +61,14 @@ interface ErrorBody {
 
 // The schema (zod) is a third of the form's weight and most visitors never
 // touch the form: it loads when someone starts filling it in.
+/**
+ * Reports a booking event (spec 7) to the page's analytics script, which
+ * BookingRequest.astro renders beside this form. The island does not import
+ * analytics.ts itself: a module shared with it would make that script a file
+ * loaded before the first paint instead of a few lines in the page.
+ */
+const report = (detail: TrackedEvent) => document.dispatchEvent(new CustomEvent('analytics:track', { detail }));
+
 const loadSchemas = loadOnce(() => import('#lib/booking-schema.ts'));
 type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
 
@@ -208,7 +216,7 @@ export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, t
         focusFirst(fieldErrors);
         throw new Error(`${response.status}`);
       }
-      trackEvent({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'submitted' } });
+      report({ eventType: 'booking', ...entity, source: 'booking_form', metadata: { action: 'submitted' } });
       // A spa that asks for a card on file or a deposit: the card step is the next page (no-show protection).
       const { next } = (await response.json().catch(() => ({}))) as { next?: string };
       if (next?.startsWith('/bookings/secure/')) {
@@ -225,7 +233,7 @@ export default function BookingForm({ spa, today: buildDay, idPrefix, prefill, t
     } catch (error) {
       // One step to try again (spec 3: a toast can carry an action).
       toast({ ...FAILURE, action: { label: 'Retry', onAction: () => formRef.current?.requestSubmit() } });
-      trackEvent({
+      report({
         eventType: 'booking',
         ...entity,
         source: 'booking_form',

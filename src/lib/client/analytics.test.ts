@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { analyticsSessionId, trackEvent, trackPageEvent } from './analytics.ts';
+import { analyticsSessionId, outboundClickOf, startPageAnalytics, trackEvent } from './analytics.ts';
 
 function memoryStorage() {
   const items = new Map<string, string>();
@@ -7,6 +7,15 @@ function memoryStorage() {
 }
 
 afterEach(() => vi.unstubAllGlobals());
+
+/** Stands in for a DOM element (the unit tests run without a DOM): `closest` finds the given link, or nothing. */
+class FakeElement {
+  constructor(private readonly link: unknown) {}
+  closest() {
+    return this.link;
+  }
+}
+const clickOn = (link: unknown, type = 'click', button = 0) => ({ target: new FakeElement(link) as unknown as EventTarget, type, button });
 
 describe('browser analytics', () => {
   it('keeps one session id in sessionStorage', () => {
@@ -61,11 +70,56 @@ describe('browser analytics', () => {
     expect(JSON.parse(init.body as string).referrer).toBe('https://site.example');
   });
 
-  it('sends page events only to a page-analytics tag that is present', () => {
-    expect(() => trackPageEvent('book_now_nav', 'cta')).not.toThrow();
-    const gtag = vi.fn();
-    vi.stubGlobal('gtag', gtag);
-    trackPageEvent('book_now', 'service_card', 'Botox', 12);
-    expect(gtag).toHaveBeenCalledWith('event', 'book_now', { event_category: 'service_card', event_label: 'Botox', value: 12 });
+  it('records a click on a marked link with the tab, the page and the visit source; other clicks are not its business', () => {
+    vi.stubGlobal('sessionStorage', memoryStorage());
+    sessionStorage.setItem('visit_source', JSON.stringify({ source: 'newsletter', medium: 'email' }));
+    const link = { dataset: { clickSpa: '7', clickKind: 'phone' } };
+    vi.stubGlobal('Element', FakeElement);
+    expect(outboundClickOf(clickOn(link), '/spas/harborlight-aesthetics')).toEqual({
+      spaId: 7,
+      kind: 'phone',
+      page: '/spas/harborlight-aesthetics',
+      sessionId: analyticsSessionId(),
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: undefined,
+    });
+    // A middle click opens the link; a right click does not.
+    expect(outboundClickOf(clickOn(link, 'auxclick', 1), '/')).not.toBeNull();
+    expect(outboundClickOf(clickOn(link, 'auxclick', 2), '/')).toBeNull();
+    expect(outboundClickOf(clickOn(null), '/')).toBeNull();
+    expect(outboundClickOf({ target: null, type: 'click', button: 0 }, '/')).toBeNull();
+  });
+
+  it('on a page: a view for each tracked element, a beacon for each marked click, and what islands dispatch', () => {
+    vi.stubGlobal('sessionStorage', memoryStorage());
+    vi.stubGlobal('document', { referrer: '' });
+    vi.stubGlobal('location', { search: '?utm_source=google', pathname: '/spas/harborlight-aesthetics' });
+    vi.stubGlobal('Element', FakeElement);
+    const fetch = vi.fn(() => Promise.resolve(new Response(null, { status: 202 })));
+    vi.stubGlobal('fetch', fetch);
+    const sendBeacon = vi.fn(() => true);
+    vi.stubGlobal('navigator', { sendBeacon });
+    const listeners = new Map<string, (event: unknown) => void>();
+    const page = {
+      querySelectorAll: () => [{ dataset: { entityType: 'spa', entityId: '3', tier: 'ELITE' } }],
+      addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
+    } as unknown as Document;
+
+    startPageAnalytics(page);
+    const sent = () => fetch.mock.calls.map((call) => JSON.parse((call as unknown as [string, RequestInit])[1].body as string));
+    expect(sent()).toEqual([expect.objectContaining({ eventType: 'view', entityType: 'spa', entityId: '3', tier: 'ELITE', source: 'google' })]);
+
+    listeners.get('click')!(clickOn({ dataset: { clickSpa: '3', clickKind: 'website' } }));
+    const [url, blob] = sendBeacon.mock.calls[0] as unknown as [string, Blob];
+    expect(url).toBe('/api/clicks');
+    expect(blob.type).toBe('application/json');
+    listeners.get('auxclick')!(clickOn({ dataset: { clickSpa: '3', clickKind: 'website' } }, 'auxclick', 2));
+    expect(sendBeacon).toHaveBeenCalledTimes(1);
+
+    listeners.get('analytics:track')!({
+      detail: { eventType: 'booking', entityType: 'spa', entityId: '3', source: 'booking_form', metadata: { action: 'submitted' } },
+    });
+    expect(sent()[1]).toMatchObject({ eventType: 'booking', entityType: 'spa', entityId: '3', source: 'booking_form', metadata: { action: 'submitted' } });
   });
 });

@@ -1,8 +1,12 @@
 // Browser analytics (spec 7): events to our own endpoint, fire and forget, and
-// page events to a page-analytics tag when the page has one. Failures only warn:
-// analytics must never break a page. Only the event's type is imported, so
-// this module stays a few hundred bytes.
+// outbound clicks to POST /api/clicks. Failures only warn: analytics must never
+// break a page. Only one page script imports this module (Analytics.astro), and
+// nothing else at run time: islands dispatch an `analytics:track` event instead,
+// and the page-analytics tag has its own module (page-events.ts). So the script
+// stays one small chunk with no imports, which the build writes into the page
+// rather than loading it as files before the first paint (decision 0032).
 import type { AnalyticsEventInput } from '../analytics-event.ts';
+import type { ClickEventInput } from '../click-event.ts';
 
 const SESSION_KEY = 'analytics_session_id';
 const ENDPOINT = '/api/analytics/event';
@@ -59,15 +63,79 @@ export function trackEvent(event: TrackedEvent): void {
   }
 }
 
-type Gtag = (command: 'event', action: string, params: Record<string, unknown>) => void;
-
-/** A page event (navigation/scroll_to_section, cta/book_now_nav...) for the page-analytics tag, when present. */
-export function trackPageEvent(action: string, category: string, label?: string, value?: number): void {
-  const { gtag } = globalThis as typeof globalThis & { gtag?: Gtag };
-  if (typeof gtag !== 'function') return;
-  try {
-    gtag('event', action, { event_category: category, event_label: label, value });
-  } catch (error) {
-    console.warn('analytics: page event not sent', error);
+declare global {
+  interface DocumentEventMap {
+    /** An event an island reports (BookingForm); the page's analytics script sends it. */
+    'analytics:track': CustomEvent<TrackedEvent>;
   }
+}
+
+/** The utm_* values of the page the visit landed on (stored by the head snippet in Layout.astro). */
+function visitSource(): { source?: string; medium?: string; campaign?: string } {
+  try {
+    return JSON.parse(sessionStorage.getItem('visit_source') ?? '{}') as { source?: string; medium?: string; campaign?: string };
+  } catch {
+    return {};
+  }
+}
+
+/** The click to record when `event` follows a link marked data-click-kind and data-click-spa; null for any other click. */
+export function outboundClickOf(event: Pick<MouseEvent, 'target' | 'type' | 'button'>, path: string): ClickEventInput | null {
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[data-click-kind][data-click-spa]') : null;
+  if (!link) return null;
+  // A middle click opens the link; other auxiliary buttons do not.
+  if (event.type === 'auxclick' && event.button !== 1) return null;
+  const source = visitSource();
+  return {
+    spaId: Number(link.dataset.clickSpa),
+    kind: link.dataset.clickKind as ClickEventInput['kind'],
+    page: path,
+    sessionId: analyticsSessionId(),
+    utmSource: source.source,
+    utmMedium: source.medium,
+    utmCampaign: source.campaign,
+  };
+}
+
+/** Sends an outbound click; a beacon outlives the page the link leaves, fetch with keepalive where beacons are refused. */
+export function sendOutboundClick(click: ClickEventInput): void {
+  const payload = JSON.stringify(click);
+  try {
+    if (navigator.sendBeacon?.('/api/clicks', new Blob([payload], { type: 'application/json' }))) return;
+    void fetch('/api/clicks', {
+      method: 'POST',
+      keepalive: true,
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: payload,
+    }).catch(() => undefined);
+  } catch {
+    /* recording a click must never stop the link */
+  }
+}
+
+/**
+ * The page's analytics, started once: one "view" for each [data-track-view]
+ * element (the spa or offer the page shows), the outbound clicks of marked
+ * links (the links are plain links and work without this), and the events
+ * islands dispatch.
+ */
+export function startPageAnalytics(doc: Document = document): void {
+  for (const element of doc.querySelectorAll<HTMLElement>('[data-track-view]')) {
+    const { entityType, entityId, tier } = element.dataset;
+    trackEvent({
+      eventType: 'view',
+      entityType: entityType as 'spa' | 'offer',
+      entityId,
+      tier: tier as 'FREE' | 'PREMIUM' | 'ELITE' | undefined,
+      source: new URLSearchParams(location.search).get('utm_source') ?? undefined,
+    });
+  }
+  const record = (event: MouseEvent) => {
+    const click = outboundClickOf(event, location.pathname);
+    if (click) sendOutboundClick(click);
+  };
+  doc.addEventListener('click', record, { capture: true });
+  doc.addEventListener('auxclick', record, { capture: true });
+  doc.addEventListener('analytics:track', (event) => trackEvent(event.detail));
 }

@@ -1,6 +1,6 @@
 // POST /api/clicks: a visitor followed a spa's outbound link (phone, website,
 // booking link, directions, social feed). Fire and forget from the browser
-// (src/components/ClickTracker.astro); the link itself works without it.
+// (src/components/Analytics.astro, src/lib/client/analytics.ts); the link itself works without it.
 import type { APIRoute } from 'astro';
 import { clickEventSchema } from '#lib/click-event.ts';
 import { clientAddressOf } from '#lib/server/directory/analytics.ts';
