@@ -5,6 +5,7 @@ import { holdRequests, openMobileMenu } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
 
 test.describe('navigation when signed in', () => {
   test('shows a placeholder while the user loads, then the avatar menu', async ({ page, signedIn }) => {
@@ -88,7 +89,7 @@ test.describe('member home', () => {
           serviceId: i === 0 ? null : service!.id,
           name: 'Lena',
           email: user.email,
-          preferredDate: i === 1 ? null : '2026-12-15',
+          preferredDate: i === 1 ? null : addDays(pacificDate(), 14),
           status,
           createdAt: new Date(Date.now() + i),
         })),

@@ -11,6 +11,7 @@ import { hydrated } from '../support/islands.ts';
 import { forgetClientLinkLimits, forgetLoopbackLimits } from '../support/limits.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
+import { addDays, pacificDate } from '#lib/dates.ts';
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const activeCities = () => db.select({ id: cities.id, name: cities.name, slug: cities.slug }).from(cities).where(eq(cities.active, true));
@@ -188,7 +189,8 @@ test.describe('the member home (items 9 and 23)', () => {
           spaId: spa.id,
           name: 'Noor Haddad',
           email: user.email,
-          preferredDate: '2026-12-02',
+          // Two weeks out, whatever the day: the next visit is one still to come.
+          preferredDate: addDays(pacificDate(), 14),
           status,
           manageToken: manageToken(),
           createdAt: new Date(Date.now() + i),
