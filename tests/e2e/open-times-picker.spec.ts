@@ -371,7 +371,8 @@ test.describe('before the island is live', () => {
     const release = await holdSiteScripts(page);
     const serviceId = serviceOf(spaBySlug(HARBORLIGHT).id, 'Dermal Filler');
     await page.locator('#book').getByLabel('Treatment').selectOption(String(serviceId));
-    expect(scripts.some((s) => /OpenTimesPicker/.test(s))).toBe(true);
+    // The choice wakes the island: its script is asked for (the request reaches us a moment after the choice).
+    await expect.poll(() => scripts.some((s) => /OpenTimesPicker/.test(s))).toBe(true);
     release();
     await expect(page.locator('#book [data-day-strip]')).toBeVisible();
     await expect(page.locator('#book').getByLabel('Treatment')).toHaveValue(String(serviceId));
