@@ -70,7 +70,12 @@ declare global {
   }
 }
 
-/** The utm_* values of the page the visit landed on (stored by the head snippet in Layout.astro). */
+/**
+ * The utm_* values of the page the visit landed on (stored by the head snippet
+ * in Layout.astro). Read here rather than with readVisitSource (booking.ts):
+ * the booking form imports that module, and sharing it would put a chunk back
+ * in front of this script.
+ */
 function visitSource(): { source?: string; medium?: string; campaign?: string } {
   try {
     return JSON.parse(sessionStorage.getItem('visit_source') ?? '{}') as { source?: string; medium?: string; campaign?: string };
