@@ -4,13 +4,13 @@
 // (15:00Z). Pacific summer time is UTC-7, so 9:00 AM is 16:00Z.
 import { and, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, clinicians, clinicianTimeOff, leads, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
-import { closedWeek } from '#lib/opening-hours.ts';
+import { bookings, clinicianTimeOff, leads, mailQueue, spaDateHours, spas } from '#db/schema.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { db } from '../db.ts';
 import { alternativesOf, bookOpenTime } from './book.ts';
 import { openTimesFor } from './calendar.ts';
+import { insertCity, insertClinician, insertService, insertSpa, nineToFiveOn } from './test-spa.ts';
 
 const TAG = testTag('open-times');
 const NOW = Date.parse('2027-06-01T15:00:00Z');
@@ -21,43 +21,22 @@ const fixture = { spaId: 0, botox: 0, filler: 0, laser: 0, ana: 0, ben: 0, cara:
 
 beforeAll(() => {
   const owner = insertUser(`${TAG}-owner@example.com`, 'owner');
-  const cityId = db
-    .insert(cities)
-    .values({ name: 'Test City', slug: `${TAG}-city` })
-    .returning()
-    .get().id;
-  const nineToFive = [['09:00', '17:00']] as const;
-  fixture.spaId = db
-    .insert(spas)
-    .values({
-      name: 'Open Times Spa',
-      slug: `${TAG}-spa`,
-      cityId,
-      ownerId: owner.id,
-      openingHours: { ...closedWeek(), mon: nineToFive, tue: nineToFive, wed: nineToFive, thu: nineToFive, fri: nineToFive, sat: nineToFive },
-      bookingMode: 'instant',
-      bookingHorizonDays: 30,
-    })
-    .returning()
-    .get().id;
-  const service = (name: string, treatment: string, duration: number, extra: Partial<typeof services.$inferInsert> = {}) =>
-    db
-      .insert(services)
-      .values({ spaId: fixture.spaId, name, treatment, duration, priceCents: 20_000, category: 'injectable', ...extra })
-      .returning()
-      .get().id;
-  fixture.botox = service('Botox', 'botox', 30);
-  fixture.filler = service('Filler', 'fillers', 45, { bufferAfterMinutes: 15 });
-  fixture.laser = service('Laser', 'laser', 60, { bookableOnline: false });
-  const clinician = (name: string, treatments: string[]) =>
-    db
-      .insert(clinicians)
-      .values({ spaId: fixture.spaId, name, role: 'NP', licenseNumber: `${name.toUpperCase()}1`, treatments })
-      .returning()
-      .get().id;
-  fixture.ana = clinician('Ana', ['botox', 'fillers']);
-  fixture.ben = clinician('Ben', ['botox']);
-  fixture.cara = clinician('Cara', ['hydrafacial']);
+  const cityId = insertCity('Test City', `${TAG}-city`);
+  fixture.spaId = insertSpa({
+    name: 'Open Times Spa',
+    slug: `${TAG}-spa`,
+    cityId,
+    ownerId: owner.id,
+    openingHours: nineToFiveOn('mon', 'tue', 'wed', 'thu', 'fri', 'sat'),
+    bookingMode: 'instant',
+    bookingHorizonDays: 30,
+  });
+  fixture.botox = insertService({ spaId: fixture.spaId, name: 'Botox' });
+  fixture.filler = insertService({ spaId: fixture.spaId, name: 'Filler', treatment: 'fillers', duration: 45, bufferAfterMinutes: 15 });
+  fixture.laser = insertService({ spaId: fixture.spaId, name: 'Laser', treatment: 'laser', duration: 60, bookableOnline: false });
+  fixture.ana = insertClinician({ spaId: fixture.spaId, name: 'Ana', licenseNumber: 'ANA1', treatments: ['botox', 'fillers'] });
+  fixture.ben = insertClinician({ spaId: fixture.spaId, name: 'Ben', licenseNumber: 'BEN1' });
+  fixture.cara = insertClinician({ spaId: fixture.spaId, name: 'Cara', licenseNumber: 'CARA1', treatments: ['hydrafacial'] });
   db.insert(clinicianTimeOff).values({ clinicianId: fixture.ben, firstDay: '2027-06-04', lastDay: '2027-06-04', note: 'Off' }).run();
   db.insert(spaDateHours).values({ spaId: fixture.spaId, date: '2027-06-05', ranges: [], note: 'Holiday' }).run();
 });

@@ -4,14 +4,14 @@
 // Tuesday 1 June 2027, 8:00 AM PDT (15:00Z); 9:00 AM Pacific is 16:00Z.
 import { eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, clinicians, mailQueue, services, spas } from '#db/schema.ts';
-import { closedWeek } from '#lib/opening-hours.ts';
+import { bookings, mailQueue } from '#db/schema.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { db } from '../db.ts';
 import { bookOpenTime } from './book.ts';
 import { moveBooking, movableBooking, movableBookingId } from './move.ts';
 import { pickerFor } from './picker.ts';
+import { insertCity, insertClinician, insertService, insertSpa, nineToFiveOn } from './test-spa.ts';
 import { bookingDetails } from '../bookings/bookings.ts';
 import { manageAction } from '../bookings/manage.ts';
 
@@ -24,43 +24,24 @@ const fixture = { instant: 0, request: 0, botox: 0, heldBotox: 0, laser: 0 };
 
 beforeAll(() => {
   const owner = insertUser(`${TAG}-owner@example.com`, 'owner');
-  const cityId = db
-    .insert(cities)
-    .values({ name: 'Move City', slug: `${TAG}-city` })
-    .returning()
-    .get().id;
-  const nineToFive = [['09:00', '17:00']] as const;
+  const cityId = insertCity('Move City', `${TAG}-city`);
   const spa = (name: string, mode: 'instant' | 'request') =>
-    db
-      .insert(spas)
-      .values({
-        name,
-        slug: `${TAG}-${mode}`,
-        cityId,
-        ownerId: owner.id,
-        openingHours: { ...closedWeek(), mon: nineToFive, tue: nineToFive, wed: nineToFive, thu: nineToFive, fri: nineToFive },
-        bookingMode: mode,
-        bookingHorizonDays: 30,
-        cancellationWindowHours: 24,
-      })
-      .returning()
-      .get().id;
+    insertSpa({
+      name,
+      slug: `${TAG}-${mode}`,
+      cityId,
+      ownerId: owner.id,
+      openingHours: nineToFiveOn('mon', 'tue', 'wed', 'thu', 'fri'),
+      bookingMode: mode,
+      bookingHorizonDays: 30,
+      cancellationWindowHours: 24,
+    });
   fixture.instant = spa('Move Spa', 'instant');
   fixture.request = spa('Hold Spa', 'request');
-  const service = (spaId: number, name: string, extra: Partial<typeof services.$inferInsert> = {}) =>
-    db
-      .insert(services)
-      .values({ spaId, name, treatment: 'botox', duration: 30, priceCents: 20_000, category: 'injectable', ...extra })
-      .returning()
-      .get().id;
-  fixture.botox = service(fixture.instant, 'Botox');
-  fixture.laser = service(fixture.instant, 'Laser', { treatment: 'laser', duration: 60, bookableOnline: false });
-  fixture.heldBotox = service(fixture.request, 'Botox');
-  for (const spaId of [fixture.instant, fixture.request]) {
-    db.insert(clinicians)
-      .values({ spaId, name: 'Ana', role: 'NP', licenseNumber: `${TAG}${spaId}`, treatments: ['botox'] })
-      .run();
-  }
+  fixture.botox = insertService({ spaId: fixture.instant, name: 'Botox' });
+  fixture.laser = insertService({ spaId: fixture.instant, name: 'Laser', treatment: 'laser', duration: 60, bookableOnline: false });
+  fixture.heldBotox = insertService({ spaId: fixture.request, name: 'Botox' });
+  for (const spaId of [fixture.instant, fixture.request]) insertClinician({ spaId, name: 'Ana', licenseNumber: `${TAG}${spaId}` });
 });
 
 afterAll(() => {

@@ -6,50 +6,35 @@
 // puts it first.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cities, clinicians, clinicianTimeOff, services, spas } from '#db/schema.ts';
-import { closedWeek } from '#lib/opening-hours.ts';
+import { clinicianTimeOff } from '#db/schema.ts';
 import { parseSearchParams } from '#lib/search.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
 import { db } from '../db.ts';
 import { searchSpas } from '../directory/directory.ts';
 import { bookOpenTime } from './book.ts';
 import { forgetNextOpen, nextOpenLabel, nextOpenTimes } from './next-open.ts';
+import { insertCity, insertClinician, insertService, insertSpa, nineToFiveOn } from './test-spa.ts';
 
 const TAG = testTag('next-open');
 const NOW = Date.parse('2027-06-01T15:00:00Z');
 const fixture = { city: `${TAG}-city`, soon: 0, later: 0, plain: 0, botox: 0 };
 
 beforeAll(() => {
-  const cityId = db.insert(cities).values({ name: 'Next City', slug: fixture.city }).returning().get().id;
-  const nineToFive = [['09:00', '17:00']] as const;
-  const week = { ...closedWeek(), mon: nineToFive, tue: nineToFive, wed: nineToFive, thu: nineToFive, fri: nineToFive };
+  const cityId = insertCity('Next City', fixture.city);
+  const week = nineToFiveOn('mon', 'tue', 'wed', 'thu', 'fri');
   const spa = (name: string, mode: 'instant' | 'request' | 'none', tier: 'FREE' | 'ELITE' = 'FREE') =>
-    db
-      .insert(spas)
-      .values({ name, slug: `${TAG}-${name.toLowerCase()}`, cityId, openingHours: week, bookingMode: mode, tier, active: true })
-      .returning()
-      .get().id;
+    insertSpa({ name, slug: `${TAG}-${name.toLowerCase()}`, cityId, openingHours: week, bookingMode: mode, tier, active: true });
   fixture.soon = spa('Soon', 'instant');
   fixture.later = spa('Later', 'request', 'ELITE');
   fixture.plain = spa('Plain', 'none');
   for (const spaId of [fixture.soon, fixture.later, fixture.plain]) {
-    const id = db
-      .insert(services)
-      .values({ spaId, name: 'Botox Cosmetic', treatment: 'botox', duration: 30, priceCents: 1_400, category: 'injectable' })
-      .returning()
-      .get().id;
+    const id = insertService({ spaId, name: 'Botox Cosmetic', priceCents: 1_400 });
     if (spaId === fixture.soon) fixture.botox = id;
-    db.insert(services).values({ spaId, name: 'Signature Peel', treatment: null, duration: 60, priceCents: 20_000, category: 'facial' }).run();
-    const clinician = db
-      .insert(clinicians)
-      .values({ spaId, name: 'Ana', role: 'NP', licenseNumber: `${TAG}${spaId}`, treatments: ['botox'] })
-      .returning()
-      .get().id;
+    insertService({ spaId, name: 'Signature Peel', treatment: null, duration: 60, category: 'facial' });
+    const clinician = insertClinician({ spaId, name: 'Ana', licenseNumber: `${TAG}${spaId}` });
     if (spaId === fixture.later) {
       db.insert(clinicianTimeOff).values({ clinicianId: clinician, firstDay: '2027-06-01', lastDay: '2027-06-13' }).run();
-      db.insert(clinicians)
-        .values({ spaId, name: 'Ben', role: 'RN', licenseNumber: `${TAG}${spaId}b`, treatments: ['hydrafacial'] })
-        .run();
+      insertClinician({ spaId, name: 'Ben', role: 'RN', licenseNumber: `${TAG}${spaId}b`, treatments: ['hydrafacial'] });
     }
   }
 });

@@ -3,14 +3,14 @@
 // waits for the owner's word (keep or cancel, the client told).
 import { eq, like, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, clinicians, clinicianTimeOff, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
-import { closedWeek } from '#lib/opening-hours.ts';
+import { bookings, clinicians, clinicianTimeOff, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
 import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import { db } from '../db.ts';
 import { bookOpenTime } from './book.ts';
 import { handleAvailabilityPost } from './owner-page.ts';
+import { insertCity, insertClinician, insertService, insertSpa, nineToFiveOn } from './test-spa.ts';
 
 const TAG = testTag('availability-page');
 const NOW = Date.parse('2027-06-01T15:00:00Z'); // Tuesday 8:00 AM PDT
@@ -20,34 +20,17 @@ let owner: SessionUser;
 
 beforeAll(() => {
   owner = insertUser(`${TAG}-owner@example.com`, 'owner');
-  const cityId = db
-    .insert(cities)
-    .values({ name: 'Test City', slug: `${TAG}-city` })
-    .returning()
-    .get().id;
-  const day = [['09:00', '17:00']] as const;
-  fixture.spaId = db
-    .insert(spas)
-    .values({
-      name: 'Settings Spa',
-      slug: `${TAG}-spa`,
-      cityId,
-      ownerId: owner.id,
-      openingHours: { ...closedWeek(), wed: day, thu: day },
-      bookingMode: 'instant',
-    })
-    .returning()
-    .get().id;
-  fixture.serviceId = db
-    .insert(services)
-    .values({ spaId: fixture.spaId, name: 'Botox', treatment: 'botox', duration: 30, priceCents: 100, category: 'injectable' })
-    .returning()
-    .get().id;
-  fixture.clinicianId = db
-    .insert(clinicians)
-    .values({ spaId: fixture.spaId, name: 'Ana', role: 'NP', licenseNumber: 'NP1', treatments: ['botox'] })
-    .returning()
-    .get().id;
+  const cityId = insertCity('Test City', `${TAG}-city`);
+  fixture.spaId = insertSpa({
+    name: 'Settings Spa',
+    slug: `${TAG}-spa`,
+    cityId,
+    ownerId: owner.id,
+    openingHours: nineToFiveOn('wed', 'thu'),
+    bookingMode: 'instant',
+  });
+  fixture.serviceId = insertService({ spaId: fixture.spaId, name: 'Botox', priceCents: 100 });
+  fixture.clinicianId = insertClinician({ spaId: fixture.spaId, name: 'Ana', licenseNumber: 'NP1' });
   // Wednesday 2 June, 4:00 PM PDT.
   const booked = bookOpenTime(
     fixture.spaId,
@@ -103,9 +86,8 @@ describe('the booking rules form', () => {
       });
       expect(refused).toMatchObject({ status: 422, errors: { bookingMode: 'Set your weekly hours before clients can book online' } });
     } finally {
-      const day = [['09:00', '17:00']] as const;
       db.update(spas)
-        .set({ openingHours: { ...closedWeek(), wed: day, thu: day } })
+        .set({ openingHours: nineToFiveOn('wed', 'thu') })
         .where(eq(spas.id, fixture.spaId))
         .run();
     }

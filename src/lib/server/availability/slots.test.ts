@@ -4,38 +4,25 @@
 // written straight into the database stands for one made by another server
 // process, which this process's cache does not hear of.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookings, cities, clinicians, services, spas } from '#db/schema.ts';
-import { closedWeek } from '#lib/opening-hours.ts';
+import { bookings } from '#db/schema.ts';
 import { db } from '../db.ts';
 import { forgetSlots, SLOTS_CACHE_MS, SLOTS_STALE_MS, slotsJsonFor, type SlotsAnswer } from './slots.ts';
+import { insertCity, insertClinician, insertService, insertSpa, nineToFiveOn } from './test-spa.ts';
 
 const NOW = Date.parse('2027-06-01T15:00:00Z');
 const fixture = { spaId: 0, serviceId: 0, clinicianId: 0 };
 
 beforeAll(() => {
-  const cityId = db.insert(cities).values({ name: 'Slots City', slug: 'slots-cache-city' }).returning().get().id;
-  const nineToFive = [['09:00', '17:00']] as const;
-  fixture.spaId = db
-    .insert(spas)
-    .values({
-      name: 'Slots Cache Spa',
-      slug: 'slots-cache-spa',
-      cityId,
-      openingHours: { ...closedWeek(), mon: nineToFive, tue: nineToFive, wed: nineToFive, thu: nineToFive, fri: nineToFive },
-      bookingMode: 'instant',
-    })
-    .returning()
-    .get().id;
-  fixture.serviceId = db
-    .insert(services)
-    .values({ spaId: fixture.spaId, name: 'Botox', treatment: 'botox', duration: 60, priceCents: 20_000, category: 'injectable' })
-    .returning()
-    .get().id;
-  fixture.clinicianId = db
-    .insert(clinicians)
-    .values({ spaId: fixture.spaId, name: 'Ana', role: 'NP', licenseNumber: 'SLOTS1', treatments: ['botox'] })
-    .returning()
-    .get().id;
+  const cityId = insertCity('Slots City', 'slots-cache-city');
+  fixture.spaId = insertSpa({
+    name: 'Slots Cache Spa',
+    slug: 'slots-cache-spa',
+    cityId,
+    openingHours: nineToFiveOn('mon', 'tue', 'wed', 'thu', 'fri'),
+    bookingMode: 'instant',
+  });
+  fixture.serviceId = insertService({ spaId: fixture.spaId, name: 'Botox', duration: 60 });
+  fixture.clinicianId = insertClinician({ spaId: fixture.spaId, name: 'Ana', licenseNumber: 'SLOTS1' });
 });
 
 const query = new URLSearchParams({ service: '', from: '2027-06-01', days: '1' });
