@@ -1,11 +1,12 @@
 // /offers and /offers/{slug} (spec 2, Offers; rulings), checked against the
 // database the site was built from. Expectations are computed here, not with
 // the site's own helpers, so a wrong helper cannot make its own test pass.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { cities, offerServices, offers, services, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { axeBuilder } from '../support/axe.ts';
+import { expect, test } from '../support/fixtures.ts';
 
 /** Active offers of active spas: what /offers lists. Featuring is Premium and Elite: a Free spa's flag is not shown. */
 function listedOffers() {

@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { asc, eq } from 'drizzle-orm';
 import { spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { baseURL, siteEnv } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);

@@ -1,10 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { providersFoundHeading } from '#lib/search-heading.ts';
 import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
 import { cities, services, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { tierWeight } from '../support/db.ts';
 import { holdRequests } from '../support/e2e-steps.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 
 const spasMatching = (city?: string, service?: string) =>
