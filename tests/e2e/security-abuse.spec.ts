@@ -2,15 +2,16 @@
 // 9): the attacks as an attacker would run them, over HTTP against the built
 // site. Each test connects from loopback addresses of its own (127.x.y.z,
 // node's `localAddress`), so it is a client the rest of the suite is not, and
-// its limits are the server's real ones.
-import { expect, test } from '@playwright/test';
+// its limits are the server's real ones. Its browser pages are the test's own
+// client too (X-Forwarded-For, ../support/fixtures.ts); the raw requests carry
+// no such header, so the server counts them by their loopback address.
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, like } from 'drizzle-orm';
 import { analyticsEvents, bookings, cities, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { analyticsSalt, baseURL } from '../support/env.ts';
-import { spaMailbox } from '../support/fixtures.ts';
-import { clientHash, forgetLoopbackLimits, forgetLoopbackView } from '../support/limits.ts';
+import { expect, spaMailbox, test } from '../support/fixtures.ts';
+import { clientHash } from '../support/limits.ts';
 import { readOutbox } from '../support/mail.ts';
 import { decodeQuotedPrintable, OUTBOX } from '../support/outbox.ts';
 import { requestFrom, type Answer } from '../support/request-from.ts';
@@ -214,9 +215,7 @@ test.describe('analytics', () => {
     expect((await postJson(newClient(), '/api/bookings', { name: 'Referrer Test', email, spaId: spa.id })).status).toBe(201);
     const token = db.select({ manageToken: bookings.manageToken }).from(bookings).where(eq(bookings.email, email)).get()!.manageToken!;
 
-    // The browser is 127.0.0.1, shared by the suite: forget its earlier view of this spa.
-    forgetLoopbackLimits();
-    forgetLoopbackView('spa', spa.id);
+    // The browser is this test's own client (../support/fixtures.ts): no earlier view of this spa from its address hides this one.
     await page.goto(`/bookings/manage/${token}`);
     const sent = page.waitForResponse((r) => r.url().endsWith('/api/analytics/event') && r.request().method() === 'POST');
     await page.locator(`a[href="/spas/${spa.slug}"]`).first().click();
