@@ -2,7 +2,7 @@
 // state, toasts and reset; what is stored (booking, lead, visit source); the
 // Schedule path; the form without JavaScript; the lifecycle from the owner's
 // dashboard and the client's manage link, with its mail and calendar files.
-import { expect, test, type Page, type Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
 import { axeViolationIds } from '../support/axe.ts';
 import { and, desc, eq, gt } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { bookings, leads, services, spas, users } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { holdRequests, signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
-import { spaMailbox } from '../support/fixtures.ts';
+import { expect, spaMailbox, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, linkIn, messageInOutbox } from '../support/outbox.ts';
@@ -18,8 +18,8 @@ import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { borrowSpa } from '../support/spas.ts';
 
 const uniqueEmail = (who = 'client') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
-const pacificToday = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const pacificToday = (at = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 const daysFromToday = (days: number) => {
   const date = new Date(`${pacificToday()}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
@@ -43,9 +43,9 @@ async function fillRequired(form: ReturnType<Page['locator']>, name: string, ema
   await form.getByRole('checkbox').check();
 }
 
-// Every test here books from 127.0.0.1; together they would pass the per-client
-// limit (10 an hour) that security-abuse.spec.ts tests on its own addresses.
-test.beforeEach(() => forgetLoopbackLimits());
+// No limits are reset: each test books from an address of its own (../support/fixtures.ts).
+// The one that sends a raw request (a Host header of its choosing) books from
+// 127.0.0.1, shared by the suite, and clears that client's counts first.
 
 test.describe('the booking form', () => {
   test('shows each validation message, verbatim, and sends nothing until they are fixed', async ({ page }) => {
@@ -76,8 +76,15 @@ test.describe('the booking form', () => {
   });
 
   test('the preferred date cannot be before today in Orange County', async ({ page }) => {
+    // The minimum is the browser's Pacific today: the browser's clock is held at
+    // the server's now (its Date header), so a browser whose own date differs
+    // (a run under faketime, a run across midnight) cannot fail or pass this.
+    const serverDate = (await page.request.head('/')).headers()['date'];
+    expect(serverDate, "the server's Date header").toBeTruthy();
+    const serverNow = new Date(serverDate!);
+    await page.clock.setFixedTime(serverNow);
     const form = await openHomeForm(page);
-    await expect(form.getByLabel('Preferred date')).toHaveAttribute('min', pacificToday());
+    await expect(form.getByLabel('Preferred date')).toHaveAttribute('min', pacificToday(serverNow));
   });
 
   test('submits JSON without the consent box, shows Submitting..., then the success toast, and resets', async ({ page }) => {
@@ -508,6 +515,8 @@ test.describe('the bookings API', () => {
   });
 
   test('mail links use the public address, whatever Host header a client sends', async () => {
+    // A raw request carries no X-Forwarded-For: it is 127.0.0.1's booking.
+    forgetLoopbackLimits();
     const email = uniqueEmail('host');
     const site = new URL(baseURL);
     const status = await new Promise<number>((resolve, reject) => {
