@@ -4,14 +4,14 @@
 // booking outside the hours (the owner cancels it, the client is told), the
 // hours the spa page derives from the data, and the no-JS booking form post
 // (/booking/time): booked, then "That time was just taken" with alternatives.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { axeViolationIds } from '../support/axe.ts';
 import { and, count, eq, inArray, like, sql } from 'drizzle-orm';
 import { bookings, cities, clinicians, mailQueue, services, spaDateHours, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import type { MailMessage } from '#lib/server/mail/mailer.ts';
 import type { WeeklyHours } from '#lib/opening-hours.ts';
-import { forgetLoopbackLimits } from '../support/limits.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
 const TAG = `e2e-availability-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
@@ -268,7 +268,7 @@ test.describe('what clients see', () => {
 
   test('an open time booked with a plain form: booked; the same time again is taken, and an alternative books', async ({ page, request }) => {
     test.setTimeout(90_000);
-    forgetLoopbackLimits();
+    // No limit is reset: this test books from an address of its own (../support/fixtures.ts).
     const spa = db
       .select({ id: spas.id, serviceId: services.id })
       .from(spas)

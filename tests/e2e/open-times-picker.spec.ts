@@ -9,13 +9,13 @@
 //
 // Other specs book Harborlight's and Jacaranda's first days (open-times-api);
 // these tests book two weeks out and later, each in a week of its own.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { axeViolationIds } from '../support/axe.ts';
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { bookings, services, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { blockSiteScripts, holdSiteScripts } from '../support/islands.ts';
-import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 
@@ -54,7 +54,7 @@ const GOLDENWEST = 'goldenwest-medical-aesthetics';
 // Whole booking flows, with axe at each step, on a machine shared by parallel runs.
 test.describe.configure({ timeout: 90_000 });
 
-test.beforeEach(() => forgetLoopbackLimits());
+// No limits are reset: each test books from an address of its own (../support/fixtures.ts).
 
 /** Presses Tab until the focused element matches `selector` (at most `max` times); fails otherwise. */
 async function tabTo(page: Page, selector: string, max = 30) {

@@ -1,14 +1,14 @@
 // What the second walk-through found (issue 26), one block per item, each
 // test failing before its fix. The items whose tests are unit tests have them
 // beside their code.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { AXE_TAGS, axeBuilder } from '#tests/support/axe.ts';
 import { asc, eq } from 'drizzle-orm';
 import { bookings, cities, reviewInvitations, services, spaPhotos, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { openMobileMenu } from '../support/e2e-steps.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
-import { forgetClientLinkLimits, forgetLoopbackLimits } from '../support/limits.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
@@ -457,8 +457,7 @@ test.describe('/services and the treatment choice (item 17)', () => {
 // --- 19: after a free signup, /owner/login says the link was sent -------------------
 
 test('after a free signup the sign-in page says a link is on its way (item 19)', async ({ page }) => {
-  forgetLoopbackLimits();
-  forgetClientLinkLimits();
+  // No limits are reset: this test signs up and asks for its link from an address of its own (../support/fixtures.ts).
   await page.goto('/owner/signup');
   await hydrated(page, 'OwnerSignupForm');
   await page.getByLabel('Spa name *').fill(`Walk Signup Spa ${unique()}`);
@@ -475,7 +474,7 @@ test('after a free signup the sign-in page says a link is on its way (item 19)',
 // --- 21: no hydration mismatch when the first toast appears --------------------------
 
 test('the first toast of a page logs no hydration error (item 21)', async ({ page }) => {
-  forgetClientLinkLimits();
+  // No limit is reset: this test asks for its link from an address of its own (../support/fixtures.ts).
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));
