@@ -9,11 +9,12 @@
 // listing awaiting review), and a route's path and body name them as
 // `{bookingId}` and the like; `state` reads what the request could change, and
 // `changed` says what success looks like.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { asc, eq, inArray, like } from 'drizzle-orm';
 import { auditLog, bookingPayments, bookings, cities, clinicians, leads, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
 
 type Role = 'signed out' | 'client' | 'other owner' | 'owner' | 'admin';

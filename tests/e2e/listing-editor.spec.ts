@@ -1,12 +1,13 @@
 // The owner's tools of issue 13: the listing editor (/owner/spas/{id}), its
 // services and offers, with and without JavaScript; the tier rules through the
 // raw form post; who may use these routes; the 301 from a retired slug.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { baseURL } from '../support/env.ts';
 import { and, eq, like } from 'drizzle-orm';
 import { cities, offerServices, offers, services, spas, users } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { htmlErrors } from '../support/html-checker.ts';
 import { submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';

@@ -4,11 +4,12 @@
 // row written. Each concurrent request comes from its own client address
 // (TRUST_PROXY=1 and its own X-Forwarded-For) and e-mail, so the per-client
 // and per-address booking limits do not mask the result.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { bookings, clinicianTimeOff, clinicians, leads, rateLimits, services, spas } from '#db/schema.ts';
 import { withTablesAt } from '../support/database.ts';
 import { baseURL, databasePath } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 

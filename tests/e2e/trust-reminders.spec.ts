@@ -1,13 +1,14 @@
 // Issue 14, reminders and response time, as a client and an owner see them:
 // the cancellation window on the manage page (and the server behind it), the
 // owner's policies form, and the spa page's two trust lines. Axe on each page.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, isNotNull, ne, notExists } from 'drizzle-orm';
 import { bookings, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { lendListing } from '../support/spas.ts';
 import { AXE_TAGS } from '#tests/support/axe.ts';

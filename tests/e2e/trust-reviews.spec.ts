@@ -1,7 +1,7 @@
 // Who treats you and verified reviews (issue 14): the spa page's trust
 // sections, the marks and the filter in search, the review form with and
 // without JavaScript, and the bars as raw requests (each refused, 0 rows).
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, exists, inArray, isNotNull, isNull, notExists } from 'drizzle-orm';
@@ -10,6 +10,7 @@ import { hashToken } from '#lib/server/auth/tokens.ts';
 import { db } from '#lib/server/db.ts';
 import { signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { htmlErrors } from '../support/html-checker.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
