@@ -4,7 +4,7 @@
 // public site after the queue's rebuild; a rejection mails the owner the
 // reason; the desk's pages and the dashboard pass axe; screenshots of the
 // dashboard at 375 and 1280 px.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { db } from '#lib/server/db.ts';
 import { withTablesAt, type Tables } from '../support/database.ts';
 import { visit } from '../support/csp.ts';
 import { baseURL } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';

@@ -5,7 +5,7 @@
 // server and one nginx for the file: a smoke walk in Chromium, the header scan
 // through the front, the access log, and a listing change going live at once
 // and then in the build's file.
-import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { bookings, services, spaPhotos, spas } from '#db/schema.ts';
 import { withTablesAt, type Tables } from '../support/database.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 import { nginxMissing, startFront, type RunningNginx } from '../support/nginx.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';

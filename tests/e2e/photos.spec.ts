@@ -1,12 +1,13 @@
 // Listing photos (issue 13): the owner's photo page with and without
 // JavaScript, the tier limit, 100 hostile uploads through the real server,
 // the pictures on the published spa page, the social card, and axe.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { expect, test } from '../support/fixtures.ts';
 import { encodeForm, postChunked } from '../support/post-chunked.ts';
 import { hostileUploads, photo } from '../support/test-images.ts';
 import { asc, eq } from 'drizzle-orm';

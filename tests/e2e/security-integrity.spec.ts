@@ -10,13 +10,13 @@
 //   2. an owner reviewing their own spa through a booking they typed is held
 //      for an editor: no review row, nothing public, no rebuild;
 //   12. the URL fetcher refuses the addresses the review found let through.
-import { expect, test } from '@playwright/test';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { and, asc, count as rows, eq, inArray, like, sql } from 'drizzle-orm';
 import { bookings, cities, reviewHolds, reviews, siteMeta, socialMediaCache, spas, type Tier } from '#db/schema.ts';
 import { withTablesAt, type Tables } from '../support/database.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { readOutbox } from '../support/mail.ts';
 import { requestFrom, type Answer } from '../support/request-from.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';

@@ -8,7 +8,6 @@
 //   10 token pages sending a Referer; a manage link opening its booking for ever
 // (Item 11, the fast lane's request-head timing, went with the lane: Node's
 // own HTTP server reads every request now.)
-import { expect, test } from '@playwright/test';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,7 +22,7 @@ import { bookings, spaPhotos, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { withTablesAt } from '../support/database.ts';
 import { baseURL } from '../support/env.ts';
-import { issueMagicLink } from '../support/fixtures.ts';
+import { expect, issueMagicLink, test } from '../support/fixtures.ts';
 import { nginxMissing, startFront, type RunningNginx } from '../support/nginx.ts';
 import { copyPort, startServerCopy, type ServerCopy } from '../support/server-copy.ts';
 import { createSignedInUser, type TestUser } from '../support/sessions.ts';
