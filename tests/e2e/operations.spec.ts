@@ -1,7 +1,6 @@
 // Running it for real (issue 15, first part): health and readiness for a load
 // balancer, one JSON log line per request without tokens or addresses, a
 // request id sent back, and a stop that ends in time even with a slow client.
-import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -10,12 +9,19 @@ import { and, asc, eq, isNull, like, sql } from 'drizzle-orm';
 import { bookings, mailQueue, spas } from '#db/schema.ts';
 import { withTablesAt } from '../support/database.ts';
 import { baseURL, e2eDir } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { readOutbox } from '../support/mail.ts';
 import { siteProcessEnv, siteSettings } from '../support/site.ts';
 import { askServerCopy, serverCopyForBlock } from '../support/e2e-steps.ts';
 import { copyPort, startServerCopy } from '../support/server-copy.ts';
 
 test.describe('health and readiness', () => {
+  // An operator on the machine itself: no X-Forwarded-For (the fixtures' client
+  // address would make these requests an outsider's), so the server sees
+  // 127.0.0.1 and /readyz gives its detail, as before. What an outside address
+  // is told: security-serving.spec.ts (item 9).
+  test.use({ extraHTTPHeaders: {} });
+
   test('/healthz says the process answers; /readyz what an operator needs, nothing secret', async ({ request }) => {
     const live = await request.get('/healthz');
     expect(live.status()).toBe(200);
