@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { analyticsSessionId, outboundClickOf, startPageAnalytics, trackEvent } from './analytics.ts';
+import { analyticsSessionId, outboundClickOf, startPageAnalytics, trackEvent, whenShown, type ShownWindow } from './analytics.ts';
 
 function memoryStorage() {
   const items = new Map<string, string>();
@@ -15,6 +15,49 @@ class FakeElement {
     return this.link;
   }
 }
+/**
+ * Stands in for `window` as whenShown sees it: events fired by hand, timers
+ * and idle callbacks run by hand, and (when `paintTiming`) a PerformanceObserver
+ * whose first-contentful-paint entry arrives when `paint()` is called.
+ */
+function fakeWindow({ paintTiming, readyState = 'loading' }: { paintTiming: boolean; readyState?: DocumentReadyState }) {
+  const listeners = new Map<string, (() => void)[]>();
+  let timers: (() => void)[] = [];
+  const observers: { callback: (list: { getEntriesByName: (name: string) => unknown[] }) => void; connected: boolean }[] = [];
+  class Observer {
+    static supportedEntryTypes = ['paint'];
+    private readonly entry;
+    constructor(callback: (list: { getEntriesByName: (name: string) => unknown[] }) => void) {
+      this.entry = { callback, connected: false };
+      observers.push(this.entry);
+    }
+    observe() {
+      this.entry.connected = true;
+    }
+    disconnect() {
+      this.entry.connected = false;
+    }
+  }
+  const win = {
+    document: { readyState },
+    addEventListener: (type: string, listener: () => void) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
+    setTimeout: (callback: () => void) => timers.push(callback),
+    requestIdleCallback: paintTiming ? (callback: () => void) => timers.push(callback) : undefined,
+    PerformanceObserver: paintTiming ? Observer : undefined,
+  } as unknown as ShownWindow;
+  return {
+    win,
+    fire: (type: string) => (listeners.get(type) ?? []).forEach((listener) => listener()),
+    paint: (name = 'first-contentful-paint') =>
+      observers.filter((o) => o.connected).forEach((o) => o.callback({ getEntriesByName: (asked) => (asked === name ? [{ name }] : []) })),
+    runTimers: () => {
+      const due = timers;
+      timers = [];
+      due.forEach((callback) => callback());
+    },
+  };
+}
+
 const clickOn = (link: unknown, type = 'click', button = 0) => ({ target: new FakeElement(link) as unknown as EventTarget, type, button });
 
 describe('browser analytics', () => {
@@ -106,8 +149,13 @@ describe('browser analytics', () => {
       addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
     } as unknown as Document;
 
-    startPageAnalytics(page);
+    const shown = fakeWindow({ paintTiming: false });
+    startPageAnalytics(page, shown.win);
     const sent = () => fetch.mock.calls.map((call) => JSON.parse((call as unknown as [string, RequestInit])[1].body as string));
+    // The view waits for the page to load and the browser to be idle.
+    expect(sent()).toEqual([]);
+    shown.fire('load');
+    shown.runTimers();
     expect(sent()).toEqual([expect.objectContaining({ eventType: 'view', entityType: 'spa', entityId: '3', tier: 'ELITE', source: 'google' })]);
 
     listeners.get('click')!(clickOn({ dataset: { clickSpa: '3', clickKind: 'website' } }));
@@ -121,5 +169,58 @@ describe('browser analytics', () => {
       detail: { eventType: 'booking', entityType: 'spa', entityId: '3', source: 'booking_form', metadata: { action: 'submitted' } },
     });
     expect(sent()[1]).toMatchObject({ eventType: 'booking', entityType: 'spa', entityId: '3', source: 'booking_form', metadata: { action: 'submitted' } });
+  });
+
+  describe('whenShown', () => {
+    it('waits for the load, then the first contentful paint, then an idle moment, and runs once', () => {
+      const run = vi.fn();
+      const shown = fakeWindow({ paintTiming: true });
+      whenShown(run, shown.win);
+      shown.paint();
+      shown.runTimers();
+      expect(run).not.toHaveBeenCalled();
+      shown.fire('load');
+      shown.paint('first-paint');
+      shown.runTimers();
+      expect(run).not.toHaveBeenCalled();
+      shown.paint();
+      expect(run).not.toHaveBeenCalled();
+      shown.runTimers();
+      expect(run).toHaveBeenCalledTimes(1);
+      shown.fire('pagehide');
+      shown.paint();
+      shown.runTimers();
+      expect(run).toHaveBeenCalledTimes(1);
+    });
+
+    it('runs at once when the visitor leaves first, and not again later', () => {
+      const run = vi.fn();
+      const shown = fakeWindow({ paintTiming: true });
+      whenShown(run, shown.win);
+      shown.fire('pagehide');
+      expect(run).toHaveBeenCalledTimes(1);
+      shown.fire('load');
+      shown.paint();
+      shown.runTimers();
+      expect(run).toHaveBeenCalledTimes(1);
+    });
+
+    it('on a page already loaded, goes by the paint already seen; without paint timing, by the load alone', () => {
+      const loaded = vi.fn();
+      const done = fakeWindow({ paintTiming: true, readyState: 'complete' });
+      whenShown(loaded, done.win);
+      done.paint();
+      done.runTimers();
+      expect(loaded).toHaveBeenCalledTimes(1);
+
+      const noPaintTiming = vi.fn();
+      const older = fakeWindow({ paintTiming: false });
+      whenShown(noPaintTiming, older.win);
+      older.runTimers();
+      expect(noPaintTiming).not.toHaveBeenCalled();
+      older.fire('load');
+      older.runTimers();
+      expect(noPaintTiming).toHaveBeenCalledTimes(1);
+    });
   });
 });

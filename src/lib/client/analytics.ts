@@ -119,23 +119,61 @@ export function sendOutboundClick(click: ClickEventInput): void {
   }
 }
 
+/** What `whenShown` asks of the browser: `window` on a page, a stand-in in the unit tests. */
+export type ShownWindow = Pick<Window, 'addEventListener' | 'setTimeout'> & {
+  document: Pick<Document, 'readyState'>;
+  requestIdleCallback?: Window['requestIdleCallback'];
+  PerformanceObserver?: typeof PerformanceObserver;
+};
+
+/**
+ * Runs `run` once: when the page has loaded, has shown its first content and
+ * the browser is idle, or when the visitor leaves before that. A view sent at
+ * once went out beside the page's own stylesheet and pictures, so on a slow
+ * phone it competed with the first paint, and Lighthouse counted its request
+ * into the largest paint (decision 0032). A page never shown (a tab opened
+ * behind) counts when it is closed; keepalive delivers that one.
+ */
+export function whenShown(run: () => void, win: ShownWindow = window): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    run();
+  };
+  win.addEventListener('pagehide', once, { once: true });
+  const whenIdle = () => (win.requestIdleCallback ? win.requestIdleCallback(once, { timeout: 1_000 }) : win.setTimeout(once, 0));
+  const afterFirstContent = () => {
+    const Observer = win.PerformanceObserver;
+    // Browsers without paint timing go by the load alone.
+    if (!Observer?.supportedEntryTypes?.includes('paint')) return whenIdle();
+    const observer = new Observer((entries) => {
+      if (!entries.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      whenIdle();
+    });
+    // buffered: a paint before this point is reported at once.
+    observer.observe({ type: 'paint', buffered: true });
+  };
+  if (win.document.readyState === 'complete') afterFirstContent();
+  else win.addEventListener('load', afterFirstContent, { once: true });
+}
+
 /**
  * The page's analytics, started once: one "view" for each [data-track-view]
- * element (the spa or offer the page shows), the outbound clicks of marked
- * links (the links are plain links and work without this), and the events
- * islands dispatch.
+ * element (the spa or offer the page shows) once the page is shown, the
+ * outbound clicks of marked links (the links are plain links and work without
+ * this), and the events islands dispatch.
  */
-export function startPageAnalytics(doc: Document = document): void {
-  for (const element of doc.querySelectorAll<HTMLElement>('[data-track-view]')) {
-    const { entityType, entityId, tier } = element.dataset;
-    trackEvent({
-      eventType: 'view',
-      entityType: entityType as 'spa' | 'offer',
-      entityId,
-      tier: tier as 'FREE' | 'PREMIUM' | 'ELITE' | undefined,
-      source: new URLSearchParams(location.search).get('utm_source') ?? undefined,
-    });
-  }
+export function startPageAnalytics(doc: Document = document, win: ShownWindow = window): void {
+  const views = [...doc.querySelectorAll<HTMLElement>('[data-track-view]')].map(({ dataset: { entityType, entityId, tier } }) => ({
+    eventType: 'view' as const,
+    entityType: entityType as 'spa' | 'offer',
+    entityId,
+    tier: tier as 'FREE' | 'PREMIUM' | 'ELITE' | undefined,
+    source: new URLSearchParams(location.search).get('utm_source') ?? undefined,
+  }));
+  if (views.length) whenShown(() => views.forEach(trackEvent), win);
   const record = (event: MouseEvent) => {
     const click = outboundClickOf(event, location.pathname);
     if (click) sendOutboundClick(click);
