@@ -32,7 +32,9 @@ import { benchArgs, percentile, reportBars, round, runBenchmark, SERVER_ARGS, wr
 const log = logger('bench-pages');
 // --only js,lighthouse,scale: for working on one part without waiting for the others; `npm run bench` runs all.
 // --pages home,spa: Lighthouse on those of its pages only (labels as below).
-const args = benchArgs(log, { spas: 5000, port: 4396, 'scale-port': 4397, requests: 2000, 'lighthouse-runs': 3 }, ['only', 'pages']);
+// --keep DIR: each Lighthouse run's report, trace and DevTools log in DIR, to read what holds a paint
+// (DevTools opens the trace; Lighthouse's Lantern replays trace and log).
+const args = benchArgs(log, { spas: 5000, port: 4396, 'scale-port': 4397, requests: 2000, 'lighthouse-runs': 3 }, ['only', 'pages', 'keep']);
 const parts = new Set((args.only ?? 'js,lighthouse,scale').split(','));
 // Largest Contentful Paint, Lighthouse mobile (simulated), on each page Lighthouse runs on (issue 27).
 const LCP_BUDGET_MS = 1_000;
@@ -395,6 +397,7 @@ async function lighthouseOnce(url: string) {
       `lighthouse on ${url}`,
     );
     if (!run) throw new Error(`lighthouse returned nothing for ${url}`);
+    if (args.keep) keepRun(url, run);
     return run.lhr;
   } finally {
     chrome.kill();
@@ -404,15 +407,32 @@ async function lighthouseOnce(url: string) {
 
 type Lhr = Awaited<ReturnType<typeof lighthouseOnce>>;
 
+let keptRuns = 0;
+function keepRun(url: string, run: NonNullable<Awaited<ReturnType<typeof lighthouse>>>) {
+  mkdirSync(args.keep!, { recursive: true });
+  const name = `${String(++keptRuns).padStart(2, '0')}-${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}`;
+  writeFileSync(join(args.keep!, `${name}.report.json`), JSON.stringify(run.lhr));
+  writeFileSync(join(args.keep!, `${name}.trace.json`), JSON.stringify(run.artifacts.Trace));
+  writeFileSync(join(args.keep!, `${name}.devtoolslog.json`), JSON.stringify(run.artifacts.DevtoolsLog));
+}
+
 /** The paint metrics of a run, in ms (CLS unitless). */
 function paintMetrics(lhr: Lhr) {
   const value = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0);
+  const metricsItem = (lhr.audits.metrics?.details as { items?: Record<string, number>[] } | undefined)?.items?.[0];
+  const observed = (key: string) => metricsItem?.[key] ?? 0;
   return {
     lcpMs: value('largest-contentful-paint'),
     fcpMs: value('first-contentful-paint'),
     speedIndexMs: value('speed-index'),
     tbtMs: value('total-blocking-time'),
     cls: round(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0, 3),
+    // The unthrottled load the simulation starts from, and how fast Lighthouse
+    // found this machine: its simulated figures count main-thread work four
+    // times whatever the machine, so a slower one reads slower.
+    observedLcpMs: Math.round(observed('observedLargestContentfulPaint')),
+    observedFcpMs: Math.round(observed('observedFirstContentfulPaint')),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
   };
 }
 
@@ -480,7 +500,7 @@ async function runLighthouse(base: string, pages: { label: string; path: string 
     const lcpRuns = all.map((r) => Math.round(r.audits['largest-contentful-paint']?.numericValue ?? 0));
     if (metrics.lcpMs > LCP_BUDGET_MS) failures.push(`lighthouse: ${path} largest contentful paint ${metrics.lcpMs} ms, budget ${LCP_BUDGET_MS} ms`);
     log.info(
-      `lighthouse ${path}: ${LIGHTHOUSE_CATEGORIES.map((id) => `${id} ${scores[id]}`).join(', ')} (performance over ${runs} runs: ${performanceRuns.join(', ')}); LCP ${metrics.lcpMs} ms (runs: ${lcpRuns.join(', ')}), FCP ${metrics.fcpMs} ms`,
+      `lighthouse ${path}: ${LIGHTHOUSE_CATEGORIES.map((id) => `${id} ${scores[id]}`).join(', ')} (performance over ${runs} runs: ${performanceRuns.join(', ')}); LCP ${metrics.lcpMs} ms (runs: ${lcpRuns.join(', ')}), FCP ${metrics.fcpMs} ms; unthrottled LCP ${metrics.observedLcpMs} ms; benchmark index ${metrics.benchmarkIndex}`,
     );
     results.push({
       label,
