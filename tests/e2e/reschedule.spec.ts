@@ -91,7 +91,8 @@ test('the client moves their booking with the live picker: the new time, the upd
   expect(await axeViolationIds(page)).toEqual([]);
   await page.locator('summary', { hasText: 'Change the time' }).click();
   const picker = page.locator('#change-time');
-  await picker.locator('[data-open-week]').hover();
+  // Wakes the island: the server's week, or the island's day strip when the click above already did.
+  await picker.locator('[data-open-week], [data-day-strip]').first().hover();
   await expect(picker.locator('[data-day-strip]')).toBeVisible();
   const firstTime = () =>
     picker
@@ -125,7 +126,8 @@ test('moving a time that was just taken is refused, nothing changes, and its wee
   await page.goto(booking.path);
   await page.locator('summary', { hasText: 'Change the time' }).click();
   const picker = page.locator('#change-time');
-  await picker.locator('[data-open-week]').hover();
+  // Wakes the island: the server's week, or the island's day strip when the click above already did.
+  await picker.locator('[data-open-week], [data-day-strip]').first().hover();
   await expect(picker.locator('[data-day-strip]')).toBeVisible();
   // A week after the booking, so the time chosen is clear of its own.
   const firstDay = await picker.locator('[data-day]').first().getAttribute('data-day');
