@@ -289,7 +289,9 @@ export default function OpenTimesPicker(props: OpenTimesPickerProps) {
               name="service"
               className="input"
               defaultValue={props.serviceId ?? ''}
-              onChange={live ? onServiceChange : undefined}
+              // Always, not only once live: a key pressed while the island hydrates, or in
+              // the frame before the live render, changes the treatment too, and was lost.
+              onChange={onServiceChange}
             >
               <option value="">Choose a treatment</option>
               {services.map((s) => (
