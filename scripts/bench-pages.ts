@@ -284,12 +284,13 @@ async function loadPage(browser: Browser, url: string, viewport: Viewport): Prom
   }
 }
 
-async function measureJavaScript(base: string, pages: { label: string; path: string; optional?: boolean }[]) {
+/** The scripts each page loads, in a browser at `base`; its HTML (for the inline scripts) read from `node`, the site's Node server, whose answer is the same. */
+async function measureJavaScript(base: string, node: string, pages: { label: string; path: string; optional?: boolean }[]) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_ARGS });
   const results: JsPage[] = [];
   try {
     for (const { label, path, optional } of pages) {
-      const html = await fetch(base + path, { redirect: 'manual', signal: AbortSignal.timeout(10_000) }).then(async (r) => ({
+      const html = await fetch(node + path, { redirect: 'manual', signal: AbortSignal.timeout(10_000) }).then(async (r) => ({
         status: r.status,
         text: await r.text(),
       }));
@@ -850,7 +851,7 @@ async function measureDemo() {
     const manage = bookable && parts.has('js') ? await bookOneTime(nodeOrigin(env), env.SITE_URL!, bookable.id, bookable.serviceId) : null;
     if (manage) pages.push({ label: 'manage a booking', path: manage });
     const javascript = parts.has('js')
-      ? { ...(await measureJavaScript(base, pages)), picker: bookable ? await measurePicker(base, `/spas/${bookable.slug}`) : null }
+      ? { ...(await measureJavaScript(base, nodeOrigin(env), pages)), picker: bookable ? await measurePicker(base, `/spas/${bookable.slug}`) : null }
       : undefined;
     const chosen = args.pages?.split(',') ?? ['home', 'search', 'spa', 'offers', 'city'];
     const lighthousePages = pages.filter((p) => chosen.includes(p.label));
