@@ -3,8 +3,8 @@
 // page per request: sirv (server/static-site.ts) and nginx (brotli_static,
 // gzip_static) send the copy a client takes.
 import { readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { extname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
@@ -24,20 +24,51 @@ function walk(dir: string): string[] {
 }
 
 /**
+ * How the copies are made, kept in each build's build.json: a build whose
+ * copies were made otherwise lends none to the next (see `reuseFrom`).
+ */
+export const COMPRESSION = 'brotli 11 for /_astro/ and 6 for the rest, gzip 9';
+
+/** Copies `previous`'s compressed copies beside `file` when the two are the same bytes; false when they differ. */
+async function reuseCopies(bytes: Buffer, previous: string, file: string): Promise<boolean> {
+  const before = await readFile(previous).catch(() => null);
+  if (!before?.equals(bytes)) return false;
+  for (const suffix of ['.br', '.gz']) {
+    // A copy no smaller than its file was not kept then, and is not now.
+    await copyFile(`${previous}${suffix}`, `${file}${suffix}`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  return true;
+}
+
+/**
  * Compresses each text file of at least 512 bytes once: brotli at its best
  * setting for the few hashed assets (/_astro/), a quicker one for the many
- * pages. A copy no smaller than the original is not kept.
+ * pages (at 11 a page takes 40 times as long: docs/decisions/0032). A file
+ * with the same bytes as in `reuseFrom` (the client folder of the build
+ * before, made with the same COMPRESSION) takes that build's copies: a
+ * rebuild after a listing change compresses the pages that changed, not the
+ * whole site. A copy no smaller than the original is not kept.
  */
-export async function precompress(clientDir: string, concurrency = 4): Promise<{ files: number; ms: number }> {
+export async function precompress(
+  clientDir: string,
+  { reuseFrom = null, concurrency = 4 }: { reuseFrom?: string | null; concurrency?: number } = {},
+): Promise<{ files: number; reused: number; ms: number }> {
   const started = performance.now();
   const files = walk(clientDir).filter((file) => COMPRESSIBLE.has(extname(file)));
   let next = 0;
   let compressed = 0;
+  let reused = 0;
   const worker = async () => {
     while (next < files.length) {
       const file = files[next++]!;
       const bytes = await readFile(file);
       if (bytes.length < 512) continue;
+      if (reuseFrom && (await reuseCopies(bytes, join(reuseFrom, relative(clientDir, file)), file))) {
+        reused++;
+        continue;
+      }
       const quality = file.includes(`${join(clientDir, '_astro')}/`) ? 11 : 6;
       const [br, gz] = await Promise.all([
         brotli(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
@@ -49,5 +80,5 @@ export async function precompress(clientDir: string, concurrency = 4): Promise<{
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { files: compressed, ms: Math.round(performance.now() - started) };
+  return { files: compressed, reused, ms: Math.round(performance.now() - started) };
 }

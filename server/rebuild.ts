@@ -24,7 +24,7 @@ import {
 import { currentBuildDir, paths, readBuildInfo, writeRebuildResult, type BuildInfo } from '#lib/server/published-site.ts';
 import { logger } from '#lib/log.ts';
 import { nginxPaths, writePagePolicy } from './nginx-config.ts';
-import { precompress } from './precompress.ts';
+import { COMPRESSION, precompress } from './precompress.ts';
 
 const log = logger('rebuild');
 
@@ -68,9 +68,12 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
     });
     throw error;
   }
-  // Compressed once here, so no front compresses a page (server/precompress.ts).
-  const compressed = await precompress(join(outDir, 'client'));
-  log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s`);
+  // Compressed once here, so no front compresses a page (server/precompress.ts);
+  // what did not change since the published build keeps that build's copies.
+  const published = currentBuildDir(siteDir);
+  const reuseFrom = published && readBuildInfo(published)?.compression === COMPRESSION ? join(published, 'client') : null;
+  const compressed = await precompress(join(outDir, 'client'), { reuseFrom });
+  log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s (${compressed.reused} kept from the published build)`);
   const info: BuildInfo = {
     id,
     contentVersion: version,
@@ -78,6 +81,7 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
     builtAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     siteUrl: env('SITE_URL'),
+    compression: COMPRESSION,
   };
   writeFileSync(join(outDir, 'build.json'), JSON.stringify(info, null, 2));
   // nginx in front sends the pages' policy from this file (docs/decisions/0026); it

@@ -42,6 +42,8 @@ export interface BuildInfo {
   durationMs: number;
   /** The public origin it was built for (links, canonical URLs, the sitemap). */
   siteUrl?: string;
+  /** How its compressed copies were made (server/precompress.ts's COMPRESSION); a later build reuses them only when it matches. */
+  compression?: string;
 }
 
 export const paths = (siteDir: string) => ({
