@@ -73,7 +73,7 @@ async function buildOnce(siteDir: string, dbPath: string): Promise<BuildInfo> {
   const published = currentBuildDir(siteDir);
   const reuseFrom = published && readBuildInfo(published)?.compression === COMPRESSION ? join(published, 'client') : null;
   const compressed = await precompress(join(outDir, 'client'), { reuseFrom });
-  log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s (${compressed.reused} kept from the published build)`);
+  log.info(`compressed ${compressed.files} files in ${(compressed.ms / 1000).toFixed(1)} s (${compressed.reused} kept from the current build)`);
   const info: BuildInfo = {
     id,
     contentVersion: version,
