@@ -36,7 +36,7 @@ describe('precompress', () => {
   it("takes the last build's copies for files with the same bytes, and compresses the ones that changed", async () => {
     const before = client({ 'index.html': page('Irvine'), 'spas/glow/index.html': page('Irvine') });
     await precompress(before);
-    // A listing moved to Tustin: its page changed, the home did not.
+    // A listing moved to Tustin: its page changed (to the same length), the home did not.
     const after = client({ 'index.html': page('Irvine'), 'spas/glow/index.html': page('Tustin') });
     const result = await precompress(after, { reuseFrom: before });
     expect(result).toMatchObject({ files: 1, reused: 1 });

@@ -3,7 +3,7 @@
 // page per request: sirv (server/static-site.ts) and nginx (brotli_static,
 // gzip_static) send the copy a client takes.
 import { readdirSync } from 'node:fs';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -31,7 +31,15 @@ export const COMPRESSION = 'brotli 11 for /_astro/ and 6 for the rest, gzip 9';
 
 /** Copies `previous`'s compressed copies beside `file` when the two are the same bytes; false when they differ. */
 async function reuseCopies(bytes: Buffer, previous: string, file: string): Promise<boolean> {
-  const before = await readFile(previous).catch(() => null);
+  // A file the last build did not have is new; any other failure to read it is the disk's, and stops the publish.
+  const absent = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+    throw error;
+  };
+  // Most changed pages change length too: they are not read a second time.
+  const size = await stat(previous).then((s) => s.size, absent);
+  if (size !== bytes.length) return false;
+  const before = await readFile(previous).catch(absent);
   if (!before?.equals(bytes)) return false;
   for (const suffix of ['.br', '.gz']) {
     // A copy no smaller than its file was not kept then, and is not now.
