@@ -11,8 +11,7 @@ import { bookings, cities, clinicians, mailQueue, services, spaDateHours, spas }
 import { db } from '#lib/server/db.ts';
 import type { MailMessage } from '#lib/server/mail/mailer.ts';
 import type { WeeklyHours } from '#lib/opening-hours.ts';
-import { expect, test } from '../support/fixtures.ts';
-import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
+import { expect, test, type TestUser } from '../support/fixtures.ts';
 
 const TAG = `e2e-availability-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
 let counter = 0;
@@ -39,10 +38,8 @@ function makeSpa(owner: TestUser) {
   return { id: spa.id, serviceId: service.id, clinicianId: clinician.id, path: `/owner/spas/${spa.id}/availability` };
 }
 
-const owner = () => {
-  const user = createSignedInUser({ role: 'owner', firstName: 'Olivia' });
-  return user;
-};
+/** The first name of the owners these tests make. */
+const OLIVIA = { firstName: 'Olivia' };
 const spaRow = (id: number) =>
   db
     .select({
@@ -118,10 +115,9 @@ test.afterAll(() => {
 test.describe('the availability page, without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('an owner sets weekly hours and instant booking; a bad value comes back beside its field and nothing is saved', async ({ page }) => {
-    const me = owner();
+  test('an owner sets weekly hours and instant booking; a bad value comes back beside its field and nothing is saved', async ({ page, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const spa = makeSpa(me);
-    await signIn(page.context(), me);
     await page.goto(spa.path);
     await expect(page.getByRole('heading', { level: 2, name: 'How clients book' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Hours & booking' })).toHaveAttribute('aria-current', 'page');
@@ -180,10 +176,9 @@ test.describe('the availability page, without JavaScript', () => {
     expect(spaRow(spa.id)).toMatchObject({ bookingMode: 'instant', bookingHorizonDays: 30, treatmentRooms: 3 });
   });
 
-  test('closing a date with a booking on it asks first; the owner cancels it and the client is told', async ({ page }) => {
-    const me = owner();
+  test('closing a date with a booking on it asks first; the owner cancels it and the client is told', async ({ page, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const { spa, date, booking } = spaWithBooking(me);
-    await signIn(page.context(), me);
     await page.goto(spa.path);
     await closeDate(page, date);
     const affected = page.locator('[data-affected-bookings]');
@@ -202,11 +197,10 @@ test.describe('the availability page, without JavaScript', () => {
     expect(told.map((m) => (m.message as MailMessage).subject)).toEqual([`Cancelled: Botox at Hours Studio ${counter}`]);
   });
 
-  test('old hours that did not read as times: the dashboard asks for them, and setting the hours clears the note', async ({ page }) => {
-    const me = owner();
+  test('old hours that did not read as times: the dashboard asks for them, and setting the hours clears the note', async ({ page, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const spa = makeSpa(me);
     db.update(spas).set({ hoursNote: 'Mon: By appointment; Tue: Closed' }).where(eq(spas.id, spa.id)).run();
-    await signIn(page.context(), me);
     await page.goto('/owner/dashboard');
     const note = page.locator(`[data-spa-id="${spa.id}"] [data-hours-note]`);
     await expect(note).toContainText('“Mon: By appointment; Tue: Closed”');
@@ -223,10 +217,9 @@ test.describe('the availability page, without JavaScript', () => {
     await expect(page.locator(`[data-spa-id="${spa.id}"] [data-hours-note]`)).toHaveCount(0);
   });
 
-  test('someone else’s spa is not found, and a visitor is asked to sign in', async ({ page }) => {
-    const stranger = owner();
-    const spa = makeSpa(owner());
-    await signIn(page.context(), stranger);
+  test('someone else’s spa is not found, and a visitor is asked to sign in', async ({ page, signedIn, person }) => {
+    await signedIn('owner', OLIVIA); // a stranger to the spa
+    const spa = makeSpa(person('owner', OLIVIA));
     expect((await page.goto(spa.path))!.status()).toBe(404);
     await page.context().clearCookies();
     expect((await page.goto(spa.path))!.status()).toBe(401);
@@ -234,11 +227,10 @@ test.describe('the availability page, without JavaScript', () => {
 });
 
 test.describe('the availability page, looked at', () => {
-  test('its states are accessible at 375 and 1280 px: the page, a refusal, and bookings a change would leave out', async ({ page }) => {
+  test('its states are accessible at 375 and 1280 px: the page, a refusal, and bookings a change would leave out', async ({ page, signedIn }) => {
     test.setTimeout(120_000);
-    const me = owner();
+    const me = await signedIn('owner', OLIVIA);
     const { spa, date } = spaWithBooking(me);
-    await signIn(page.context(), me);
     await page.goto(spa.path);
     await screenshots(page, 'availability');
     await page.getByLabel('Bookable up to (days ahead)').fill('999');
