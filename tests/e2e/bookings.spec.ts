@@ -10,11 +10,10 @@ import { bookings, leads, services, spas, users } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { holdRequests, signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
-import { expect, spaMailbox, test } from '../support/fixtures.ts';
+import { expect, signIn, spaMailbox, test, type TestUser } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
 import { forgetLoopbackLimits } from '../support/limits.ts';
 import { decodeQuotedPrintable, linkIn, messageInOutbox } from '../support/outbox.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { borrowSpa } from '../support/spas.ts';
 
 const uniqueEmail = (who = 'client') => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.com`;
@@ -248,9 +247,8 @@ test.describe('requests to a spa', () => {
     expect(bookingsFor(email)[0]).toMatchObject({ serviceId: serviceId, spaId: spaOfService });
   });
 
-  test("a signed-in visitor's home has the form, filled in with who they are, and the booking joins their list", async ({ page }) => {
-    const user = createSignedInUser({ firstName: 'Noor', lastName: 'Haddad' });
-    await signIn(page.context(), user);
+  test("a signed-in visitor's home has the form, filled in with who they are, and the booking joins their list", async ({ page, signedIn }) => {
+    const user = await signedIn('client', { firstName: 'Noor', lastName: 'Haddad' });
     await page.goto('/#contact');
     await expect(page.getByRole('heading', { name: 'Your bookings' })).toBeVisible();
     await hydrated(page, 'BookingForm');
@@ -304,8 +302,7 @@ test.describe('without JavaScript', () => {
 });
 
 test.describe('the lifecycle, as the spa and the client see it', () => {
-  function ownerWithBooking(clientEmail: string, preferredDate = daysFromToday(5)) {
-    const owner = createSignedInUser({ firstName: 'Olivia', role: 'owner' });
+  function ownerWithBooking(owner: TestUser, clientEmail: string, preferredDate = daysFromToday(5)) {
     const spa = borrowSpa(owner.id);
     const service = db
       .select({ id: services.id, name: services.name })
@@ -317,9 +314,14 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
     return { owner, spa, service, giveBack: spa.giveBack, preferredDate, clientEmail };
   }
 
-  test('the owner confirms with a time, the client gets an invitation, cancels from the link, and the calendar is told', async ({ page, request, browser }) => {
+  test('the owner confirms with a time, the client gets an invitation, cancels from the link, and the calendar is told', async ({
+    page,
+    request,
+    browser,
+    person,
+  }) => {
     const clientEmail = uniqueEmail();
-    const setup = ownerWithBooking(clientEmail);
+    const setup = ownerWithBooking(person('owner', { firstName: 'Olivia' }), clientEmail);
     try {
       const created = await request.post('/api/bookings', {
         data: { name: 'Harper Diaz', email: clientEmail, serviceId: setup.service.id, preferredDate: setup.preferredDate },
@@ -379,9 +381,9 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
     }
   });
 
-  test('the owner moves a lead: new, contacted, converted', async ({ page, request }) => {
+  test('the owner moves a lead: new, contacted, converted', async ({ page, request, person }) => {
     const clientEmail = uniqueEmail();
-    const setup = ownerWithBooking(clientEmail);
+    const setup = ownerWithBooking(person('owner', { firstName: 'Olivia' }), clientEmail);
     try {
       await request.post('/api/bookings', { data: { name: 'Rowan Ellis', email: clientEmail, spaId: setup.spa.id } });
       const lead = db.select({ id: leads.id }).from(leads).where(eq(leads.email, clientEmail)).get()!;
@@ -403,9 +405,9 @@ test.describe('the lifecycle, as the spa and the client see it', () => {
 });
 
 test.describe('the bookings API', () => {
-  test('GET /api/bookings: 401 signed out; signed in, the own bookings with the service embedded', async ({ page, request }) => {
+  test('GET /api/bookings: 401 signed out; signed in, the own bookings with the service embedded', async ({ page, request, person }) => {
     expect((await request.get('/api/bookings')).status()).toBe(401);
-    const user = createSignedInUser({ firstName: 'Tess' });
+    const user = person('client', { firstName: 'Tess' });
     const service = db
       .select({ id: services.id, name: services.name, duration: services.duration, priceCents: services.priceCents })
       .from(services)
@@ -437,18 +439,17 @@ test.describe('the bookings API', () => {
     });
   });
 
-  test('PATCH: strangers learn nothing, clients cannot confirm, owners can; refused moves say why', async ({ page, browser, request }) => {
+  test('PATCH: strangers learn nothing, clients cannot confirm, owners can; refused moves say why', async ({ page, browser, request, person, signedIn }) => {
     const clientEmail = uniqueEmail();
-    const owner = createSignedInUser({ role: 'owner' });
+    const owner = person('owner');
     const spa = borrowSpa(owner.id);
     try {
       const { id } = (await (await request.post('/api/bookings', { data: { name: 'Indy', email: clientEmail, spaId: spa.id } })).json()) as { id: number };
       const at = `${daysFromToday(4)}T11:00`;
 
-      const stranger = createSignedInUser();
       const strangerContext = await browser.newContext({ baseURL });
       const strangerPage = await strangerContext.newPage();
-      await signIn(strangerContext, stranger);
+      await signedIn('client', {}, strangerContext);
       const asStranger = await strangerPage.request.patch(`/api/bookings/${id}`, { data: { status: 'confirmed', scheduledAt: at } });
       expect(asStranger.status()).toBe(404);
       const lead = leadFor(id)!;
@@ -545,17 +546,16 @@ test.describe('the bookings API', () => {
     expect(bookingsFor(email)).toHaveLength(5);
   });
 
-  test('an admin sees requests that named no spa; an owner does not', async ({ browser, request }) => {
+  test('an admin sees requests that named no spa; an owner does not', async ({ browser, request, person }) => {
     const email = uniqueEmail('concierge');
     const { id } = (await (await request.post('/api/bookings', { data: { name: 'Concierge Request', email } })).json()) as { id: number };
-    const admin = createSignedInUser({ role: 'admin' });
-    const adminContext = await signedInContext(browser, admin, { baseURL });
+    const adminContext = await signedInContext(browser, person('admin'), { baseURL });
     const adminPage = await adminContext.newPage();
     await adminPage.goto('/owner/dashboard');
     await expect(adminPage.locator(`[data-booking-id="${id}"]`)).toContainText('No provider chosen');
     await adminContext.close();
 
-    const owner = createSignedInUser({ role: 'owner' });
+    const owner = person('owner');
     const spa = borrowSpa(owner.id);
     try {
       const ownerContext = await signedInContext(browser, owner, { baseURL });
