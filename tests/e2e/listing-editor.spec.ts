@@ -7,11 +7,10 @@ import { baseURL } from '../support/env.ts';
 import { and, eq, like } from 'drizzle-orm';
 import { cities, offerServices, offers, services, spas, users } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, signIn, test, type TestUser } from '../support/fixtures.ts';
 import { htmlErrors } from '../support/html-checker.ts';
 import { submitForm } from '../support/e2e-steps.ts';
 import { hydrated } from '../support/islands.ts';
-import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
 const TAG = `e2e-editor-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
 let counter = 0;
@@ -47,7 +46,8 @@ function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { a
   return spaRow(row.id);
 }
 
-const owner = () => createSignedInUser({ role: 'owner', firstName: 'Olivia' });
+/** The first name of the owners these tests make. */
+const OLIVIA = { firstName: 'Olivia' };
 const session = (user: TestUser) => ({ Cookie: `session=${user.token}`, Origin: baseURL });
 const post = (request: APIRequestContext, path: string, user: TestUser | null, form: Record<string, string>) =>
   request.post(path, { form, headers: user ? session(user) : { Origin: baseURL }, maxRedirects: 0 });
@@ -64,10 +64,9 @@ test.afterAll(() => {
 });
 
 test.describe('the listing editor', () => {
-  test('an owner renames the spa and rewrites its description; the address stays', async ({ page }) => {
-    const me = owner();
+  test('an owner renames the spa and rewrites its description; the address stays', async ({ page, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const spa = makeSpa(me, 'PREMIUM');
-    await signIn(page.context(), me);
     await page.goto(`/owner/spas/${spa.id}`);
     await expect(page.getByRole('heading', { level: 1, name: spa.name })).toBeVisible();
     await hydrated(page, 'CharacterCount');
@@ -90,10 +89,9 @@ test.describe('the listing editor', () => {
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false });
 
-    test('errors come back beside their fields with the spec’s words, the typed values kept, nothing saved', async ({ page }) => {
-      const me = owner();
+    test('errors come back beside their fields with the spec’s words, the typed values kept, nothing saved', async ({ page, signedIn }) => {
+      const me = await signedIn('owner', OLIVIA);
       const spa = makeSpa(me, 'FREE');
-      await signIn(page.context(), me);
       await page.goto(`/owner/spas/${spa.id}`);
       await page.getByLabel('Spa name').fill('');
       await page.getByLabel('Description').fill('Typed, and kept.');
@@ -117,10 +115,9 @@ test.describe('the listing editor', () => {
     });
   });
 
-  test('a Free listing shows the paid fields locked, and the raw post of each is refused with nothing changed', async ({ page, request }) => {
-    const me = owner();
+  test('a Free listing shows the paid fields locked, and the raw post of each is refused with nothing changed', async ({ page, request, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const spa = makeSpa(me, 'FREE');
-    await signIn(page.context(), me);
     await page.goto(`/owner/spas/${spa.id}`);
     await expect(page.getByLabel('Booking link')).toBeDisabled();
     await expect(page.getByLabel('Video')).toBeDisabled();
@@ -143,9 +140,9 @@ test.describe('the listing editor', () => {
     expect(spaRow(premium.id)).toMatchObject({ bookingLink: 'https://glow.example/book', videoUrl: null });
   });
 
-  test('an editor moves a listing to a new slug: the old address answers 301 to the new one', async ({ page, request }) => {
-    const me = owner();
-    const admin = createSignedInUser({ role: 'admin' });
+  test('an editor moves a listing to a new slug: the old address answers 301 to the new one', async ({ page, request, person }) => {
+    const me = person('owner', OLIVIA);
+    const admin = person('admin');
     const spa = makeSpa(me, 'FREE', { active: true });
     try {
       // The owner may not move it.
@@ -173,10 +170,9 @@ test.describe('the listing editor', () => {
 });
 
 test.describe('services', () => {
-  test('an owner adds, edits, deactivates and reactivates a service', async ({ page }) => {
-    const me = owner();
+  test('an owner adds, edits, deactivates and reactivates a service', async ({ page, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const spa = makeSpa(me, 'FREE');
-    await signIn(page.context(), me);
     await page.goto(`/owner/spas/${spa.id}/services`);
     await expect(page.locator('[data-empty-state]')).toBeVisible();
     const form = page.locator('[data-service-form]');
@@ -216,11 +212,10 @@ test.describe('services', () => {
 });
 
 test.describe('offers', () => {
-  test('an owner of a Free spa lists, edits and ends an offer; featuring is refused', async ({ page, request }) => {
-    const me = owner();
+  test('an owner of a Free spa lists, edits and ends an offer; featuring is refused', async ({ page, request, signedIn }) => {
+    const me = await signedIn('owner', OLIVIA);
     const spa = makeSpa(me, 'FREE');
     addService(spa.id, { name: 'HydraFacial', priceCents: 27500, duration: 60, category: 'facial' });
-    await signIn(page.context(), me);
     await page.goto(`/owner/spas/${spa.id}/offers`);
     const form = page.locator('[data-offer-form]');
     await expect(form.getByLabel('Feature this offer')).toBeDisabled();
@@ -277,14 +272,14 @@ test.describe('offers', () => {
 });
 
 test.describe('who may use these pages', () => {
-  test('signed out 401, a client and another owner 404, and nothing changes; the owner and an editor get in', async ({ playwright }) => {
-    const me = owner();
+  test('signed out 401, a client and another owner 404, and nothing changes; the owner and an editor get in', async ({ playwright, person }) => {
+    const me = person('owner', OLIVIA);
     const spa = makeSpa(me, 'PREMIUM');
     const service = addService(spa.id, { name: 'Peel', priceCents: 15000, duration: 45, category: 'facial' });
-    const client = createSignedInUser();
-    const stranger = owner();
+    const client = person();
+    const stranger = person('owner', OLIVIA);
     makeSpa(stranger, 'PREMIUM');
-    const admin = createSignedInUser({ role: 'admin' });
+    const admin = person('admin');
     const routes: { path: string; form: Record<string, string> }[] = [
       { path: `/owner/spas/${spa.id}`, form: { name: 'Taken over' } },
       { path: `/owner/spas/${spa.id}/services`, form: { id: String(service.id), intent: 'deactivate' } },
@@ -332,13 +327,12 @@ test.describe('who may use these pages', () => {
 
 test.describe('accessibility and layout', () => {
   for (const width of [375, 1280]) {
-    test(`the three pages have no axe violations at ${width}px`, async ({ page }, testInfo) => {
+    test(`the three pages have no axe violations at ${width}px`, async ({ page, signedIn }, testInfo) => {
       test.setTimeout(90_000);
       await page.setViewportSize({ width, height: 900 });
-      const me = owner();
+      const me = await signedIn('owner', OLIVIA);
       const spa = makeSpa(me, 'FREE');
       addService(spa.id, { name: 'Dermal Filler', priceCents: 75000, priceUnit: 'per syringe', duration: 45, category: 'injectable' });
-      await signIn(page.context(), me);
       for (const [name, path] of [
         ['listing', `/owner/spas/${spa.id}`],
         ['services', `/owner/spas/${spa.id}/services`],
@@ -359,9 +353,9 @@ test.describe('accessibility and layout', () => {
   }
 });
 
-test('the pages, and a refused form, are valid HTML (Nu checker)', async ({ playwright }) => {
+test('the pages, and a refused form, are valid HTML (Nu checker)', async ({ playwright, person }) => {
   test.setTimeout(90_000);
-  const me = owner();
+  const me = person('owner', OLIVIA);
   const spa = makeSpa(me, 'FREE');
   addService(spa.id, { name: 'Peel', priceCents: 15000, duration: 45, category: 'facial' });
   const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: session(me) });
