@@ -14,10 +14,9 @@ import { axeViolationIds } from '../support/axe.ts';
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { bookings, services, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, signIn, test } from '../support/fixtures.ts';
 import { blockSiteScripts, holdSiteScripts } from '../support/islands.ts';
 import { decodeQuotedPrintable, messageInOutbox } from '../support/outbox.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
@@ -152,7 +151,7 @@ test.describe('an instant spa, with the keyboard alone', () => {
 });
 
 test.describe('a request spa holds the chosen time', () => {
-  test('the client requests a time; the owner sees it held and confirms it; another is declined with a reason', async ({ browser, page }) => {
+  test('the client requests a time; the owner sees it held and confirms it; another is declined with a reason', async ({ browser, page, person }) => {
     const spa = spaBySlug(GOLDENWEST);
     const serviceId = db
       .select({ id: services.id })
@@ -161,7 +160,7 @@ test.describe('a request spa holds the chosen time', () => {
       .orderBy(asc(services.name))
       .limit(1)
       .get()!.id;
-    const owner = createSignedInUser({ role: 'owner', firstName: 'Gale' });
+    const owner = person('owner', { firstName: 'Gale' });
     lendSpa(spa.id, owner.id);
     try {
       const email = uniqueEmail('held');
@@ -500,10 +499,12 @@ test.describe('the request form (issue 26)', () => {
     await context.close();
   });
 
-  test('a signed-in client finds their name and address filled in (item 8), and the focus stays on the form after sending (item 20)', async ({ browser }) => {
-    const user = createSignedInUser({ firstName: 'Pria', lastName: 'Filled' });
+  test('a signed-in client finds their name and address filled in (item 8), and the focus stays on the form after sending (item 20)', async ({
+    browser,
+    signedIn,
+  }) => {
     const context = await browser.newContext();
-    await signIn(context, user);
+    const user = await signedIn('client', { firstName: 'Pria', lastName: 'Filled' }, context);
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on('request', (request) => {
