@@ -9,7 +9,6 @@ import { bookings, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { baseURL } from '../support/env.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
 import { lendListing } from '../support/spas.ts';
 import { AXE_TAGS } from '#tests/support/axe.ts';
 
@@ -83,8 +82,8 @@ test.describe('the cancellation window on the manage page', () => {
     expect(booking.status()).toEqual(before);
   });
 
-  test('a raw PATCH by the signed-in client is refused (409 inside_cancellation_window) and changes nothing', async ({ playwright }) => {
-    const client = createSignedInUser();
+  test('a raw PATCH by the signed-in client is refused (409 inside_cancellation_window) and changes nothing', async ({ playwright, person }) => {
+    const client = person();
     const booking = confirmedBooking(5, client.id);
     const before = booking.status();
     const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Cookie: `session=${client.token}`, Origin: baseURL } });
@@ -102,11 +101,10 @@ test.describe('the cancellation window on the manage page', () => {
 });
 
 test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
-  test('saves a valid window (post/redirect/get), refuses a bad one in place, and the manage page follows it', async ({ page, context }, testInfo) => {
-    const owner = createSignedInUser({ role: 'owner' });
+  test('saves a valid window (post/redirect/get), refuses a bad one in place, and the manage page follows it', async ({ page, signedIn }, testInfo) => {
+    const owner = await signedIn('owner');
     const spa = lendListing(owner.id, and(ne(spas.slug, ANSWERING_SPA), isNotNull(spas.phone)))!;
     try {
-      await signIn(context, owner);
       await page.goto(`/owner/spas/${spa.id}/policies`);
       await expect(page.getByRole('heading', { name: spa.name })).toBeVisible();
       const field = page.getByLabel('Cancellation window (hours)');
@@ -148,14 +146,13 @@ test.describe('the owner sets the window on /owner/spas/{id}/policies', () => {
     }
   });
 
-  test('signed out: 401 and the sign-in screen; another owner’s listing or a bad id: 404', async ({ page, context, request }) => {
+  test('signed out: 401 and the sign-in screen; another owner’s listing or a bad id: 404', async ({ page, request, signedIn }) => {
     const spaId = db.select({ id: spas.id }).from(spas).where(eq(spas.slug, ANSWERING_SPA)).get()!.id;
     const signedOut = await request.get(`/owner/spas/${spaId}/policies`, { maxRedirects: 0 });
     expect(signedOut.status()).toBe(401);
     expect(await signedOut.text()).toContain('Sign in to manage your listing.');
 
-    const stranger = createSignedInUser({ role: 'owner' });
-    await signIn(context, stranger);
+    await signedIn('owner'); // an owner, not this listing's
     for (const id of [String(spaId), 'abc', '999999999']) {
       const response = await page.goto(`/owner/spas/${id}/policies`);
       expect(response?.status()).toBe(404);
