@@ -272,7 +272,7 @@ test.describe('the bars, as raw requests', () => {
     expect(reviewsSnapshot([spa.id, named.id])).toEqual(before);
   });
 
-  test('an owner can reply once and cannot edit, hide or delete', async ({ browser }) => {
+  test('an owner can reply once and cannot edit, hide or delete', async ({ browser, person }) => {
     const owner = createSignedInUser({ role: 'owner' });
     const spa = newSpa('Reply Spa', owner.id);
     const visit = Date.now() - 86_400_000;
@@ -301,8 +301,7 @@ test.describe('the bars, as raw requests', () => {
     expect((await post(context.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'Second try' })).status()).toBe(409);
     expect(reviewsSnapshot([spa.id])).toEqual(replied);
     // Another owner's spa: nothing to see or do.
-    const stranger = createSignedInUser({ role: 'owner' });
-    const other = await signedInContext(browser, stranger);
+    const other = await signedInContext(browser, person('owner'));
     expect((await other.request.get(path)).status()).toBe(404);
     expect((await post(other.request, path, { intent: 'reply', reviewId: String(review.id), reply: 'Hijack' })).status()).toBe(404);
     expect(reviewsSnapshot([spa.id])).toEqual(replied);
@@ -385,14 +384,14 @@ test.describe('owner and editor pages', () => {
     await signedOut.close();
   });
 
-  test('only editors check licences; the check is dated and shown', async ({ browser }) => {
+  test('only editors check licences; the check is dated and shown', async ({ browser, person }) => {
     const spa = newSpa('Check Spa');
     const clinician = db
       .insert(clinicians)
       .values({ spaId: spa.id, name: 'Noa Check', role: 'RN', licenseNumber: '95000123' })
       .returning({ id: clinicians.id, licenseNumber: clinicians.licenseNumber })
       .get();
-    const owner = await signedInContext(browser, createSignedInUser({ role: 'owner' }));
+    const owner = await signedInContext(browser, person('owner'));
     expect((await owner.request.get('/admin/clinicians')).status()).toBe(404);
     expect((await post(owner.request, '/admin/clinicians', { id: String(clinician.id), licence: clinician.licenseNumber, intent: 'check' })).status()).toBe(
       404,
@@ -400,7 +399,7 @@ test.describe('owner and editor pages', () => {
     expect(checkedAt(clinician.id)).toBeNull();
     await owner.close();
 
-    const editor = await signedInContext(browser, createSignedInUser({ role: 'admin' }));
+    const editor = await signedInContext(browser, person('admin'));
     const page = await editor.newPage();
     await page.goto('/admin/clinicians');
     await expect(page.locator(`[data-admin-clinician="${clinician.id}"]`).getByRole('link', { name: /Look it up/ })).toHaveAttribute(
@@ -418,10 +417,10 @@ test.describe('owner and editor pages', () => {
   });
 });
 
-test('the new pages are valid HTML (Nu HTML checker)', async ({ browser }) => {
+test('the new pages are valid HTML (Nu HTML checker)', async ({ browser, person }) => {
   test.setTimeout(120_000);
   const owner = createSignedInUser({ role: 'owner' });
-  const editor = createSignedInUser({ role: 'admin' });
+  const editor = person('admin');
   const spa = newSpa('Valid Spa', owner.id);
   db.insert(clinicians).values({ spaId: spa.id, name: 'Dr. Val', role: 'MD', licenseNumber: 'A777777', isMedicalDirector: true }).run();
   const { token } = completedVisit();
