@@ -11,10 +11,9 @@ import { createSession } from '#lib/server/auth/sessions.ts';
 import { db } from '#lib/server/db.ts';
 import { askServerCopy, serverCopyForBlock } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
-import { expect, issueMagicLink, test } from '../support/fixtures.ts';
+import { expect, issueMagicLink, signIn, test } from '../support/fixtures.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
 import { postChunked } from '../support/post-chunked.ts';
-import { createSignedInUser, signIn } from '../support/sessions.ts';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const randomToken = (length = 52) => Array.from({ length }, () => BASE32[randomInt(BASE32.length)]).join('');
@@ -98,11 +97,11 @@ test.describe('no open redirect after sign-in', () => {
 });
 
 test.describe('answers that depend on a session or a token are private', () => {
-  test('the member home is private and "/" varies by cookie', async ({ request, playwright }) => {
+  test('the member home is private and "/" varies by cookie', async ({ request, playwright, person }) => {
     const anonymous = await request.get('/');
     expect(anonymous.headers().vary).toMatch(/cookie/i);
 
-    const user = createSignedInUser({ firstName: 'Priya' });
+    const user = person('client', { firstName: 'Priya' });
     const signedIn = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Cookie: `session=${user.token}` } });
     try {
       const home = await signedIn.get('/');
@@ -148,9 +147,8 @@ test.describe('a stray cookie of the other name', () => {
 });
 
 test.describe('signing out', () => {
-  test('a GET (a link or an image on any site) signs nobody out', async ({ page, context }) => {
-    const user = createSignedInUser();
-    await signIn(context, user);
+  test('a GET (a link or an image on any site) signs nobody out', async ({ page, signedIn }) => {
+    const user = await signedIn();
     const response = await page.goto('/api/logout');
     expect(response?.status()).toBe(200);
     expect((await page.request.get('/api/auth/user')).status()).toBe(200);
@@ -161,15 +159,15 @@ test.describe('signing out', () => {
     expect(sessionsOf(user.id)).toEqual([]);
   });
 
-  test('a cross-site post is refused', async ({ request }) => {
-    const user = createSignedInUser();
+  test('a cross-site post is refused', async ({ request, person }) => {
+    const user = person();
     const response = await request.post('/api/logout', { headers: { Cookie: `session=${user.token}`, Origin: 'https://evil.example' }, form: {} });
     expect(response.status()).toBe(403);
     expect(sessionsOf(user.id)).toHaveLength(1);
   });
 
-  test('"Sign out everywhere" ends the account’s other sessions too', async ({ browser }) => {
-    const user = createSignedInUser();
+  test('"Sign out everywhere" ends the account’s other sessions too', async ({ browser, person }) => {
+    const user = person();
     const phone = await browser.newContext();
     const laptop = await browser.newContext();
     try {
@@ -193,9 +191,8 @@ test.describe('signing out', () => {
 });
 
 test.describe('a new sign-in', () => {
-  test('ends the session the browser had before', async ({ page, context }) => {
-    const previous = createSignedInUser();
-    await signIn(context, previous);
+  test('ends the session the browser had before', async ({ page, signedIn }) => {
+    const previous = await signedIn();
     const email = uniqueEmail('next-person');
     await page.goto(`/auth/confirm?token=${issueMagicLink(email)}&for=owner`);
     await page.getByRole('button', { name: 'Sign in' }).click();
