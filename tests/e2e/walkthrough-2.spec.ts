@@ -203,11 +203,10 @@ test.describe('the member home (items 9 and 23)', () => {
 
   test('booking cards name the spa, say "per unit", offer View or cancel only while it can be cancelled, and a completed visit links to its review', async ({
     page,
-    context,
+    signedIn,
   }) => {
-    const user = createSignedInUser({ firstName: 'Noor' });
+    const user = await signedIn('client', { firstName: 'Noor' });
     const { spa, ids } = bookingsOf(user);
-    await signIn(context, user);
     await page.goto('/');
     const card = (id: number) => page.locator(`[data-booking-card="${id}"]`);
     for (const id of Object.values(ids)) {
@@ -236,10 +235,10 @@ test.describe('the member home (items 9 and 23)', () => {
     await expect(card(ids.completed)).toContainText('Reviewed');
   });
 
-  test('the review link of someone else’s booking changes nothing and is not found', async ({ page, context }) => {
-    const owner = createSignedInUser({ firstName: 'Noor' });
+  test('the review link of someone else’s booking changes nothing and is not found', async ({ page, person, signedIn }) => {
+    const owner = person('client', { firstName: 'Noor' });
     const { ids } = bookingsOf(owner);
-    await signIn(context, createSignedInUser({ firstName: 'Eve' }));
+    await signedIn('client', { firstName: 'Eve' });
     await page.goto('/');
     const response = await page.request.post('/reviews/new', { form: { booking: String(ids.completed) }, headers: { Origin: new URL(page.url()).origin } });
     expect(response.status()).toBe(404);
@@ -249,12 +248,11 @@ test.describe('the member home (items 9 and 23)', () => {
   });
 
   for (const width of [375, 1280]) {
-    test(`the hero has no blank half at ${width} px: the next visit sits beside the search`, async ({ page, context }, testInfo) => {
+    test(`the hero has no blank half at ${width} px: the next visit sits beside the search`, async ({ page, signedIn }, testInfo) => {
       test.setTimeout(60_000);
       await page.setViewportSize({ width, height: 900 });
-      const user = createSignedInUser({ firstName: 'Noor' });
+      const user = await signedIn('client', { firstName: 'Noor' });
       bookingsOf(user);
-      await signIn(context, user);
       await page.goto('/');
       const hero = page.locator('[data-member-hero]');
       const search = hero.getByRole('search', { name: 'Find a provider' });
@@ -283,9 +281,8 @@ test.describe('the account menu (items 10 and 23)', () => {
     { role: 'owner', expected: ['Dashboard', 'Owner dashboard', 'Services'] },
     { role: 'admin', expected: ['Dashboard', 'Owner dashboard', 'Editor desk', 'Services'] },
   ] as const) {
-    test(`for a signed-in ${role}`, async ({ page, context }) => {
-      const user = createSignedInUser({ firstName: 'Ana', lastName: 'Ruiz', role });
-      await signIn(context, user);
+    test(`for a signed-in ${role}`, async ({ page, signedIn }) => {
+      await signedIn(role, { firstName: 'Ana', lastName: 'Ruiz' });
       await page.goto('/privacy-policy');
       await page.getByRole('button', { name: 'Account menu for Ana Ruiz' }).click();
       const menu = page.getByRole('menu', { name: 'Account' });
@@ -303,8 +300,8 @@ test.describe('the account menu (items 10 and 23)', () => {
 
   test.describe('on a phone', () => {
     test.use({ viewport: { width: 375, height: 740 } });
-    test('the sheet has the owner’s dashboard too', async ({ page, context }) => {
-      await signIn(context, createSignedInUser({ firstName: 'Ana', role: 'owner' }));
+    test('the sheet has the owner’s dashboard too', async ({ page, signedIn }) => {
+      await signedIn('owner', { firstName: 'Ana' });
       const sheet = await openMobileMenu(page, '/privacy-policy');
       await expect(sheet.getByRole('link', { name: 'Owner dashboard' })).toBeVisible();
       await expect(sheet.getByRole('link', { name: 'Owner dashboard' })).toHaveAttribute('href', '/owner/dashboard');
@@ -364,10 +361,10 @@ test('/offers counts the offers still running, and an ended card says Ended (ite
 // --- 15 and 16: the editors' desk -------------------------------------------------
 
 test.describe('the editors’ desk (items 15, 16)', () => {
-  test('a listing awaiting review shows its details and photos', async ({ page, context }) => {
-    const spa = makeSpa(createSignedInUser({ role: 'owner' }), { active: false, review: 'pending', tier: 'FREE' });
+  test('a listing awaiting review shows its details and photos', async ({ page, person, signedIn }) => {
+    const spa = makeSpa(person('owner'), { active: false, review: 'pending', tier: 'FREE' });
     db.insert(spaPhotos).values({ spaId: spa.id, url: '/images/spas/spa-03.svg', alt: 'Reception desk', position: 0 }).run();
-    await signIn(context, createSignedInUser({ role: 'admin' }));
+    await signedIn('admin');
     await page.goto('/admin');
     const card = page.locator(`[data-review-spa="${spa.id}"]`);
     await expect(card).toContainText('A calm harbor-side med spa for injectables');
@@ -383,9 +380,9 @@ test.describe('the editors’ desk (items 15, 16)', () => {
     { action: 'verify', says: 'Only Elite listings show the verified badge' },
     { action: 'feature', says: 'Only Premium and Elite listings show featured placement' },
   ]) {
-    test(`${action} on a FREE listing says the plan does not show it`, async ({ page, context }) => {
+    test(`${action} on a FREE listing says the plan does not show it`, async ({ page, signedIn }) => {
       const spa = makeSpa(null, { tier: 'FREE', name: `Walk Free Spa ${unique()}` });
-      await signIn(context, createSignedInUser({ role: 'admin' }));
+      await signedIn('admin');
       await page.goto(`/admin?q=${encodeURIComponent(spa.name)}`);
       await page.locator(`[data-listing="${spa.id}"] [data-action="${action}"]`).click();
       const notice = page.getByRole('status').filter({ hasText: says });
@@ -394,9 +391,9 @@ test.describe('the editors’ desk (items 15, 16)', () => {
     });
   }
 
-  test('feature on a Premium listing says plainly it is featured', async ({ page, context }) => {
+  test('feature on a Premium listing says plainly it is featured', async ({ page, signedIn }) => {
     const spa = makeSpa(null, { tier: 'PREMIUM', name: `Walk Premium Spa ${unique()}` });
-    await signIn(context, createSignedInUser({ role: 'admin' }));
+    await signedIn('admin');
     await page.goto(`/admin?q=${encodeURIComponent(spa.name)}`);
     await page.locator(`[data-listing="${spa.id}"] [data-action="feature"]`).click();
     await expect(page.getByRole('status').filter({ hasText: 'Listing featured.' })).toBeVisible();
@@ -489,10 +486,9 @@ test('the first toast of a page logs no hydration error (item 21)', async ({ pag
 
 // --- 22: wording ------------------------------------------------------------------
 
-test('a change to a listing that is not public does not promise the public pages (item 22)', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
+test('a change to a listing that is not public does not promise the public pages (item 22)', async ({ page, signedIn }) => {
+  const owner = await signedIn('owner');
   const spa = makeSpa(owner, { active: false, review: 'pending', tier: 'FREE' });
-  await signIn(context, owner);
   await page.goto(`/owner/spas/${spa.id}/services`);
   const form = page.locator('[data-service-form]');
   await form.getByLabel('Service name').fill('Signature Facial');
