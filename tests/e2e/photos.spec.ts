@@ -188,7 +188,7 @@ for (const javaScriptEnabled of [false, true]) {
   });
 }
 
-test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser }) => {
+test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser, signedIn }) => {
   const owner = createSignedInUser({ role: 'owner' });
   const spa = makeSpa(owner, 'PREMIUM');
   const anonymous = await browser.newContext();
@@ -199,7 +199,7 @@ test('only the owner or an editor: signed out 401, a client or another owner 404
   expect(post.status()).toBe(401);
   for (const role of ['client', 'owner'] as const) {
     const context = await browser.newContext();
-    await signIn(context, createSignedInUser({ role }));
+    await signedIn(role, {}, context);
     expect((await context.request.get(`${baseURL}${spa.path}`)).status(), role).toBe(404);
     const upload = await context.request.post(`${baseURL}${spa.path}`, {
       multipart: { intent: 'upload', photo: { name: 'a.jpg', mimeType: 'image/jpeg', buffer: await photo(600, 400) } },
@@ -208,7 +208,7 @@ test('only the owner or an editor: signed out 401, a client or another owner 404
     await context.close();
   }
   const admin = await browser.newContext();
-  await signIn(admin, createSignedInUser({ role: 'admin' }));
+  await signedIn('admin', {}, admin);
   expect((await admin.request.get(`${baseURL}${spa.path}`)).status()).toBe(200);
   await admin.close();
   expect(photosOf(spa.id)).toEqual([]);
