@@ -290,12 +290,12 @@ test.describe('the editors’ desk on the suite’s server', () => {
     await ownerPage.context().close();
   });
 
-  test('signed out: the sign-in view with 401; owners and clients: not found', async ({ request }) => {
+  test('signed out: the sign-in view with 401; owners and clients: not found', async ({ request, person }) => {
     const out = await request.get('/admin', { maxRedirects: 0 });
     expect(out.status()).toBe(401);
     expect(await out.text()).toContain('Authentication Required');
     for (const role of ['client', 'owner'] as const) {
-      const user = role === 'owner' ? owner : createSignedInUser({ role });
+      const user = role === 'owner' ? owner : person(role);
       const response = await request.get('/admin', { headers: { Cookie: `session=${user.token}` } });
       expect(response.status(), role).toBe(404);
       expect(await response.text(), role).not.toContain('Rebuild now');
