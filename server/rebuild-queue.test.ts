@@ -224,6 +224,7 @@ describe('the queue state and requests on disk', () => {
       buildStartsAt: null,
       building: null,
       expectedBuildMs: 1,
+      quietMs: 0,
       expectedLiveAt: null,
       lastFailure: null,
       nextRetryAt: null,

@@ -110,6 +110,7 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
       buildStartsAt: null,
       building: null,
       expectedBuildMs,
+      quietMs,
       expectedLiveAt: null,
       lastFailure: failure ? { at: failure.at, contentVersion: failure.contentVersion, log: failure.log } : null,
       nextRetryAt: null,

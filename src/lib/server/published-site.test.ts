@@ -44,6 +44,7 @@ describe('the mark on disk', () => {
     buildStartsAt: null,
     building: null,
     expectedBuildMs: 1000,
+    quietMs: 3000,
     expectedLiveAt: null,
     lastFailure: null,
     nextRetryAt: null,

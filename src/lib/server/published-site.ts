@@ -131,6 +131,8 @@ export interface RebuildQueueState {
   building: { startedAt: string; contentVersion: number; elsewhere: boolean } | null;
   /** How long a build takes, from the last good one (ms). */
   expectedBuildMs: number;
+  /** How long the data must be quiet before a build starts (ms). */
+  quietMs: number;
   /** When the change waiting now should be live, by that estimate. */
   expectedLiveAt: string | null;
   lastFailure: RebuildFailure | null;

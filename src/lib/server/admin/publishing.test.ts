@@ -25,6 +25,7 @@ const queue = (over: Partial<RebuildQueueState>): RebuildQueueState => ({
   buildStartsAt: null,
   building: null,
   expectedBuildMs: 20_000,
+  quietMs: 3_000,
   expectedLiveAt: null,
   lastFailure: null,
   nextRetryAt: null,
@@ -64,6 +65,17 @@ describe('listingPublishState', () => {
       delayed: false,
       pageCurrent: true,
     });
+  });
+
+  it('is Publishing… with an estimate before the queue has looked since the change: quiet, then a build', () => {
+    // The queue still says idle (it looks twice a second); an owner who reloads at once is told when, too.
+    const state = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ status: 'idle' }) }));
+    expect(state).toMatchObject({ state: 'publishing', carriedBy: 'next-build', contentVersion: 9, expectedLiveAt: new Date('2026-11-23T10:04:23.000Z') });
+  });
+
+  it('gives no estimate when nothing publishes on change', () => {
+    const state = listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ status: 'idle', onChange: false }) }));
+    expect(state).toMatchObject({ state: 'publishing', carriedBy: 'next-build', expectedLiveAt: null });
   });
 
   /** The state of a listing changed at CHANGED (data now at version 9) while a build that read `contentVersion` at `startedAt` runs. */
