@@ -17,9 +17,21 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
-import { queryAt } from '#tests/support/database.ts';
+import { bookings } from '#db/schema.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchArgs, benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
+import {
+  activeServiceIds,
+  benchArgs,
+  benchSiteEnv,
+  reportBars,
+  round,
+  runBenchmark,
+  SERVER_ARGS,
+  waitForReady,
+  waitUntil,
+  writeFigures,
+} from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
 const args = benchArgs(log, { port: 4393, workers: 16, backups: 3 });
@@ -50,7 +62,7 @@ function runScript(script: string, args: string[] = []): { ok: boolean; ms: numb
 async function main() {
   prepareSite(env);
   buildSite(env);
-  const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
+  const services = activeServiceIds(env.DATABASE_PATH);
   await startSite();
 
   // Bookings at full speed; each acknowledged id is noted with the moment it was acknowledged.
@@ -98,7 +110,7 @@ async function main() {
   const last = backups.at(-1)!;
   const mustHave = acknowledged.filter((entry) => entry.at < last.startedAt).map((entry) => entry.id);
   const restoreRun = runScript('server/restore.ts', [newest]);
-  const present = new Set(queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from bookings').map((row) => row.id));
+  const present = new Set(withTablesAt(env.DATABASE_PATH, (db) => db.select({ id: bookings.id }).from(bookings).all()).map((row) => row.id));
   const missing = mustHave.filter((id) => !present.has(id));
 
   await startSite();

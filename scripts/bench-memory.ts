@@ -31,10 +31,24 @@ import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { currentBuildDir, paths, readBuildInfo } from '#lib/server/published-site.ts';
 import { acquireRebuildLock, pruneBuilds, releaseRebuildLock, swapCurrent } from '#server/site-builds.ts';
-import { queryAt, writeAt } from '#tests/support/database.ts';
+import { and, eq } from 'drizzle-orm';
+import { siteMeta, spas } from '#db/schema.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { insertSignedInUser } from '#tests/support/session-rows.ts';
 import { buildSite, buildSiteAlongside, prepareSite } from '#tests/support/site.ts';
-import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
+import {
+  activeServiceIds,
+  benchArgs,
+  benchSiteEnv,
+  percentile,
+  reportBars,
+  round,
+  runBenchmark,
+  SERVER_ARGS,
+  waitForReady,
+  waitUntil,
+  writeFigures,
+} from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
 const args = benchArgs(log, { port: 4388, publishes: 100, real: 5, workers: 8, changes: 100, owners: 5, 'storm-seconds': 120, 'warm-seconds': 90 });
@@ -163,10 +177,18 @@ function formFields(html: string): URLSearchParams {
 
 /** Phase 1: the storm. Owners save their listings through the editor; the queue builds. */
 async function storm(load: ReturnType<typeof startLoad>) {
-  const spas = queryAt<{ id: number }>(env.DATABASE_PATH, "select id from spas where active = 1 and tier = 'PREMIUM' order by id limit ?", args.owners);
-  const owners = spas.map((spa) => {
+  const premium = withTablesAt(env.DATABASE_PATH, (db) =>
+    db
+      .select({ id: spas.id })
+      .from(spas)
+      .where(and(eq(spas.active, true), eq(spas.tier, 'PREMIUM')))
+      .orderBy(spas.id)
+      .limit(args.owners)
+      .all(),
+  );
+  const owners = premium.map((spa) => {
     const owner = insertSignedInUser(env.DATABASE_PATH, { role: 'owner' });
-    writeAt(env.DATABASE_PATH, 'update spas set owner_id = ? where id = ?', owner.id, spa.id);
+    withTablesAt(env.DATABASE_PATH, (db) => db.update(spas).set({ ownerId: owner.id }).where(eq(spas.id, spa.id)).run(), { write: true });
     return { owner, spaId: spa.id };
   });
   // Each owner has their editor open before the storm, as before any save: "before" is a server that has shown it.
@@ -204,7 +226,7 @@ async function storm(load: ReturnType<typeof startLoad>) {
     const wait = due - (performance.now() - started);
     if (wait > 0) await delay(wait);
   }
-  const version = () => queryAt<{ v: number }>(env.DATABASE_PATH, 'select content_version as v from site_meta where id = 1')[0]!.v;
+  const version = () => withTablesAt(env.DATABASE_PATH, (db) => db.select({ v: siteMeta.contentVersion }).from(siteMeta).where(eq(siteMeta.id, 1)).get())!.v;
   // The last change published.
   await waitUntil(() => (readBuildInfo(currentBuildDir(env.SITE_DIR) ?? '')?.contentVersion ?? 0) >= version(), 'the storm’s last change published', 300_000);
   watching = false;
@@ -248,7 +270,7 @@ async function main() {
   // As the systemd unit in docs/deploy.md runs it.
   server = spawn(process.execPath, SERVER_ARGS, { env: { ...env, MALLOC_ARENA_MAX: '2' }, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitForReady(origin);
-  const services = queryAt<{ id: number }>(env.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
+  const services = activeServiceIds(env.DATABASE_PATH);
   const load = startLoad(services);
   // The storm's "before" is a server warmed by its load (its code compiled, its heap grown to what the load needs), not one just started.
   const warmUpRssMb: number[] = [];

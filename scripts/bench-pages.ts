@@ -17,6 +17,7 @@
 // Talks to 127.0.0.1 only; every loop is bounded in count and in time.
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -27,7 +28,10 @@ import lighthouse from 'lighthouse';
 import { closeDatabase } from '#db/client.ts';
 import { prepareDatabase } from '#db/prepare.ts';
 import { logger } from '#lib/log.ts';
-import { queryAt, writeAt } from '#tests/support/database.ts';
+import { and, count, desc, eq, gte, isNotNull, isNull, min, ne, or, sql } from 'drizzle-orm';
+import { cities, clinicians, offers, services, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
+import type { WeeklyHours } from '#lib/opening-hours.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { nginxMissing, startFront, type RunningNginx } from '#tests/support/nginx.ts';
 import { benchArgs, percentile, reportBars, round, runBenchmark, SERVER_ARGS, writeFigures } from './lib/bench-kit.ts';
 
@@ -661,34 +665,60 @@ async function measureScale() {
   if (generate.status !== 0) throw new Error('generating the directory failed');
   // Open times (issue 24): every 10th spa books online, Monday to Saturday 9 to 6, with one clinician for all
   // its treatments, so search's "available this week" and "next available first" have real calendars to read.
-  const week = JSON.stringify(
-    Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, day === 'sun' ? [] : [['09:00', '18:00']]])),
-  );
-  writeAt(env.DATABASE_PATH!, "update spas set booking_mode = 'instant', opening_hours = ? where id % 10 = 0", week);
-  writeAt(
+  const nineToSix = [['09:00', '18:00']] as const;
+  const week: WeeklyHours = { mon: nineToSix, tue: nineToSix, wed: nineToSix, thu: nineToSix, fri: nineToSix, sat: nineToSix, sun: [] };
+  const bookableSpas = withTablesAt(
     env.DATABASE_PATH!,
-    `insert into clinicians (spa_id, name, role, license_number, treatments)
-     select s.id, 'Bench Clinician', 'NP', 'BENCH' || s.id,
-            coalesce((select json_group_array(distinct v.treatment) from services v where v.spa_id = s.id and v.treatment is not null), '[]')
-     from spas s where s.id % 10 = 0`,
+    (db) =>
+      db.transaction((tx) => {
+        const every10th = sql`${spas.id} % 10 = 0`;
+        tx.update(spas).set({ bookingMode: 'instant', openingHours: week }).where(every10th).run();
+        const treatments = new Map<number, string[]>();
+        for (const { spaId, treatment } of tx
+          .selectDistinct({ spaId: services.spaId, treatment: services.treatment })
+          .from(services)
+          .innerJoin(spas, eq(spas.id, services.spaId))
+          .where(and(every10th, isNotNull(services.treatment)))
+          .all())
+          treatments.set(spaId, [...(treatments.get(spaId) ?? []), treatment!]);
+        for (const { id } of tx.select({ id: spas.id }).from(spas).where(every10th).all())
+          tx.insert(clinicians)
+            .values({ spaId: id, name: 'Bench Clinician', role: 'NP', licenseNumber: `BENCH${id}`, treatments: treatments.get(id) ?? [] })
+            .run();
+        return tx
+          .select({ n: count() })
+          .from(spas)
+          .where(and(eq(spas.active, true), ne(spas.bookingMode, 'none')))
+          .get()!.n;
+      }),
+    { write: true },
   );
-  const bookableSpas = queryAt<{ n: number }>(env.DATABASE_PATH!, "select count(*) as n from spas where active = 1 and booking_mode <> 'none'")[0]!.n;
   const buildSeconds = publish(`${args.spas} spas`, env);
   if (buildSeconds >= BUILD_BUDGET_SECONDS) failures.push(`scale: build took ${buildSeconds.toFixed(1)} s, budget ${BUILD_BUDGET_SECONDS} s`);
 
-  const cities = queryAt<{ slug: string }>(env.DATABASE_PATH!, 'select slug from cities order by id').map((r) => r.slug);
-  // A name that is not a treatment key exercises the lower(name) match, not the treatment index.
-  const [named] = queryAt<{ name: string }>(
-    env.DATABASE_PATH!,
-    'select lower(name) as name from services where treatment is null or lower(name) <> treatment group by lower(name) order by count(*) desc limit 1',
-  );
+  const [cityRows, [named]] = withTablesAt(env.DATABASE_PATH!, (db) => {
+    const lowerName = sql<string>`lower(${services.name})`;
+    return [
+      db.select({ slug: cities.slug }).from(cities).orderBy(cities.id).all(),
+      // A name that is not a treatment key exercises the lower(name) match, not the treatment index.
+      db
+        .select({ name: lowerName })
+        .from(services)
+        .where(or(isNull(services.treatment), ne(lowerName, services.treatment)))
+        .groupBy(lowerName)
+        .orderBy(desc(count()))
+        .limit(1)
+        .all(),
+    ] as const;
+  });
+  const citySlugs = cityRows.map((r) => r.slug);
   const q = (params: Record<string, string>) => {
     const search = new URLSearchParams(params).toString();
     return search ? `?${search}` : '';
   };
   const queries = [
     '',
-    ...cities.map((city) => q({ city })),
+    ...citySlugs.map((city) => q({ city })),
     q({ service: 'botox' }),
     q({ service: 'hydrafacial', city: 'irvine' }),
     ...(named ? [q({ service: named.name })] : []),
@@ -731,19 +761,23 @@ async function measureScale() {
     // a minute (next-open.ts). The first request after start computes every bookable spa's.
     const openTimeQueries = (from: number, count: number, extra: Record<string, string>) =>
       Array.from({ length: count }, (_, i) => q({ ...extra, page: String(from + i) }));
-    // A new connection (no keep-alive socket left from before wrk, which the server has closed meanwhile).
+    // On a connection of its own: fetch would take a kept-alive socket from
+    // before wrk, which the server has closed meanwhile ("other side closed").
     const coldStarted = performance.now();
-    const cold = await fetch(`${base}/search-results${q({ available: 'week', sort: 'next', page: '100000' })}`, {
-      signal: AbortSignal.timeout(60_000),
-      headers: { Connection: 'close' },
+    const coldStatus = await new Promise<number>((resolve, reject) => {
+      const request = httpGet(
+        `${base}/search-results${q({ available: 'week', sort: 'next', page: '100000' })}`,
+        { agent: false, timeout: 60_000 },
+        (response) => response.resume().once('end', () => resolve(response.statusCode!)),
+      );
+      request.once('timeout', () => request.destroy(new Error('no answer in 60 s'))).once('error', reject);
     });
-    await cold.arrayBuffer();
     const coldMs = round(performance.now() - coldStarted);
-    if (cold.status !== 200) failures.push(`scale: search by open times answered ${cold.status}`);
+    if (coldStatus !== 200) failures.push(`scale: search by open times answered ${coldStatus}`);
     const openTimesRuns = [
       await loadTest(base, '/search-results', openTimeQueries(1, 400, { available: 'week', sort: 'next' }), 400, 8),
       await loadTest(base, '/search-results', openTimeQueries(1, 400, { available: 'week', service: 'botox' }), 400, 8),
-      await loadTest(base, '/search-results', openTimeQueries(1, 200, { sort: 'next', city: cities[0]! }), 200, 1),
+      await loadTest(base, '/search-results', openTimeQueries(1, 200, { sort: 'next', city: citySlugs[0]! }), 200, 1),
     ];
     for (const run of openTimesRuns) {
       log.info(
@@ -789,20 +823,26 @@ async function measureDemo() {
   publish('demo directory', env);
 
   // The richest spa page (Elite shows the most) is the one that can break the budget.
-  const spa = queryAt<{ slug: string }>(
-    env.DATABASE_PATH!,
-    "select slug from spas order by case tier when 'ELITE' then 0 when 'PREMIUM' then 1 else 2 end, id limit 1",
-  )[0]!;
-  const [offer] = queryAt<{ slug: string }>(
-    env.DATABASE_PATH!,
-    "select slug from offers where active = 1 and (valid_to is null or valid_to >= date('now')) order by featured desc, id limit 1",
-  );
-  // A spa that takes online bookings (issue 24), with a treatment it books online: its page carries the picker.
-  const [bookable] = queryAt<{ id: number; slug: string; serviceId: number }>(
-    env.DATABASE_PATH!,
-    `select p.id, p.slug, min(s.id) as serviceId from spas p join services s on s.spa_id = p.id and s.active = 1 and s.bookable_online = 1
-     where p.active = 1 and p.booking_mode <> 'none' group by p.id order by p.id limit 1`,
-  );
+  const { spa, offer, bookable } = withTablesAt(env.DATABASE_PATH!, (db) => ({
+    spa: db.select({ slug: spas.slug }).from(spas).orderBy(desc(TIER_WEIGHT_SQL), spas.id).limit(1).get()!,
+    offer: db
+      .select({ slug: offers.slug })
+      .from(offers)
+      .where(and(eq(offers.active, true), or(isNull(offers.validTo), gte(offers.validTo, sql`date('now')`))))
+      .orderBy(desc(offers.featured), offers.id)
+      .limit(1)
+      .get(),
+    // A spa that takes online bookings (issue 24), with a treatment it books online: its page carries the picker.
+    bookable: db
+      .select({ id: spas.id, slug: spas.slug, serviceId: min(services.id).mapWith(Number) })
+      .from(spas)
+      .innerJoin(services, and(eq(services.spaId, spas.id), eq(services.active, true), eq(services.bookableOnline, true)))
+      .where(and(eq(spas.active, true), ne(spas.bookingMode, 'none')))
+      .groupBy(spas.id)
+      .orderBy(spas.id)
+      .limit(1)
+      .get(),
+  }));
 
   const pages: { label: string; path: string; optional?: boolean }[] = [
     { label: 'home', path: '/' },

@@ -12,7 +12,9 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logger } from '#lib/log.ts';
-import { queryAt, writeAt } from '#tests/support/database.ts';
+import { eq } from 'drizzle-orm';
+import { spas } from '#db/schema.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitUntil, writeFigures } from './lib/bench-kit.ts';
 import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
 
@@ -46,10 +48,8 @@ async function main() {
   server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitUntil(() => output.includes('listening on'), 'the server start');
 
-  const targets = queryAt<{ id: number; slug: string; description: string | null }>(
-    env.DATABASE_PATH,
-    'select id, slug, description from spas where active = 1 order by id limit ?',
-    args.edits,
+  const targets = withTablesAt(env.DATABASE_PATH, (db) =>
+    db.select({ id: spas.id, slug: spas.slug, description: spas.description }).from(spas).where(eq(spas.active, true)).orderBy(spas.id).limit(args.edits).all(),
   );
   const latencies: number[] = [];
   const builtLatencies: number[] = [];
@@ -57,7 +57,16 @@ async function main() {
   for (const [i, spa] of targets.entries()) {
     const marker = `Bench edit ${i + 1} at ${Date.now()}.`;
     const started = performance.now();
-    writeAt(env.DATABASE_PATH, 'update spas set description = ?, updated_at = ? where id = ?', `${spa.description ?? ''} ${marker}`, Date.now(), spa.id);
+    withTablesAt(
+      env.DATABASE_PATH,
+      (db) =>
+        db
+          .update(spas)
+          .set({ description: `${spa.description ?? ''} ${marker}`, updatedAt: new Date() })
+          .where(eq(spas.id, spa.id))
+          .run(),
+      { write: true },
+    );
     const shows = async (fromBuild: boolean) => {
       const response = await fetch(`${base}/spas/${spa.slug}`);
       const body = await response.text();

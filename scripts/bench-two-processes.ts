@@ -14,9 +14,23 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
-import { queryAt } from '#tests/support/database.ts';
+import { count, like } from 'drizzle-orm';
+import { bookings } from '#db/schema.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
+import {
+  activeServiceIds,
+  benchArgs,
+  benchSiteEnv,
+  percentile,
+  reportBars,
+  round,
+  runBenchmark,
+  SERVER_ARGS,
+  waitForReady,
+  waitUntil,
+  writeFigures,
+} from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
 const args = benchArgs(log, { port: 4390, workers: 16, seconds: 8 });
@@ -42,7 +56,7 @@ async function main() {
   for (const origin of origins) await waitForReady(origin, 60_000);
   const firstBuild = await buildOf(origins[0]!);
   const buildsBefore = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
-  const services = queryAt<{ id: number }>(shared.DATABASE_PATH, 'select id from services where active = 1').map((row) => row.id);
+  const services = activeServiceIds(shared.DATABASE_PATH);
 
   const created: number[] = [];
   const latencies: number[] = [];
@@ -98,10 +112,9 @@ async function main() {
   const buildsAfter = readdirSync(join(shared.SITE_DIR!, 'builds')).length;
 
   const stored = new Map(
-    queryAt<{ id: number; n: number }>(shared.DATABASE_PATH, "select id, count(*) as n from bookings where email like 'two-%' group by id").map((row) => [
-      row.id,
-      row.n,
-    ]),
+    withTablesAt(shared.DATABASE_PATH, (db) =>
+      db.select({ id: bookings.id, n: count() }).from(bookings).where(like(bookings.email, 'two-%')).groupBy(bookings.id).all(),
+    ).map((row) => [row.id, row.n]),
   );
   const lost = created.filter((id) => stored.get(id) !== 1);
 

@@ -13,7 +13,8 @@ import { seedDemo } from '#db/seed.ts';
 import { closeDatabase } from '#db/client.ts';
 import { logger } from '#lib/log.ts';
 import { currentBuildDir, readBuildInfo } from '#lib/server/published-site.ts';
-import { queryAt } from '#tests/support/database.ts';
+import { spas } from '#db/schema.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { benchArgs, percentile, SERVER_ARGS, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench');
@@ -65,7 +66,7 @@ async function main() {
     server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
     server.on('exit', () => reject(new Error('server exited')));
   });
-  const slugs = queryAt<{ slug: string }>(demo.DATABASE_PATH, 'select slug from spas order by id limit 5').map((r) => r.slug);
+  const slugs = withTablesAt(demo.DATABASE_PATH, (db) => db.select({ slug: spas.slug }).from(spas).orderBy(spas.id).limit(5).all()).map((r) => r.slug);
   const paths = ['/', '/sitemap', '/cities/irvine', '/privacy-policy', ...slugs.map((s) => `/spas/${s}`)];
 
   const latencies: number[] = [];

@@ -12,7 +12,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
-import { withDatabase, writeAt, type Sqlite } from '#tests/support/database.ts';
+import { like } from 'drizzle-orm';
+import { rateLimits } from '#db/schema.ts';
+import { withDatabase, withTablesAt, type Sqlite } from '#tests/support/database.ts';
 import { outboxFiles, readOutbox } from '#tests/support/mail.ts';
 import { benchSiteEnv, percentile, round, SERVER_ARGS } from '../lib/bench-kit.ts';
 
@@ -85,7 +87,7 @@ export function nextClient(): string {
 }
 
 export function forgetBookingLimits(): void {
-  writeAt(dbPath, "delete from rate_limits where key like 'booking:%'");
+  withTablesAt(dbPath, (db) => db.delete(rateLimits).where(like(rateLimits.key, 'booking:%')).run(), { write: true });
 }
 
 export function send({ agent, method = 'POST', path = '/api/bookings', headers = {}, body, chunked = false, from }: Send): Promise<Answer> {

@@ -7,6 +7,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { logger } from '#lib/log.ts';
 import type { SettingName } from '#server/env.ts';
+import { eq } from 'drizzle-orm';
+import { services } from '#db/schema.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { siteProcessEnv, siteSettings, type SiteEnv } from '#tests/support/site.ts';
 
 type Log = ReturnType<typeof logger>;
@@ -43,6 +46,10 @@ export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorte
 
 export const round = (n: number, digits = 2) => +n.toFixed(digits);
 
+/** The ids of the treatments on offer in the database at `path`: what the load clients book. */
+export const activeServiceIds = (path: string): number[] =>
+  withTablesAt(path, (db) => db.select({ id: services.id }).from(services).where(eq(services.active, true)).all()).map((row) => row.id);
+
 /**
  * What a benchmark leaves behind, for runBenchmark to clean up: most start
  * server processes (asked for at the end: they may have been replaced) that get
@@ -73,7 +80,8 @@ export function runBenchmark(main: () => Promise<void>, leftovers: Leftovers, lo
   }
   main()
     .catch((error: unknown) => {
-      log.error('failed', error);
+      // fetch's own message ('fetch failed') names nothing: its cause does.
+      log.error('failed', error instanceof Error && error.cause ? `${error.message}: ${String(error.cause)}` : error);
       process.exitCode = 1;
     })
     .finally(async () => {

@@ -36,17 +36,3 @@ export function withDatabase<T>(path: string, work: (db: Sqlite) => T, options: 
  */
 export const withTablesAt = <T>(path: string, work: (db: Tables) => T, options: { write?: boolean } = {}): T =>
   withDatabase(path, (sqlite) => work(drizzle(sqlite, { schema })), options);
-
-/** The rows of one query. */
-export const queryAt = <T>(path: string, sql: string, ...params: unknown[]): T[] => withDatabase(path, (db) => db.prepare(sql).all(...params) as T[]);
-
-/** One statement that changes the database (returning its first row when it has one), for fixtures. */
-export const writeAt = <T = unknown>(path: string, sql: string, ...params: unknown[]): T | undefined =>
-  withDatabase(
-    path,
-    (db) => {
-      const statement = db.prepare(sql);
-      return (statement.reader ? statement.get(...params) : (statement.run(...params), undefined)) as T | undefined;
-    },
-    { write: true },
-  );
