@@ -11,6 +11,7 @@
 // A rebuild of the same code only swaps the files: the server code of the build
 // loaded first keeps running, so the process does not grow with rebuilds;
 // a build of other code (or other build-time settings) loads that build's code.
+import './production-mode.ts';
 import compression from 'compression';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
