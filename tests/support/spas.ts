@@ -2,7 +2,8 @@
 // listings and services looked up, in the e2e run's database: through drizzle on
 // db/schema.ts, so a renamed column fails the type check, not a run.
 import { expect, type BrowserContext } from '@playwright/test';
-import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { demoSpas } from '#db/demo-data/index.ts';
 import { cities, services, spas, type Tier } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { createSignedInUser, signIn, type TestUser } from './sessions.ts';
@@ -24,8 +25,12 @@ export function insertSpa(fields: { name: string; cityId: number; ownerId?: numb
   return db.insert(spas).values({ name, slug, cityId, ownerId }).returning({ id: spas.id }).get();
 }
 
+// Only the demo directory's own listings are lent: a listing another test made
+// may lack what a borrower counts on (services, a phone, photos).
+const DEMO_SLUGS = demoSpas.map((spa) => spa.slug);
+
 /**
- * Lends `ownerId` an active listing nobody owns (and that matches `where`,
+ * Lends `ownerId` an active demo listing nobody owns (and that matches `where`,
  * when given), chosen at random; undefined when there is none. One statement,
  * so two tests never borrow the same listing. The borrower gives it back.
  */
@@ -39,7 +44,7 @@ export function lendListing(ownerId: number, where?: SQL): { id: number; name: s
         db
           .select({ id: spas.id })
           .from(spas)
-          .where(and(eq(spas.active, true), isNull(spas.ownerId), where))
+          .where(and(eq(spas.active, true), isNull(spas.ownerId), inArray(spas.slug, DEMO_SLUGS), where))
           .orderBy(sql`random()`)
           .limit(1),
       ),
@@ -48,7 +53,7 @@ export function lendListing(ownerId: number, where?: SQL): { id: number; name: s
     .get();
 }
 
-/** Gives the user a listing for the test's length (a seeded spa nobody owns); `giveBack` hands it back after. */
+/** Gives the user a listing for the test's length (a demo spa nobody owns); `giveBack` hands it back after. */
 export function borrowSpa(ownerId: number): { id: number; name: string; slug: string; giveBack: () => void } {
   const spa = lendListing(ownerId);
   expect(spa, 'a seeded spa without an owner').toBeDefined();
