@@ -20,18 +20,8 @@ import { logger } from '#lib/log.ts';
 import { bookings } from '#db/schema.ts';
 import { withTablesAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import {
-  activeServiceIds,
-  benchArgs,
-  benchSiteEnv,
-  reportBars,
-  round,
-  runBenchmark,
-  SERVER_ARGS,
-  waitForReady,
-  waitUntil,
-  writeFigures,
-} from './lib/bench-kit.ts';
+import { activeServiceIds } from './lib/bench-data.ts';
+import { benchArgs, benchSiteEnv, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-backup');
 const args = benchArgs(log, { port: 4393, workers: 16, backups: 3 });

@@ -36,19 +36,8 @@ import { siteMeta, spas } from '#db/schema.ts';
 import { withTablesAt } from '#tests/support/database.ts';
 import { insertSignedInUser } from '#tests/support/session-rows.ts';
 import { buildSite, buildSiteAlongside, prepareSite } from '#tests/support/site.ts';
-import {
-  activeServiceIds,
-  benchArgs,
-  benchSiteEnv,
-  percentile,
-  reportBars,
-  round,
-  runBenchmark,
-  SERVER_ARGS,
-  waitForReady,
-  waitUntil,
-  writeFigures,
-} from './lib/bench-kit.ts';
+import { activeServiceIds } from './lib/bench-data.ts';
+import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-memory');
 const args = benchArgs(log, { port: 4388, publishes: 100, real: 5, workers: 8, changes: 100, owners: 5, 'storm-seconds': 120, 'warm-seconds': 90 });

@@ -18,19 +18,8 @@ import { count, like } from 'drizzle-orm';
 import { bookings } from '#db/schema.ts';
 import { withTablesAt } from '#tests/support/database.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
-import {
-  activeServiceIds,
-  benchArgs,
-  benchSiteEnv,
-  percentile,
-  reportBars,
-  round,
-  runBenchmark,
-  SERVER_ARGS,
-  waitForReady,
-  waitUntil,
-  writeFigures,
-} from './lib/bench-kit.ts';
+import { activeServiceIds } from './lib/bench-data.ts';
+import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, waitUntil, writeFigures } from './lib/bench-kit.ts';
 
 const log = logger('bench-two-processes');
 const args = benchArgs(log, { port: 4390, workers: 16, seconds: 8 });

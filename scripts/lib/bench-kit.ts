@@ -7,9 +7,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { logger } from '#lib/log.ts';
 import type { SettingName } from '#server/env.ts';
-import { eq } from 'drizzle-orm';
-import { services } from '#db/schema.ts';
-import { withTablesAt } from '#tests/support/database.ts';
 import { siteProcessEnv, siteSettings, type SiteEnv } from '#tests/support/site.ts';
 
 type Log = ReturnType<typeof logger>;
@@ -45,10 +42,6 @@ export function benchArgs<N extends string, T extends string = never>(
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 export const round = (n: number, digits = 2) => +n.toFixed(digits);
-
-/** The ids of the treatments on offer in the database at `path`: what the load clients book. */
-export const activeServiceIds = (path: string): number[] =>
-  withTablesAt(path, (db) => db.select({ id: services.id }).from(services).where(eq(services.active, true)).all()).map((row) => row.id);
 
 /**
  * What a benchmark leaves behind, for runBenchmark to clean up: most start
