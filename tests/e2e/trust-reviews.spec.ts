@@ -10,11 +10,9 @@ import { hashToken } from '#lib/server/auth/tokens.ts';
 import { db } from '#lib/server/db.ts';
 import { signedInContext } from '../support/e2e-steps.ts';
 import { baseURL } from '../support/env.ts';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, test, type TestUser } from '../support/fixtures.ts';
 import { htmlErrors } from '../support/html-checker.ts';
 import { linkIn, messageInOutbox } from '../support/outbox.ts';
-import { createSignedInUser, type TestUser } from '../support/sessions.ts';
-import { insertSpa, slugOf } from '../support/spas.ts';
 
 const base32 = (bytes: Buffer) => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -69,15 +67,6 @@ function completedVisit(spa: number = spaId('bayfront-glow-studio')): { bookingI
     .get();
   return { bookingId: booking.id, token: reviewLink(booking.id, Date.now() + 30 * 86_400_000) };
 }
-
-/** A new spa named `name` (its slug made unique) in the first city, owned by `ownerId` when given. */
-const newSpa = (name: string, ownerId: number | null = null) =>
-  insertSpa({
-    name,
-    slug: `${slugOf(name)}-${Date.now()}`,
-    cityId: db.select({ id: cities.id }).from(cities).orderBy(asc(cities.id)).limit(1).get()!.id,
-    ownerId,
-  });
 
 const post = (request: APIRequestContext, path: string, form: Record<string, string>) =>
   request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
@@ -229,8 +218,8 @@ for (const js of [false, true]) {
 }
 
 test.describe('the bars, as raw requests', () => {
-  test('a link that is not a completed visit’s is refused and changes nothing', async ({ request }) => {
-    const spa = newSpa('Refused Link Spa');
+  test('a link that is not a completed visit’s is refused and changes nothing', async ({ request, listing }) => {
+    const spa = listing(null, { name: 'Refused Link Spa' });
     const before = reviewsSnapshot([spa.id]);
     const guessed = await post(request, `/reviews/write/${base32(randomBytes(20))}`, goodReview);
     expect(guessed.status()).toBe(404);
@@ -246,9 +235,9 @@ test.describe('the bars, as raw requests', () => {
     expect(reviewsOf(pending.id)).toEqual([]);
   });
 
-  test('a second review of the same booking, or naming another booking, is refused', async ({ request }) => {
-    const spa = newSpa('Second Review Spa');
-    const named = newSpa('Named Spa');
+  test('a second review of the same booking, or naming another booking, is refused', async ({ request, listing }) => {
+    const spa = listing(null, { name: 'Second Review Spa' });
+    const named = listing(null, { name: 'Named Spa' });
     const mine = completedVisit(spa.id);
     const other = completedVisit(spa.id);
     // Fields naming another booking or spa are not read: the link alone decides.
@@ -272,9 +261,9 @@ test.describe('the bars, as raw requests', () => {
     expect(reviewsSnapshot([spa.id, named.id])).toEqual(before);
   });
 
-  test('an owner can reply once and cannot edit, hide or delete', async ({ browser, person }) => {
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = newSpa('Reply Spa', owner.id);
+  test('an owner can reply once and cannot edit, hide or delete', async ({ browser, person, listing }) => {
+    const owner = person('owner');
+    const spa = listing(owner, { name: 'Reply Spa' });
     const visit = Date.now() - 86_400_000;
     const booking = db
       .insert(bookings)
@@ -310,9 +299,9 @@ test.describe('the bars, as raw requests', () => {
   });
 });
 
-test('a completed booking mails the review link, which opens the form', async ({ browser }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  const spa = newSpa('Mail Spa', owner.id);
+test('a completed booking mails the review link, which opens the form', async ({ browser, person, listing }) => {
+  const owner = person('owner');
+  const spa = listing(owner, { name: 'Mail Spa' });
   const email = uniqueEmail('mail');
   // Confirmed for an hour ago, written as it stands: the lifecycle would not confirm a time already past.
   const booking = db
@@ -338,10 +327,10 @@ test('a completed booking mails the review link, which opens the form', async ({
 });
 
 test.describe('owner and editor pages', () => {
-  test('the owner lists a clinician; a wrong licence format is explained in place', async ({ browser }) => {
+  test('the owner lists a clinician; a wrong licence format is explained in place', async ({ browser, person, listing }) => {
     test.setTimeout(90_000);
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = newSpa('Clinician Spa', owner.id);
+    const owner = person('owner');
+    const spa = listing(owner, { name: 'Clinician Spa' });
     const context = await signedInContext(browser, owner, { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/owner/spas/${spa.id}/clinicians`);
@@ -384,8 +373,8 @@ test.describe('owner and editor pages', () => {
     await signedOut.close();
   });
 
-  test('only editors check licences; the check is dated and shown', async ({ browser, person }) => {
-    const spa = newSpa('Check Spa');
+  test('only editors check licences; the check is dated and shown', async ({ browser, person, listing }) => {
+    const spa = listing(null, { name: 'Check Spa' });
     const clinician = db
       .insert(clinicians)
       .values({ spaId: spa.id, name: 'Noa Check', role: 'RN', licenseNumber: '95000123' })
@@ -417,11 +406,11 @@ test.describe('owner and editor pages', () => {
   });
 });
 
-test('the new pages are valid HTML (Nu HTML checker)', async ({ browser, person }) => {
+test('the new pages are valid HTML (Nu HTML checker)', async ({ browser, person, listing }) => {
   test.setTimeout(120_000);
-  const owner = createSignedInUser({ role: 'owner' });
+  const owner = person('owner');
   const editor = person('admin');
-  const spa = newSpa('Valid Spa', owner.id);
+  const spa = listing(owner, { name: 'Valid Spa' });
   db.insert(clinicians).values({ spaId: spa.id, name: 'Dr. Val', role: 'MD', licenseNumber: 'A777777', isMedicalDirector: true }).run();
   const { token } = completedVisit();
   const reviewId = db.select({ id: reviewRows.id }).from(reviewRows).where(eq(reviewRows.state, 'published')).orderBy(asc(reviewRows.id)).limit(1).get()!.id;

@@ -13,8 +13,8 @@
 // (TRUST_PROXY=1, as behind nginx), so one test's bookings, sign-in links and
 // views never count against another's rate limits, and no test resets them.
 import { test as base, expect, type BrowserContext } from '@playwright/test';
-import { eq, inArray } from 'drizzle-orm';
-import { bookings, cities, leads, magicTokens, reviews, sessions, spas, users, type Tier } from '#db/schema.ts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { analyticsEvents, bookings, cities, clicks, leads, magicTokens, reviewHolds, reviews, sessions, spas, users } from '#db/schema.ts';
 import { createSession } from '#lib/server/auth/sessions.ts';
 import { hashToken, randomToken } from '#lib/server/auth/tokens.ts';
 import type { SessionUser } from '#lib/server/auth/sessions.ts';
@@ -43,6 +43,14 @@ export interface TestSpa {
   cityId: number;
 }
 
+/** What a test may set on its listing: the name, the plan, whether it is listed and approved, and what the listing says. */
+export type ListingFields = Partial<
+  Pick<
+    typeof spas.$inferInsert,
+    'name' | 'tier' | 'active' | 'reviewStatus' | 'description' | 'address' | 'phone' | 'email' | 'website' | 'socialFeedUrl' | 'socialPlatform'
+  >
+>;
+
 export type BookingState = 'pending' | 'confirmed' | 'completed' | 'cancelled';
 
 export interface TestBooking {
@@ -62,8 +70,11 @@ interface Fixtures {
    * A new listing of `owner`'s (when given) in a city of its own, so no other
    * test's spa, tier rule or Elite cap is in its way. It has no published page
    * (the run's build was made before it); `publishedListing` lends one that has.
+   * It is FREE, active and approved unless `fields` say otherwise. It goes after
+   * the test with what refers to it (bookings, reviews, services, photos...),
+   * before the test's `person`s do, so it is never left active without its owner.
    */
-  listing: (owner?: Pick<TestUser, 'id'> | null, fields?: { name?: string; tier?: Tier; active?: boolean }) => TestSpa;
+  listing: (owner?: Pick<TestUser, 'id'> | null, fields?: ListingFields) => TestSpa;
   /** A published, active demo listing nobody owns, lent to `owner` for the test. */
   publishedListing: (owner: Pick<TestUser, 'id'>) => TestSpa;
   /** A booking request of the spa, moved to `status` through the booking lifecycle (as an editor would). */
@@ -163,11 +174,11 @@ export const test = base.extend<Fixtures>({
     });
   },
 
-  listing: async ({}, use) => {
+  // `person` only for its order: the listings go before the users who own them.
+  listing: async ({ person: _person }, use) => {
     const made: { spa: number; city: number }[] = [];
     await use((owner = null, fields = {}) => {
       const id = uniqueId();
-      const name = fields.name ?? `Test Spa ${id}`;
       const city = db
         .insert(cities)
         .values({ name: `Test City ${id}`, slug: `test-city-${id}` })
@@ -175,7 +186,7 @@ export const test = base.extend<Fixtures>({
         .get();
       const spa = db
         .insert(spas)
-        .values({ name, slug: `test-spa-${id}`, cityId: city.id, ownerId: owner?.id ?? null, tier: fields.tier ?? 'FREE', active: fields.active ?? true })
+        .values({ name: `Test Spa ${id}`, tier: 'FREE', active: true, ...fields, slug: `test-spa-${id}`, cityId: city.id, ownerId: owner?.id ?? null })
         .returning({ id: spas.id, name: spas.name, slug: spas.slug })
         .get();
       made.push({ spa: spa.id, city: city.id });
@@ -221,8 +232,9 @@ export const test = base.extend<Fixtures>({
 });
 
 function removeBookings(ids: number[]) {
-  // Reviews hold on to their booking (on delete restrict): they go first.
+  // Reviews, published or held, hold on to their booking (on delete restrict): they go first.
   db.delete(reviews).where(inArray(reviews.bookingId, ids)).run();
+  db.delete(reviewHolds).where(inArray(reviewHolds.bookingId, ids)).run();
   db.delete(leads).where(inArray(leads.bookingId, ids)).run();
   db.delete(bookings).where(inArray(bookings.id, ids)).run();
 }
@@ -231,6 +243,12 @@ function removeSpa(spaId: number, cityId: number) {
   const ofSpa = db.select({ id: bookings.id }).from(bookings).where(eq(bookings.spaId, spaId)).all();
   removeBookings(ofSpa.map((b) => b.id));
   db.delete(leads).where(eq(leads.spaId, spaId)).run();
+  // Its clicks and views would outlive it (spa_id set null; entity_id is text).
+  db.delete(clicks).where(eq(clicks.spaId, spaId)).run();
+  db.delete(analyticsEvents)
+    .where(and(eq(analyticsEvents.entityType, 'spa'), eq(analyticsEvents.entityId, String(spaId))))
+    .run();
+  // Services, photos, clinicians, offers... go with it (on delete cascade).
   db.delete(spas).where(eq(spas.id, spaId)).run();
   db.delete(cities).where(eq(cities.id, cityId)).run();
 }
