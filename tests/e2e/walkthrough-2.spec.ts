@@ -7,44 +7,23 @@ import { asc, eq } from 'drizzle-orm';
 import { bookings, cities, reviewInvitations, services, spaPhotos, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { openMobileMenu } from '../support/e2e-steps.ts';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, test, type ListingFields, type TestSpa, type TestUser } from '../support/fixtures.ts';
 import { hydrated } from '../support/islands.ts';
-import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 import { photo } from '../support/test-images.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const activeCities = () => db.select({ id: cities.id, name: cities.name, slug: cities.slug }).from(cities).where(eq(cities.active, true));
-const firstCity = () => activeCities().orderBy(asc(cities.id)).limit(1).get()!;
 
-/** A listing of `owner`'s (listed unless `active` is false), with a description. */
-function makeSpa(
-  owner: TestUser | null,
-  fields: { tier?: 'FREE' | 'PREMIUM' | 'ELITE'; active?: boolean; name?: string; review?: 'pending' | 'approved' } = {},
-) {
-  const city = firstCity();
-  const name = fields.name ?? `Walk Spa ${unique()}`;
-  const slug = `walk-2-${unique()}`;
-  const row = db
-    .insert(spas)
-    .values({
-      name,
-      slug,
-      tier: fields.tier ?? 'PREMIUM',
-      cityId: city.id,
-      ownerId: owner?.id ?? null,
-      active: fields.active !== false,
-      reviewStatus: fields.review ?? 'approved',
-      description: 'A calm harbor-side med spa for injectables, lasers and facials, with a physician on site every day.',
-      address: '12 Harbor Way, Newport Beach',
-      phone: '(949) 555-0142',
-      email: 'hello@walk.example',
-      website: 'https://walk.example',
-    })
-    .returning({ id: spas.id })
-    .get();
-  return { id: row.id, slug, name, city };
-}
+/** What the walk-through's listings say (the `listing` fixture's fields): a Premium listing with a description and its contacts. */
+const WALK: ListingFields = {
+  tier: 'PREMIUM',
+  description: 'A calm harbor-side med spa for injectables, lasers and facials, with a physician on site every day.',
+  address: '12 Harbor Way, Newport Beach',
+  phone: '(949) 555-0142',
+  email: 'hello@walk.example',
+  website: 'https://walk.example',
+};
 
 async function uploadPhoto(page: Page, seed: number) {
   await page.getByLabel('Photo', { exact: true }).setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 1067, 'jpeg', seed) });
@@ -65,11 +44,10 @@ async function expectNoAxeViolations(page: Page) {
 // --- 3: an uploaded cover photo in the spa page's hero --------------------------
 
 test.describe('the spa page hero with an uploaded cover photo (item 3)', () => {
-  test('sits beside the intro at 1280 px and right under it at 375 px', async ({ page, context }, testInfo) => {
+  test('sits beside the intro at 1280 px and right under it at 375 px', async ({ page, signedIn, listing }, testInfo) => {
     test.setTimeout(90_000);
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = makeSpa(owner, { name: `Harborlight Aesthetics ${unique()}` });
-    await signIn(context, owner);
+    const owner = await signedIn('owner');
+    const spa = listing(owner, { ...WALK, name: `Harborlight Aesthetics ${unique()}` });
     await page.goto(`/owner/spas/${spa.id}/photos`);
     await uploadPhoto(page, 31);
 
@@ -113,11 +91,10 @@ test.describe('the owner’s listing pages (items 4 and 23)', () => {
     ['Reviews', '/reviews'],
   ] as const;
 
-  test('every page has the same tab bar, with its own tab marked', async ({ page, context }) => {
+  test('every page has the same tab bar, with its own tab marked', async ({ page, signedIn, listing }) => {
     test.setTimeout(60_000);
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = makeSpa(owner);
-    await signIn(context, owner);
+    const owner = await signedIn('owner');
+    const spa = listing(owner, WALK);
     for (const [label, path] of tabs) {
       const response = await page.goto(`/owner/spas/${spa.id}${path}`);
       expect(response?.status(), path).toBe(200);
@@ -130,11 +107,10 @@ test.describe('the owner’s listing pages (items 4 and 23)', () => {
   });
 
   for (const width of [375, 1280]) {
-    test(`the tab bar at ${width} px: every tab in sight, axe clean`, async ({ page, context }, testInfo) => {
+    test(`the tab bar at ${width} px: every tab in sight, axe clean`, async ({ page, signedIn, listing }, testInfo) => {
       await page.setViewportSize({ width, height: 900 });
-      const owner = createSignedInUser({ role: 'owner' });
-      const spa = makeSpa(owner);
-      await signIn(context, owner);
+      const owner = await signedIn('owner');
+      const spa = listing(owner, WALK);
       await page.goto(`/owner/spas/${spa.id}/reviews`);
       const links = page.getByRole('navigation', { name: 'Manage this spa' }).getByRole('link');
       const boxes = await links.evaluateAll((all) => all.map((a) => a.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), right: r.right })));
@@ -148,11 +124,10 @@ test.describe('the owner’s listing pages (items 4 and 23)', () => {
   }
 
   // Item 23: a photo moves one way, its position (the drag fills it in).
-  test('an owner’s photo cards have one way to move a photo', async ({ page, context }) => {
+  test('an owner’s photo cards have one way to move a photo', async ({ page, signedIn, listing }) => {
     test.setTimeout(90_000);
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = makeSpa(owner);
-    await signIn(context, owner);
+    const owner = await signedIn('owner');
+    const spa = listing(owner, WALK);
     await page.goto(`/owner/spas/${spa.id}/photos`);
     await uploadPhoto(page, 41);
     await uploadPhoto(page, 42);
@@ -171,8 +146,9 @@ test.describe('the owner’s listing pages (items 4 and 23)', () => {
 // --- 9 and 23 (blank hero): the member home -------------------------------------
 
 test.describe('the member home (items 9 and 23)', () => {
-  function bookingsOf(user: TestUser) {
-    const spa = makeSpa(null, { name: `Harborlight Aesthetics ${unique()}` });
+  /** Bookings of `user` in each state, of a listing nobody owns made with the test's `listing`. */
+  function bookingsOf(listing: (owner: null, fields: ListingFields) => TestSpa, user: TestUser) {
+    const spa = listing(null, { ...WALK, name: `Harborlight Aesthetics ${unique()}` });
     const service = db
       .insert(services)
       .values({ spaId: spa.id, name: 'Botox Cosmetic', priceCents: 1400, priceUnit: 'per unit', duration: 30, category: 'injectable' })
@@ -204,9 +180,10 @@ test.describe('the member home (items 9 and 23)', () => {
   test('booking cards name the spa, say "per unit", offer View or cancel only while it can be cancelled, and a completed visit links to its review', async ({
     page,
     signedIn,
+    listing,
   }) => {
     const user = await signedIn('client', { firstName: 'Noor' });
-    const { spa, ids } = bookingsOf(user);
+    const { spa, ids } = bookingsOf(listing, user);
     await page.goto('/');
     const card = (id: number) => page.locator(`[data-booking-card="${id}"]`);
     for (const id of Object.values(ids)) {
@@ -235,9 +212,9 @@ test.describe('the member home (items 9 and 23)', () => {
     await expect(card(ids.completed)).toContainText('Reviewed');
   });
 
-  test('the review link of someone else’s booking changes nothing and is not found', async ({ page, person, signedIn }) => {
+  test('the review link of someone else’s booking changes nothing and is not found', async ({ page, person, signedIn, listing }) => {
     const owner = person('client', { firstName: 'Noor' });
-    const { ids } = bookingsOf(owner);
+    const { ids } = bookingsOf(listing, owner);
     await signedIn('client', { firstName: 'Eve' });
     await page.goto('/');
     const response = await page.request.post('/reviews/new', { form: { booking: String(ids.completed) }, headers: { Origin: new URL(page.url()).origin } });
@@ -248,11 +225,11 @@ test.describe('the member home (items 9 and 23)', () => {
   });
 
   for (const width of [375, 1280]) {
-    test(`the hero has no blank half at ${width} px: the next visit sits beside the search`, async ({ page, signedIn }, testInfo) => {
+    test(`the hero has no blank half at ${width} px: the next visit sits beside the search`, async ({ page, signedIn, listing }, testInfo) => {
       test.setTimeout(60_000);
       await page.setViewportSize({ width, height: 900 });
       const user = await signedIn('client', { firstName: 'Noor' });
-      bookingsOf(user);
+      bookingsOf(listing, user);
       await page.goto('/');
       const hero = page.locator('[data-member-hero]');
       const search = hero.getByRole('search', { name: 'Find a provider' });
@@ -320,10 +297,9 @@ test.describe('the account menu (items 10 and 23)', () => {
 // --- 11: a website given as a bare host ----------------------------------------
 
 test.describe('the website field (item 11)', () => {
-  test('the listing editor takes a bare host and stores https://', async ({ page, context }) => {
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = makeSpa(owner);
-    await signIn(context, owner);
+  test('the listing editor takes a bare host and stores https://', async ({ page, signedIn, listing }) => {
+    const owner = await signedIn('owner');
+    const spa = listing(owner, WALK);
     await page.goto(`/owner/spas/${spa.id}`);
     await page.getByLabel('Website').fill('walkthroughglow.example');
     await page.getByRole('button', { name: 'Save listing' }).click();
@@ -335,10 +311,9 @@ test.describe('the website field (item 11)', () => {
 
 // --- 12: what the dashboard's view figure counts --------------------------------
 
-test('the dashboard says its figure counts visits, one per visitor per half hour (item 12)', async ({ page, context }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  makeSpa(owner);
-  await signIn(context, owner);
+test('the dashboard says its figure counts visits, one per visitor per half hour (item 12)', async ({ page, signedIn, listing }) => {
+  const owner = await signedIn('owner');
+  listing(owner, WALK);
   await page.goto('/owner/dashboard');
   const stat = page.locator('[data-stat="views"]').locator('..');
   await expect(stat.locator('dt')).toHaveText('Visits');
@@ -361,8 +336,8 @@ test('/offers counts the offers still running, and an ended card says Ended (ite
 // --- 15 and 16: the editors' desk -------------------------------------------------
 
 test.describe('the editors’ desk (items 15, 16)', () => {
-  test('a listing awaiting review shows its details and photos', async ({ page, person, signedIn }) => {
-    const spa = makeSpa(person('owner'), { active: false, review: 'pending', tier: 'FREE' });
+  test('a listing awaiting review shows its details and photos', async ({ page, person, signedIn, listing }) => {
+    const spa = listing(person('owner'), { ...WALK, active: false, reviewStatus: 'pending', tier: 'FREE' });
     db.insert(spaPhotos).values({ spaId: spa.id, url: '/images/spas/spa-03.svg', alt: 'Reception desk', position: 0 }).run();
     await signedIn('admin');
     await page.goto('/admin');
@@ -380,8 +355,8 @@ test.describe('the editors’ desk (items 15, 16)', () => {
     { action: 'verify', says: 'Only Elite listings show the verified badge' },
     { action: 'feature', says: 'Only Premium and Elite listings show featured placement' },
   ]) {
-    test(`${action} on a FREE listing says the plan does not show it`, async ({ page, signedIn }) => {
-      const spa = makeSpa(null, { tier: 'FREE', name: `Walk Free Spa ${unique()}` });
+    test(`${action} on a FREE listing says the plan does not show it`, async ({ page, signedIn, listing }) => {
+      const spa = listing(null, { ...WALK, tier: 'FREE', name: `Walk Free Spa ${unique()}` });
       await signedIn('admin');
       await page.goto(`/admin?q=${encodeURIComponent(spa.name)}`);
       await page.locator(`[data-listing="${spa.id}"] [data-action="${action}"]`).click();
@@ -391,8 +366,8 @@ test.describe('the editors’ desk (items 15, 16)', () => {
     });
   }
 
-  test('feature on a Premium listing says plainly it is featured', async ({ page, signedIn }) => {
-    const spa = makeSpa(null, { tier: 'PREMIUM', name: `Walk Premium Spa ${unique()}` });
+  test('feature on a Premium listing says plainly it is featured', async ({ page, signedIn, listing }) => {
+    const spa = listing(null, { ...WALK, tier: 'PREMIUM', name: `Walk Premium Spa ${unique()}` });
     await signedIn('admin');
     await page.goto(`/admin?q=${encodeURIComponent(spa.name)}`);
     await page.locator(`[data-listing="${spa.id}"] [data-action="feature"]`).click();
@@ -486,9 +461,9 @@ test('the first toast of a page logs no hydration error (item 21)', async ({ pag
 
 // --- 22: wording ------------------------------------------------------------------
 
-test('a change to a listing that is not public does not promise the public pages (item 22)', async ({ page, signedIn }) => {
+test('a change to a listing that is not public does not promise the public pages (item 22)', async ({ page, signedIn, listing }) => {
   const owner = await signedIn('owner');
-  const spa = makeSpa(owner, { active: false, review: 'pending', tier: 'FREE' });
+  const spa = listing(owner, { ...WALK, active: false, reviewStatus: 'pending', tier: 'FREE' });
   await page.goto(`/owner/spas/${spa.id}/services`);
   const form = page.locator('[data-service-form]');
   await form.getByLabel('Service name').fill('Signature Facial');
