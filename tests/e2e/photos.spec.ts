@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, test, type ListingFields } from '../support/fixtures.ts';
 import { encodeForm, postChunked } from '../support/post-chunked.ts';
 import { hostileUploads, photo } from '../support/test-images.ts';
 import { asc, eq } from 'drizzle-orm';
-import { cities, spaPhotos, spas } from '#db/schema.ts';
+import { cities, spaPhotos, spas, type Tier } from '#db/schema.ts';
 import { withTablesAt } from '../support/database.ts';
 import { serverCopyForBlock } from '../support/e2e-steps.ts';
 import { baseURL, databasePath, e2eDir, siteEnv } from '../support/env.ts';
@@ -20,8 +20,18 @@ import { createSignedInUser, signIn, type TestUser } from '../support/sessions.t
 /** The photo files in an uploads folder (UPLOAD_DIR). */
 const uploadedFiles = (uploadDir: string) => (existsSync(join(uploadDir, 'photos')) ? readdirSync(join(uploadDir, 'photos')).sort() : []);
 
+/** The owner's photo page of a listing. */
+const photoPage = (spa: { id: number; slug: string }) => ({ ...spa, path: `/owner/spas/${spa.id}/photos` });
+/** What the photo tests' listings on the suite's server say (the `listing` fixture's fields), a YouTube feed when given. */
+const photoListing = (tier: Tier, socialFeedUrl?: string): ListingFields => ({
+  tier,
+  description: 'A listing made by the photo tests.',
+  ...(socialFeedUrl ? { socialFeedUrl, socialPlatform: 'youtube' } : {}),
+});
+
 let spaCount = 0;
-function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { socialFeedUrl?: string; active?: boolean } = {}, database = databasePath) {
+/** A listing in a server copy's own database (the copy goes with its database). */
+function makeSpa(owner: TestUser, tier: Tier, extra: { active?: boolean }, database: string) {
   const slug = `photo-e2e-${Date.now()}-${spaCount++}`;
   const row = withTablesAt(
     database,
@@ -37,15 +47,13 @@ function makeSpa(owner: TestUser, tier: 'FREE' | 'PREMIUM' | 'ELITE', extra: { s
           ownerId: owner.id,
           active: extra.active !== false,
           description: 'A listing made by the photo tests.',
-          socialFeedUrl: extra.socialFeedUrl ?? null,
-          socialPlatform: extra.socialFeedUrl ? 'youtube' : null,
         })
         .returning({ id: spas.id })
         .get();
     },
     { write: true },
   );
-  return { id: row.id, slug, path: `/owner/spas/${row.id}/photos` };
+  return photoPage({ id: row.id, slug });
 }
 const photosOf = (spaId: number, database = databasePath) =>
   withTablesAt(database, (db) =>
@@ -81,11 +89,10 @@ for (const javaScriptEnabled of [false, true]) {
   test.describe(`the photo page ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, () => {
     test.use({ javaScriptEnabled });
 
-    test('upload, describe, reorder, set the cover and delete', async ({ page, context }) => {
+    test('upload, describe, reorder, set the cover and delete', async ({ page, signedIn, listing }) => {
       test.setTimeout(120_000);
-      const owner = createSignedInUser({ role: 'owner' });
-      const spa = makeSpa(owner, 'PREMIUM');
-      await signIn(context, owner);
+      const owner = await signedIn('owner');
+      const spa = photoPage(listing(owner, photoListing('PREMIUM')));
       await page.goto(spa.path);
       await expect(page.getByRole('heading', { name: 'Photos', level: 2 })).toBeVisible();
       await expect(page.locator('[data-no-photos]')).toBeVisible();
@@ -168,10 +175,9 @@ for (const javaScriptEnabled of [false, true]) {
       expect((await page.request.get(goneUrl)).status()).toBe(404);
     });
 
-    test('a file that is not a photo is refused in place, with the reason', async ({ page, context }) => {
-      const owner = createSignedInUser({ role: 'owner' });
-      const spa = makeSpa(owner, 'FREE');
-      await signIn(context, owner);
+    test('a file that is not a photo is refused in place, with the reason', async ({ page, signedIn, listing }) => {
+      const owner = await signedIn('owner');
+      const spa = photoPage(listing(owner, photoListing('FREE')));
       await page.goto(spa.path);
       const response = page.waitForResponse((r) => r.request().method() === 'POST');
       await page.getByLabel('Photo', { exact: true }).setInputFiles({
@@ -188,9 +194,9 @@ for (const javaScriptEnabled of [false, true]) {
   });
 }
 
-test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser, signedIn }) => {
-  const owner = createSignedInUser({ role: 'owner' });
-  const spa = makeSpa(owner, 'PREMIUM');
+test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser, signedIn, person, listing }) => {
+  const owner = person('owner');
+  const spa = photoPage(listing(owner, photoListing('PREMIUM')));
   const anonymous = await browser.newContext();
   const signedOut = await anonymous.request.get(`${baseURL}${spa.path}`);
   expect(signedOut.status()).toBe(401);
@@ -338,11 +344,14 @@ test.describe('published pages', () => {
   });
   test.afterAll(() => standIn?.close());
 
-  test('the spa page and its card show the uploads as <picture>, the social card from our cache; demo photos still work', async ({ page, context }) => {
+  test('the spa page and its card show the uploads as <picture>, the social card from our cache; demo photos still work', async ({
+    page,
+    signedIn,
+    listing,
+  }) => {
     test.setTimeout(300_000);
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = makeSpa(owner, 'PREMIUM', { socialFeedUrl: 'https://www.youtube.com/watch?v=e2e-card' });
-    await signIn(context, owner);
+    const owner = await signedIn('owner');
+    const spa = photoPage(listing(owner, photoListing('PREMIUM', 'https://www.youtube.com/watch?v=e2e-card')));
     await page.goto(spa.path);
     await upload(page, await photo(1600, 1067, 'jpeg', 11), 'a.jpg', 'Reception');
     await expect(page.getByRole('status')).toContainText('Photo uploaded');
@@ -391,12 +400,11 @@ test.describe('published pages', () => {
 });
 
 for (const width of [375, 1280]) {
-  test(`the photo page at ${width}px: no axe violations, screenshot`, async ({ page, context }) => {
+  test(`the photo page at ${width}px: no axe violations, screenshot`, async ({ page, signedIn, listing }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const owner = createSignedInUser({ role: 'owner' });
-    const spa = makeSpa(owner, 'PREMIUM', { socialFeedUrl: 'https://www.youtube.com/watch?v=axe' });
-    await signIn(context, owner);
+    const owner = await signedIn('owner');
+    const spa = photoPage(listing(owner, photoListing('PREMIUM', 'https://www.youtube.com/watch?v=axe')));
     await page.goto(spa.path);
     await upload(page, await photo(1600, 1067, 'jpeg', 21), 'a.jpg', 'Reception with a harbor view');
     await upload(page, await photo(900, 1200, 'jpeg', 22), 'b.jpg', 'Laser suite');
