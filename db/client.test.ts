@@ -1,7 +1,11 @@
-import { sql } from 'drizzle-orm';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { KEPT_STATEMENTS, openDatabase } from './client.ts';
+import { closeDatabase, KEPT_STATEMENTS, openDatabase } from './client.ts';
 
 const things = sqliteTable('things', { id: integer('id').primaryKey(), name: text('name').notNull() });
 
@@ -58,5 +62,39 @@ describe('openDatabase keeps compiled statements', () => {
         .all()
         .map((row) => row.name),
     ).toEqual(['peel', 'facial', 'laser', 'botox']);
+  });
+});
+
+describe('openDatabase transactions', () => {
+  it('hold the write lock from the start: a write of another connection in between waits, and the transaction still writes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'medspa-client-'));
+    const path = join(dir, 'site.db');
+    try {
+      const db = openDatabase(path);
+      db.$client.exec(`create table things (id integer primary key, name text not null); insert into things (name) values ('peel')`);
+      // Another process's connection, which gives up at once when the file is locked.
+      const other = new Database(path);
+      other.pragma('busy_timeout = 0');
+      let otherWrote = true;
+      db.transaction((tx) => {
+        const [thing] = tx.select({ name: things.name }).from(things).where(eq(things.id, 1)).all();
+        try {
+          other.prepare(`update things set name = 'laser' where id = 1`).run();
+        } catch {
+          otherWrote = false;
+        }
+        // Begun the default way, this write would fail ("database is locked"): the other connection committed after this one read.
+        tx.update(things)
+          .set({ name: `${thing!.name} and facial` })
+          .where(eq(things.id, 1))
+          .run();
+      });
+      expect(otherWrote).toBe(false);
+      expect(db.select({ name: things.name }).from(things).get()).toEqual({ name: 'peel and facial' });
+      other.close();
+    } finally {
+      closeDatabase(path);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

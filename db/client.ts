@@ -25,6 +25,7 @@ export function openDatabase(path: string): Db {
   sqlite.pragma('foreign_keys = ON');
   keepPreparedStatements(sqlite);
   const db = drizzle(sqlite, { schema }) as Db;
+  writeLockFirst(db);
   if (file !== ':memory:') open.set(file, db);
   return db;
 }
@@ -58,6 +59,23 @@ function keepPreparedStatements(sqlite: Database.Database): void {
     kept.set(source, statement);
     return statement;
   }) as typeof sqlite.prepare;
+}
+
+/**
+ * Every transaction takes SQLite's write lock when it begins (BEGIN
+ * IMMEDIATE), not at its first write. One begun the default way reads from a
+ * snapshot, and if another connection (a second server process, a script,
+ * the test runner's fixtures) commits before its first write, that write
+ * fails at once with "database is locked": the busy timeout does not apply to
+ * a snapshot that is out of date. Begun immediately, it waits its turn
+ * instead. The server runs one connection, so its own transactions queue
+ * anyway; this costs nothing there. (The transactions that say
+ * `behavior: 'immediate'` themselves are the ones whose check and write must
+ * not be split: a booking's time, a fee, a checkout.)
+ */
+function writeLockFirst(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work, config) => transaction(work, { behavior: 'immediate', ...config })) as typeof db.transaction;
 }
 
 export function closeDatabase(path: string): void {
