@@ -15,6 +15,8 @@ const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 export interface RunningNginx {
   origin: string;
+  /** The master process (its workers are its children). */
+  pid: number;
   /** The certificate to trust (NODE_EXTRA_CA_CERTS for a Node client). */
   certificate: string;
   accessLog: () => string;
@@ -112,6 +114,7 @@ export async function runNginx(dir: string, config: string, origin: string, cert
   }
   return {
     origin,
+    pid: child.pid!,
     certificate,
     accessLog: () => {
       try {
