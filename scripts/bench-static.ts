@@ -33,7 +33,7 @@ const BAR = 0.95;
 // With two cores or more, wrk runs on the first and every nginx on the second:
 // left to the scheduler, the client and the server measured took each other's
 // core by turns, and rounds of the same pair seconds apart differed by half.
-const pinned = availableParallelism() >= 2 && spawnSync('sh', ['-c', 'command -v taskset']).status === 0;
+const pinned = availableParallelism() >= 2 && spawnSync('sh', ['-c', 'command -v taskset && command -v pgrep']).status === 0;
 
 /** Moves an nginx (its master and workers) onto the second core, when pinned. */
 function pinServer(nginx: RunningNginx): void {
