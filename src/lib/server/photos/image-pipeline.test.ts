@@ -68,6 +68,27 @@ describe('processImage', () => {
     }
   });
 
+  it('takes the letters of a tag among binary bytes (compressed data holds them by chance) and refuses them as text', async () => {
+    const jpeg = await photo(400, 300);
+    // An APP15 segment, which decoders skip: its payload stands for the picture's near-random bytes.
+    const withSegment = (payload: Buffer) =>
+      Buffer.concat([
+        jpeg.subarray(0, 2),
+        Buffer.from([0xff, 0xef]),
+        Buffer.from([(payload.length + 2) >> 8, (payload.length + 2) & 0xff]),
+        payload,
+        jpeg.subarray(2),
+      ]);
+    const binary = Buffer.from([0x93, 0x07, ...Buffer.from('<svg'), 0xd1, 0x00, ...Buffer.from('<SCRIPT'), 0x8f, ...Buffer.from('<html'), 0xfe]);
+    expect((await processImage(withSegment(binary))).width).toBe(400);
+    for (const text of ['<svg onload=alert(1)>', '<SCRIPT>alert(1)</SCRIPT>', 'x="javascript:alert(1)"']) {
+      const error = await processImage(withSegment(Buffer.concat([Buffer.from([0x93, 0x07]), Buffer.from(text), Buffer.from([0xfe])]))).catch(
+        (e: unknown) => e,
+      );
+      expect((error as ImageRejected).message, text).toMatch(/code or markup/);
+    }
+  });
+
   it('knows the formats by their first bytes, not their names', async () => {
     expect(sniffImageType(await photo(300, 300, 'png'))).toBe('png');
     expect(sniffImageType(await photo(300, 300, 'avif'))).toBe('heif');
