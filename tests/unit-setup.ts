@@ -1,7 +1,10 @@
 // Vitest global setup: one database, migrated and seeded once per run, that
-// every test file starts from (tests/unit-database.ts copies it per file; a
-// copy takes milliseconds, a seed seconds). Nothing a test writes reaches
-// another file's database, so files run side by side and clean up nothing.
+// every test worker starts from (tests/unit-database.ts copies it once per
+// worker; a copy takes milliseconds, a seed seconds). Workers run side by
+// side and nothing one writes reaches another's database; the files of one
+// worker run one after another on its copy, so a test makes its own rows
+// (tests/support/tagged-rows.ts) rather than expect a table as seeded, and
+// nothing is cleaned up.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

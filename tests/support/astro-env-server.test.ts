@@ -14,8 +14,8 @@ describe("unit tests' astro:env/server", () => {
     expect(exported).toEqual(server);
   });
 
-  it("reads this test file's own environment (tests/unit-database.ts names its database)", () => {
+  it("reads this test worker's own environment (tests/unit-database.ts names its database)", () => {
     expect(astroEnv.DATABASE_PATH).toBe(process.env.DATABASE_PATH);
-    expect(astroEnv.DATABASE_PATH).toMatch(/medspa-unit-.*\/file-.*\/site\.db$/);
+    expect(astroEnv.DATABASE_PATH).toMatch(/medspa-unit-.*\/worker-.*\/site\.db$/);
   });
 });

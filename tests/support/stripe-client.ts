@@ -16,12 +16,20 @@ export async function standInWithPrices() {
   return { standIn, stripe };
 }
 
-/** A stand-in whose client the billing code takes for its own calls (getStripe). */
+/**
+ * A stand-in whose client the billing code takes for its own calls
+ * (getStripe) until the stand-in is closed; then it reads the settings again,
+ * as the worker's next test file expects (vitest.config.ts: files share workers).
+ */
 export async function standInForBilling() {
   const standIn = await startStripeStandIn();
   const stripe = standIn.client();
   useStripeClient(stripe);
-  return { standIn, stripe };
+  const close = async () => {
+    useStripeClient(undefined);
+    await standIn.close();
+  };
+  return { standIn: { ...standIn, close }, stripe };
 }
 
 /** A card on file: half the price for a late cancellation, $150 for a no-show. */

@@ -53,7 +53,7 @@ export const paymentsConfigured = (): boolean => getStripe() !== null;
 /**
  * For unit tests: the site's client as a configured site would have it (the
  * real SDK pointed at the local stand-in), or null for a site without keys;
- * undefined goes back to the environment. Each test file runs in its own worker.
+ * undefined goes back to the environment (a worker's next test file needs that).
  */
 export function useStripeClient(next: Stripe | null | undefined): void {
   client = next;
