@@ -95,7 +95,16 @@ describe('listingPublishState', () => {
   });
 
   it('waits for the build after the running one when that started before the change', () => {
-    expect(duringBuild('2026-11-23T10:03:50.000Z', 8)).toMatchObject({ state: 'publishing', carriedBy: 'next-build' });
+    // The running build (20 s expected), the queue's quiet time, then a build of its own.
+    expect(duringBuild('2026-11-23T10:03:50.000Z', 8)).toMatchObject({
+      state: 'publishing',
+      carriedBy: 'next-build',
+      expectedLiveAt: new Date('2026-11-23T10:04:33.000Z'),
+    });
+    const building = { status: 'building', building: { startedAt: '2026-11-23T10:03:50.000Z', contentVersion: 8, elsewhere: false } } as const;
+    expect(listingPublishState(spa({ lastChangedAt: CHANGED }), status({ contentVersion: 9, queue: queue({ ...building, quietMs: 10_000 }) }))).toMatchObject({
+      expectedLiveAt: new Date('2026-11-23T10:04:40.000Z'),
+    });
   });
 
   it('says the change is delayed while a failed build waits for its retry, and gives no time without a queue', () => {

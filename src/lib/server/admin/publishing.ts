@@ -140,7 +140,7 @@ export function listingPublishState(spa: ListingFacts, status: Pick<PublishingSt
   let expectedLiveAt: Date | null = null;
   if (queue?.status === 'waiting' && queue.expectedLiveAt) expectedLiveAt = new Date(queue.expectedLiveAt);
   // Built after the running one: it ends, then the queue waits for quiet and builds again.
-  else if (queue?.building) expectedLiveAt = new Date(Date.parse(queue.building.startedAt) + 2 * expected + 3_000);
+  else if (queue?.building) expectedLiveAt = new Date(Date.parse(queue.building.startedAt) + 2 * expected + queue.quietMs);
   else if (queue?.status === 'retrying' && queue.expectedLiveAt) expectedLiveAt = new Date(queue.expectedLiveAt);
   // Changed since the queue last looked (it looks twice a second): it will wait for quiet, then build.
   else if (queue?.onChange && queue.status === 'idle') expectedLiveAt = new Date(spa.lastChangedAt.getTime() + queue.quietMs + expected);
