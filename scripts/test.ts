@@ -3,7 +3,7 @@
 // ESLint), the two sites' builds (mostly one core each) and the browser runs'
 // quiet moments (a page waiting on its server) left a core idle for minutes.
 //
-//   stage 1: the checks | the unit tests | building the browser tests' site | building the payment tests' site
+//   stage 1: the format, type and lint checks | the unit tests | building the browser tests' site | building the payment tests' site
 //   stage 2: the browser tests (2 workers) | the payment tests (1 worker)
 //
 // Each task's output is printed whole when it ends, under its name, so the
@@ -29,7 +29,11 @@ const paymentsSite = { E2E_DIR: mkdtempSync(join(tmpdir(), 'medspa-e2e-pay-')), 
 
 const stages: Task[][] = [
   [
-    { name: 'check', command: ['npm', 'run', 'check'] },
+    // npm run check's three parts side by side: one after another, the last
+    // of them ran alone on one core after everything else in the stage had ended.
+    { name: 'format check', command: ['npm', 'run', 'check:format'] },
+    { name: 'type check', command: ['npm', 'run', 'check:types'] },
+    { name: 'lint', command: ['npm', 'run', 'lint'] },
     { name: 'unit tests', command: ['npx', 'vitest', 'run'] },
     { name: "browser tests' site", command: ['node', 'tests/support/e2e-build.ts', 'playwright.config.ts'], env: mainSite },
     { name: "payment tests' site", command: ['node', 'tests/support/e2e-build.ts', 'playwright.payments.config.ts'], env: paymentsSite },
