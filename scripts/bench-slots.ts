@@ -23,13 +23,15 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { asc } from 'drizzle-orm';
 import { openDatabase } from '#db/client.ts';
+import { bookings, cities, clinicianTimeOff, clinicians, services, spas } from '#db/schema.ts';
 import { openTimes, pacificMidnight } from '#lib/availability.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
 import { closedWeek, type WeeklyHours } from '#lib/opening-hours.ts';
 import { findBookableService, loadCalendar, windowOf } from '#lib/server/availability/calendar.ts';
-import { withDatabase } from '#tests/support/database.ts';
+import { withTablesAt } from '#tests/support/database.ts';
 import { nginxMissing, startFront, type RunningNginx } from '#tests/support/nginx.ts';
 import { buildSite, prepareSite } from '#tests/support/site.ts';
 import { benchArgs, benchSiteEnv, percentile, reportBars, round, runBenchmark, SERVER_ARGS, waitForReady, writeFigures } from './lib/bench-kit.ts';
@@ -72,66 +74,54 @@ const HOURS: WeeklyHours = {
 function seedBusySpa(from: string) {
   const next = random(24);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-  return withDatabase(
+  return withTablesAt(
     env.DATABASE_PATH,
     (db) =>
-      db.transaction(() => {
-        const cityId = (db.prepare('select id from cities order by id limit 1').get() as { id: number }).id;
-        const spaId = (
-          db
-            .prepare(
-              `insert into spas (name, slug, city_id, opening_hours, booking_mode, treatment_rooms) values ('Bench Busy Spa', 'bench-busy-spa', ?, ?, 'instant', ?) returning id`,
-            )
-            .get(cityId, JSON.stringify(HOURS), SHAPE.rooms) as { id: number }
-        ).id;
-        const clinicians = Array.from({ length: SHAPE.clinicians }, (_, i) => {
-          const treatments = TREATMENTS.filter(() => next() < 0.5);
+      db.transaction((tx) => {
+        const city = tx.select({ id: cities.id }).from(cities).orderBy(asc(cities.id)).limit(1).get()!;
+        const spaId = tx
+          .insert(spas)
+          .values({ name: 'Bench Busy Spa', slug: 'bench-busy-spa', cityId: city.id, openingHours: HOURS, bookingMode: 'instant', treatmentRooms: SHAPE.rooms })
+          .returning({ id: spas.id })
+          .get().id;
+        const staff = Array.from({ length: SHAPE.clinicians }, (_, i) => {
+          const chosen = TREATMENTS.filter(() => next() < 0.5);
+          const treatments = chosen.length ? chosen : ['botox'];
           const own: WeeklyHours | null = i % 4 === 0 ? { ...HOURS, mon: [['09:00', '13:00']], wed: [['13:00', '19:00']], fri: [] } : null;
-          const id = (
-            db
-              .prepare(`insert into clinicians (spa_id, name, role, license_number, treatments, working_hours) values (?, ?, 'RN', ?, ?, ?) returning id`)
-              .get(spaId, `Clinician ${i + 1}`, `9500${1000 + i}`, JSON.stringify(treatments.length ? treatments : ['botox']), own && JSON.stringify(own)) as {
-              id: number;
-            }
-          ).id;
-          if (i % 5 === 1) {
-            db.prepare(`insert into clinician_time_off (clinician_id, first_day, last_day) values (?, ?, ?)`).run(
-              id,
-              addDays(from, 3 + i),
-              addDays(from, 4 + i),
-            );
-          }
-          return { id, treatments: treatments.length ? treatments : ['botox'], hours: own ?? HOURS };
+          const id = tx
+            .insert(clinicians)
+            .values({ spaId, name: `Clinician ${i + 1}`, role: 'RN', licenseNumber: `9500${1000 + i}`, treatments, workingHours: own })
+            .returning({ id: clinicians.id })
+            .get().id;
+          if (i % 5 === 1)
+            tx.insert(clinicianTimeOff)
+              .values({ clinicianId: id, firstDay: addDays(from, 3 + i), lastDay: addDays(from, 4 + i) })
+              .run();
+          return { id, treatments, hours: own ?? HOURS };
         });
-        const services = Array.from({ length: SHAPE.services }, (_, i) => {
+        const offered = Array.from({ length: SHAPE.services }, (_, i) => {
           const duration = pick([15, 30, 45, 60, 90]);
           const buffer = pick([0, 5, 10, 15]);
           const treatment = i % 7 === 6 ? null : TREATMENTS[i % TREATMENTS.length]!;
-          const id = (
-            db
-              .prepare(
-                `insert into services (spa_id, name, price_cents, duration, category, treatment, buffer_after_minutes) values (?, ?, 15000, ?, 'injectable', ?, ?) returning id`,
-              )
-              .get(spaId, `Bench service ${i + 1}`, duration, treatment, buffer) as { id: number }
-          ).id;
+          const id = tx
+            .insert(services)
+            .values({ spaId, name: `Bench service ${i + 1}`, priceCents: 15_000, duration, category: 'injectable', treatment, bufferAfterMinutes: buffer })
+            .returning({ id: services.id })
+            .get().id;
           return { id, duration, buffer, treatment };
         });
         // Each open day, each clinician works through the day with short gaps, in the first free room.
-        const insert = db.prepare(
-          `insert into bookings (spa_id, service_id, name, email, status, scheduled_at, ends_at, buffer_minutes, clinician_id, room, booked_via)
-           values (?, ?, 'Bench Client', ?, 'confirmed', ?, ?, ?, ?, ?, 'instant')`,
-        );
         let count = 0;
         for (let d = 0; d < SHAPE.days && count < SHAPE.bookings; d++) {
           const date = addDays(from, d);
           const weekday = (['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const)[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
           const midnight = pacificMidnight(date);
           const roomsFreeAt = Array.from({ length: SHAPE.rooms }, () => 0);
-          for (const clinician of clinicians) {
+          for (const clinician of staff) {
             const range = clinician.hours[weekday][0];
             if (!range) continue;
             const [open, close] = range.map((t) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3))) as [number, number];
-            const theirs = services.filter((s) => s.treatment === null || clinician.treatments.includes(s.treatment));
+            const theirs = offered.filter((s) => s.treatment === null || clinician.treatments.includes(s.treatment));
             let minute = open + 15 * Math.floor(next() * 2);
             while (count < SHAPE.bookings && theirs.length > 0) {
               const service = pick(theirs);
@@ -141,7 +131,21 @@ function seedBusySpa(from: string) {
               const room = roomsFreeAt.findIndex((free) => free <= start);
               if (room >= 0) {
                 roomsFreeAt[room] = end + service.buffer * 60_000;
-                insert.run(spaId, service.id, `bench-${count}@example.com`, start, end, service.buffer, clinician.id, room + 1);
+                tx.insert(bookings)
+                  .values({
+                    spaId,
+                    serviceId: service.id,
+                    name: 'Bench Client',
+                    email: `bench-${count}@example.com`,
+                    status: 'confirmed',
+                    scheduledAt: new Date(start),
+                    endsAt: new Date(end),
+                    bufferMinutes: service.buffer,
+                    clinicianId: clinician.id,
+                    room: room + 1,
+                    bookedVia: 'instant',
+                  })
+                  .run();
                 count++;
               }
               minute += service.duration + service.buffer + 15 * Math.floor(next() * 2);
@@ -149,8 +153,8 @@ function seedBusySpa(from: string) {
           }
         }
         if (count < SHAPE.bookings) throw new Error(`only ${count} bookings fit in ${SHAPE.days} days`);
-        return { spaId, serviceIds: services.map((s) => s.id) };
-      })(),
+        return { spaId, serviceIds: offered.map((s) => s.id) };
+      }),
     { write: true },
   );
 }
