@@ -29,8 +29,9 @@ const paymentsSite = { E2E_DIR: mkdtempSync(join(tmpdir(), 'medspa-e2e-pay-')), 
 
 const stages: Task[][] = [
   [
-    // npm run check's three parts side by side: one after another, the last
-    // of them ran alone on one core after everything else in the stage had ended.
+    // npm run check's three parts, each under its own name in the log. Side by
+    // side they saved no time (stage 1: 105.3 s against 106.6 s): the stage is
+    // CPU-bound, and the unit tests became its last task again.
     { name: 'format check', command: ['npm', 'run', 'check:format'] },
     { name: 'type check', command: ['npm', 'run', 'check:types'] },
     { name: 'lint', command: ['npm', 'run', 'lint'] },
