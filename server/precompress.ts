@@ -27,7 +27,29 @@ function walk(dir: string): string[] {
  * How the copies are made, kept in each build's build.json: a build whose
  * copies were made otherwise lends none to the next (see `reuseFrom`).
  */
-export const COMPRESSION = 'brotli 11 for /_astro/ and 6 for the rest, gzip 9';
+export const COMPRESSION = 'brotli 11 for /_astro/ and for pages near the first flight (13,000-15,000 bytes at 6), 6 for the rest, gzip 9';
+
+// A new connection's sender starts with 10 segments (RFC 6928, Linux's
+// default), about 14,600 bytes: an answer longer than that waits a whole
+// round trip for the rest (150 ms on Lighthouse's mobile network). Less the
+// answer's headers (about 1,500 bytes through the front, most of them the
+// Content-Security-Policy), a page's body arrives in the first flight up to:
+export const FIRST_FLIGHT_BODY = 13_000;
+// Brotli 11 makes a page about a tenth smaller than 6 (0.88-0.91 on the home,
+// offers and a spa page) and takes 40 times as long (docs/decisions/0032): it
+// is spent only on a page it can bring into the first flight, not on the many
+// already inside it nor on those it cannot bring in.
+export const WITHIN_REACH_OF_FIRST_FLIGHT = 15_000;
+
+const brotliAt = (bytes: Buffer, quality: number) =>
+  brotli(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+
+/** A page's brotli copy: at 6, or at 11 when that may save the page a round trip. */
+export async function brotliPage(bytes: Buffer): Promise<Buffer> {
+  const quick = await brotliAt(bytes, 6);
+  if (quick.length <= FIRST_FLIGHT_BODY || quick.length > WITHIN_REACH_OF_FIRST_FLIGHT) return quick;
+  return brotliAt(bytes, 11);
+}
 
 /** Copies `previous`'s compressed copies beside `file` when the two are the same bytes; false when they differ. */
 async function reuseCopies(bytes: Buffer, previous: string, file: string): Promise<boolean> {
@@ -53,7 +75,7 @@ async function reuseCopies(bytes: Buffer, previous: string, file: string): Promi
 /**
  * Compresses each text file of at least 512 bytes once: brotli at its best
  * setting for the few hashed assets (/_astro/), a quicker one for the many
- * pages (at 11 a page takes 40 times as long: docs/decisions/0032). A file
+ * pages except those near the first flight (`brotliPage`). A file
  * with the same bytes as in `reuseFrom` (the client folder of the build
  * before, made with the same COMPRESSION) takes that build's copies: a
  * rebuild after a listing change compresses the pages that changed, not the
@@ -77,11 +99,8 @@ export async function precompress(
         reused++;
         continue;
       }
-      const quality = file.includes(`${join(clientDir, '_astro')}/`) ? 11 : 6;
-      const [br, gz] = await Promise.all([
-        brotli(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
-        gzipAsync(bytes, { level: 9 }),
-      ]);
+      const asset = file.includes(`${join(clientDir, '_astro')}/`);
+      const [br, gz] = await Promise.all([asset ? brotliAt(bytes, 11) : brotliPage(bytes), gzipAsync(bytes, { level: 9 })]);
       if (br.length < bytes.length) await writeFile(`${file}.br`, br);
       if (gz.length < bytes.length) await writeFile(`${file}.gz`, gz);
       compressed++;
