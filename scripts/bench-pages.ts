@@ -28,6 +28,7 @@ import lighthouse from 'lighthouse';
 import { closeDatabase } from '#db/client.ts';
 import { prepareDatabase } from '#db/prepare.ts';
 import { logger } from '#lib/log.ts';
+import { searchUrl } from '#lib/search-url.ts';
 import { and, count, desc, eq, gte, isNotNull, isNull, min, ne, or, sql } from 'drizzle-orm';
 import { cities, clinicians, offers, services, spas, TIER_WEIGHT_SQL } from '#db/schema.ts';
 import type { WeeklyHours } from '#lib/opening-hours.ts';
@@ -712,17 +713,15 @@ async function measureScale() {
     ] as const;
   });
   const citySlugs = cityRows.map((r) => r.slug);
-  const q = (params: Record<string, string>) => {
-    const search = new URLSearchParams(params).toString();
-    return search ? `?${search}` : '';
-  };
+  // Addresses as the site writes them: the same filters in another order, or page=1, are redirected there (302).
+  const q = (query: Parameters<typeof searchUrl>[0]) => searchUrl(query, '');
   const queries = [
     '',
     ...citySlugs.map((city) => q({ city })),
     q({ service: 'botox' }),
     q({ service: 'hydrafacial', city: 'irvine' }),
     ...(named ? [q({ service: named.name })] : []),
-    q({ page: '50' }),
+    q({ page: 50 }),
   ];
 
   const stop = await startServer(env);
@@ -756,19 +755,17 @@ async function measureScale() {
     const judged = wrkPage ?? page;
     if (judged.latencyMs.p95 >= SEARCH_P95_BUDGET_MS) failures.push(`scale: /search-results p95 ${judged.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
 
-    // Search by open times, each request an address of its own (a page number), so none is answered from the
-    // server's cache of whole pages: the cost of the search itself, with each spa's next open time kept about
+    // Search by open times, each request an address of its own (a page number), so no cache in front could
+    // answer it: the cost of the search itself, with each spa's next open time kept about
     // a minute (next-open.ts). The first request after start computes every bookable spa's.
-    const openTimeQueries = (from: number, count: number, extra: Record<string, string>) =>
-      Array.from({ length: count }, (_, i) => q({ ...extra, page: String(from + i) }));
+    const openTimeQueries = (from: number, count: number, extra: Parameters<typeof q>[0]) =>
+      Array.from({ length: count }, (_, i) => q({ ...extra, page: from + i }));
     // On a connection of its own: fetch would take a kept-alive socket from
     // before wrk, which the server has closed meanwhile ("other side closed").
     const coldStarted = performance.now();
     const coldStatus = await new Promise<number>((resolve, reject) => {
-      const request = httpGet(
-        `${base}/search-results${q({ available: 'week', sort: 'next', page: '100000' })}`,
-        { agent: false, timeout: 60_000 },
-        (response) => response.resume().once('end', () => resolve(response.statusCode!)),
+      const request = httpGet(`${base}/search-results${q({ available: 'week', sort: 'next', page: 100_000 })}`, { agent: false, timeout: 60_000 }, (response) =>
+        response.resume().once('end', () => resolve(response.statusCode!)),
       );
       request.once('timeout', () => request.destroy(new Error('no answer in 60 s'))).once('error', reject);
     });
