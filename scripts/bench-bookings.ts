@@ -20,6 +20,8 @@ import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { buildSite, prepareSite as prepareDemoSite } from '#tests/support/site.ts';
 import { measureKill } from './bench-bookings/kill.ts';
+import { and, eq } from 'drizzle-orm';
+import { services, spas } from '#db/schema.ts';
 import { demo, env, failures, log, mailFiles, parts, queueState, serverStderr, startServer, stopServer, withDb, work } from './bench-bookings/kit.ts';
 import { measureLoad } from './bench-bookings/load.ts';
 import { measureMalformed } from './bench-bookings/malformed.ts';
@@ -31,8 +33,12 @@ function prepareSite() {
   log.info(`published the demo directory in ${(publishMs / 1000).toFixed(1)} s`);
   withDb((db) => {
     const active = db
-      .prepare('select s.id, s.spa_id as spaId from services s join spas p on p.id = s.spa_id where s.active = 1 and p.active = 1 order by s.id')
-      .all() as { id: number; spaId: number }[];
+      .select({ id: services.id, spaId: services.spaId })
+      .from(services)
+      .innerJoin(spas, eq(spas.id, services.spaId))
+      .where(and(eq(services.active, true), eq(spas.active, true)))
+      .orderBy(services.id)
+      .all();
     if (active.length === 0) throw new Error('the demo data has no active service');
     // One service per spa, over as many spas as there are (up to 60): a burst
     // of 500 stays under each spa's limit of 30 an hour.
@@ -41,7 +47,7 @@ function prepareSite() {
     demo.services = [...perSpa.values()].slice(0, 60);
     const first = active[0]!;
     demo.otherSpa = active.find((s) => s.spaId !== first.spaId)?.spaId ?? 999_999_999;
-    const inactive = db.prepare('select id from services where active = 0 order by id limit 1').get() as { id: number } | undefined;
+    const inactive = db.select({ id: services.id }).from(services).where(eq(services.active, false)).orderBy(services.id).limit(1).get();
     demo.inactiveService = inactive?.id ?? null;
   });
 }

@@ -7,6 +7,8 @@
 // answered 201 must be in the queue, sent, and in the outbox, and no
 // half-written .partial file may be left. A message sent twice (its attempt
 // was cut off after the file was in place) is counted, not failed.
+import { and, count, eq, like, notExists } from 'drizzle-orm';
+import { bookings, leads } from '#db/schema.ts';
 import { Agent } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
@@ -91,14 +93,18 @@ export async function measureKill() {
   const queueAfterRestart = queueState();
   const check = present(new Map([...answered].map(([id, booking]) => [id, booking.email])));
   const after = rowCounts();
-  const stored = withDb(
-    (db) =>
-      db
-        .prepare(
-          "select count(*) as n, sum(not exists (select 1 from leads l where l.booking_id = b.id)) as orphans from bookings b where b.email like 'bench-kill-%'",
-        )
-        .get() as { n: number; orphans: number | null },
-  );
+  const stored = withDb((db) => {
+    const killed = like(bookings.email, 'bench-kill-%');
+    return {
+      n: db.select({ n: count() }).from(bookings).where(killed).get()!.n,
+      // A booking stored without its lead: the two are written in one transaction, so none may be.
+      orphans: db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(killed, notExists(db.select({ id: leads.id }).from(leads).where(eq(leads.bookingId, bookings.id)))))
+        .get()!.n,
+    };
+  });
   const mail = bookingMail([...answered.values()]);
   const partialMails = partialFiles().length;
   const agentAfter = new Agent({ keepAlive: false });
@@ -122,7 +128,7 @@ export async function measureKill() {
     answeredWithoutLead: check.missingLeads.length,
     // Rows committed whose answer the kill cut off: allowed, the client saw an error.
     storedButNotAnswered: stored.n - answered201,
-    bookingsWithoutLead: stored.orphans ?? 0,
+    bookingsWithoutLead: stored.orphans,
     newBookings: after.bookings - before.bookings,
     newLeads: after.leads - before.leads,
     restartMs: Math.round(restartMs),

@@ -12,9 +12,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import { logger } from '#lib/log.ts';
-import { like } from 'drizzle-orm';
-import { rateLimits } from '#db/schema.ts';
-import { withDatabase, withTablesAt, type Sqlite } from '#tests/support/database.ts';
+import { and, count, gt, inArray, isNotNull, isNull, like, type SQL } from 'drizzle-orm';
+import { bookings, leads, mailQueue, rateLimits } from '#db/schema.ts';
+import type { MailMessage } from '#lib/server/mail/mailer.ts';
+import { withTablesAt, type Tables } from '#tests/support/database.ts';
 import { outboxFiles, readOutbox } from '#tests/support/mail.ts';
 import { benchSiteEnv, percentile, round, SERVER_ARGS } from '../lib/bench-kit.ts';
 
@@ -261,23 +262,26 @@ export async function portReleased(): Promise<void> {
 // ---------------------------------------------------------------------------
 // The database, read-only, for the counts the bars are judged on.
 
-export const withDb = <T>(fn: (db: Sqlite) => T): T => withDatabase(dbPath, fn);
+export const withDb = <T>(fn: (db: Tables) => T): T => withTablesAt(dbPath, fn);
 
 export const rowCounts = () =>
   withDb((db) => ({
-    bookings: (db.prepare('select count(*) as n from bookings').get() as { n: number }).n,
-    leads: (db.prepare('select count(*) as n from leads').get() as { n: number }).n,
+    bookings: db.select({ n: count() }).from(bookings).get()!.n,
+    leads: db.select({ n: count() }).from(leads).get()!.n,
   }));
 
 /** Of these booking ids, how many have their booking row (with this email) and their lead. */
 export function present(expected: Map<number, string>) {
-  const ids = JSON.stringify([...expected.keys()]);
+  const ids = [...expected.keys()];
   return withDb((db) => {
-    const rows = db.prepare('select id, email from bookings where id in (select value from json_each(?))').all(ids) as { id: number; email: string }[];
+    const rows = db.select({ id: bookings.id, email: bookings.email }).from(bookings).where(inArray(bookings.id, ids)).all();
     const withLead = new Set(
-      (db.prepare('select distinct booking_id as id from leads where booking_id in (select value from json_each(?))').all(ids) as { id: number }[]).map(
-        (r) => r.id,
-      ),
+      db
+        .selectDistinct({ id: leads.bookingId })
+        .from(leads)
+        .where(inArray(leads.bookingId, ids))
+        .all()
+        .map((r) => r.id),
     );
     const found = new Map(rows.map((r) => [r.id, r.email]));
     const missingBookings = [...expected].filter(([id, email]) => found.get(id) !== email).map(([id]) => id);
@@ -311,18 +315,16 @@ export async function mailsWritten(expected: number): Promise<number | null> {
 }
 
 export const queueState = () =>
-  withDb(
-    (db) =>
-      db
-        .prepare(
-          `select coalesce(sum(sent_at is null and failed_at is null), 0) as unsent,
-                  coalesce(sum(sent_at is null and failed_at is null and attempts > 0), 0) as inFlight,
-                  coalesce(sum(failed_at is not null), 0) as givenUp,
-                  count(*) as total
-             from mail_queue`,
-        )
-        .get() as { unsent: number; inFlight: number; givenUp: number; total: number },
-  );
+  withDb((db) => {
+    const unsent = and(isNull(mailQueue.sentAt), isNull(mailQueue.failedAt));
+    const counted = (where?: SQL) => db.select({ n: count() }).from(mailQueue).where(where).get()!.n;
+    return {
+      unsent: counted(unsent),
+      inFlight: counted(and(unsent, gt(mailQueue.attempts, 0))),
+      givenUp: counted(isNotNull(mailQueue.failedAt)),
+      total: counted(),
+    };
+  });
 
 /** Polls until the queue has no unsent message; returns performance.now() at that moment, null at the deadline. */
 export async function mailQueueEmptyBy(deadline: number): Promise<number | null> {
@@ -349,25 +351,15 @@ const spaSubject = (name: string) => `New booking request from ${name}`;
  * allowed (delivery is at least once), counted.
  */
 export function bookingMail(bookings: Booked[]) {
-  type Row = {
-    id: number;
-    to: string | null;
-    replyTo: string | null;
-    subject: string | null;
-    sentAt: number | null;
-    failedAt: number | null;
-    attempts: number;
-  };
-  const rows = withDb(
-    (db) =>
-      db
-        .prepare(
-          `select id, json_extract(message, '$.to') as "to", json_extract(message, '$.replyTo') as replyTo,
-                  json_extract(message, '$.subject') as subject, sent_at as sentAt, failed_at as failedAt, attempts
-             from mail_queue`,
-        )
-        .all() as Row[],
-  );
+  const rows = withDb((db) =>
+    db
+      .select({ id: mailQueue.id, message: mailQueue.message, sentAt: mailQueue.sentAt, failedAt: mailQueue.failedAt, attempts: mailQueue.attempts })
+      .from(mailQueue)
+      .all(),
+  ).map(({ message, ...row }) => {
+    const { to, replyTo, subject } = message as MailMessage;
+    return { ...row, to: to ?? null, replyTo: replyTo ?? null, subject: subject ?? null };
+  });
   const group = <T>(list: T[], key: (item: T) => string | null) => {
     const groups = new Map<string, T[]>();
     for (const item of list) {

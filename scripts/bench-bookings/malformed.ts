@@ -4,6 +4,8 @@
 // may answer 5xx and none may create a row; the server must still take a
 // valid booking afterwards.
 import { Agent, type OutgoingHttpHeaders } from 'node:http';
+import { eq, like, or } from 'drizzle-orm';
+import { bookings } from '#db/schema.ts';
 import { addDays, pacificDate } from '#lib/dates.ts';
 import {
   BODY_LIMIT,
@@ -411,12 +413,12 @@ export async function measureMalformed() {
   agent.destroy();
   const after = rowCounts();
   const created = withDb((db) =>
-    (
-      db.prepare("select id, email, name, preferred_date as preferredDate from bookings where email like 'bench-bad-%' or name = 'Polluted'").all() as Record<
-        string,
-        unknown
-      >[]
-    ).map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? visible(value) : value]))),
+    db
+      .select({ id: bookings.id, email: bookings.email, name: bookings.name, preferredDate: bookings.preferredDate })
+      .from(bookings)
+      .where(or(like(bookings.email, 'bench-bad-%'), eq(bookings.name, 'Polluted')))
+      .all()
+      .map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? visible(value) : value]))),
   );
 
   const byStatus = tally(results.map(({ answer }) => (answer.status ? String(answer.status) : `error ${answer.error}`)));
