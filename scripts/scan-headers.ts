@@ -40,7 +40,7 @@ const PROBES: Probe[] = [
   { name: 'static page', kind: 'page', path: '/', status: 200 },
   { name: 'static spa page', kind: 'page', path: '/spas/harborlight-aesthetics', status: 200 },
   { name: 'rendered page', kind: 'private', path: '/owner/login', status: 200 },
-  { name: 'rendered search', kind: 'private', path: '/search-results', status: 200 },
+  { name: 'rendered search', kind: 'page', path: '/search-results', status: 200 },
   { name: 'redirect (sign-in)', kind: 'redirect', path: '/member', status: 303 },
   { name: 'redirect (slash)', kind: 'redirect', path: '/spas/harborlight-aesthetics/', status: 301 },
   { name: '404 page', kind: 'not-found', path: '/no-such-page', status: 404 },

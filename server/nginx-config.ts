@@ -335,15 +335,18 @@ ${LARGE_BODY_ROUTES.map((route) =>
 
 ${FRONT_CACHED_ROUTES.map((route) =>
   nodeOnly(`~ ${quotedRegex(route.path)}`, [
-    `# Kept for its max-age; once kept, one request at a time asks Node for a new answer while the others get the one kept. With ?${route.privateParam}= it is one client's: never kept.`,
+    route.frontSeconds
+      ? `# Kept ${route.frontSeconds} s whatever its Cache-Control tells browsers; once kept, one request at a time asks Node for a new answer while the others get the one kept.`
+      : '# Kept for its max-age; once kept, one request at a time asks Node for a new answer while the others get the one kept.',
+    ...(route.privateParam ? [`# With ?${route.privateParam}= it is one client's: never kept.`] : []),
     // No proxy_cache_lock: a request waiting on the lock sleeps in 500 ms steps (p99 0.4 s at 100
-    // connections in scripts/bench-slots.ts); Node keeps these answers itself, so a first burst costs it one answer.
+    // connections in scripts/bench-slots.ts); a first burst costs Node one answer per request.
     'proxy_cache medspa_answers;',
     'proxy_cache_key $scheme$host$request_uri;',
+    ...(route.frontSeconds ? ['proxy_ignore_headers Cache-Control Expires;', `proxy_cache_valid 200 ${route.frontSeconds}s;`] : []),
     'proxy_cache_use_stale updating error timeout;',
     'proxy_cache_background_update on;',
-    `proxy_cache_bypass $arg_${route.privateParam};`,
-    `proxy_no_cache $arg_${route.privateParam};`,
+    ...(route.privateParam ? [`proxy_cache_bypass $arg_${route.privateParam};`, `proxy_no_cache $arg_${route.privateParam};`] : []),
     'add_header X-Cache-Status $upstream_cache_status always;',
   ]).join('\n'),
 ).join('\n\n')}

@@ -3,7 +3,16 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_FORM_LIMIT } from '#lib/server/photos/actions.ts';
 import { MAX_BODY_BYTES } from '#lib/server/http.ts';
-import { bodyLimitFor, carriesToken, DEFAULT_BODY_LIMIT, LARGE_BODY_ROUTES, LARGEST_BODY, largeBodyRoute, TOKEN_PATH_PREFIXES } from './front-routes.ts';
+import {
+  bodyLimitFor,
+  carriesToken,
+  DEFAULT_BODY_LIMIT,
+  FRONT_CACHED_ROUTES,
+  LARGE_BODY_ROUTES,
+  LARGEST_BODY,
+  largeBodyRoute,
+  TOKEN_PATH_PREFIXES,
+} from './front-routes.ts';
 
 describe('body caps', () => {
   it('caps every form and JSON body at 64 KiB, the one number the app reads with too, and reads none on GET', () => {
@@ -59,5 +68,29 @@ describe('token pages', () => {
       .map((file) => `/${relative(pages, file).split('[token]')[0]}`);
     expect(tokenRoutes.length).toBeGreaterThan(0);
     expect(tokenRoutes.toSorted()).toEqual([...TOKEN_PATH_PREFIXES].toSorted());
+  });
+});
+
+describe('the answers a front keeps', () => {
+  const keptFor = (path: string) => FRONT_CACHED_ROUTES.find((route) => new RegExp(route.path).test(path));
+
+  it('are a spa’s open times for their own max-age, and the search screens for a few seconds', () => {
+    expect(keptFor('/api/spas/12/slots')?.privateParam).toBe('booking');
+    expect(keptFor('/api/spas/12/slots')?.frontSeconds).toBeUndefined();
+    for (const path of ['/search-results', '/client/irvine', '/client/']) expect(keptFor(path)?.frontSeconds, path).toBe(10);
+  });
+
+  it('are no other page, and nothing signed in', () => {
+    for (const path of [
+      '/',
+      '/search-results/x',
+      '/search-results-old',
+      '/spas/harborlight-aesthetics',
+      '/member',
+      '/api/spas/search',
+      '/owner/dashboard',
+      '/clients',
+    ])
+      expect(keptFor(path), path).toBeUndefined();
   });
 });

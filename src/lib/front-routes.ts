@@ -46,15 +46,37 @@ export function bodyLimitFor(method: string | undefined, url = ''): number {
   return largeBodyRoute(method, url)?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
+export interface FrontCachedRoute {
+  /** A regular expression both JavaScript and nginx (PCRE) read the same way, over the path without its query. */
+  path: string;
+  /** A request with this query parameter is one client's: answered for them alone and never kept. */
+  privateParam?: string;
+  /**
+   * Kept this many seconds by the front, whatever the answer's Cache-Control
+   * tells browsers (which ask again each time); without it, as long as that
+   * Cache-Control says.
+   */
+  frontSeconds?: number;
+}
+
 /**
- * Public answers a front may keep as long as their own Cache-Control says:
- * the open times of a spa (issue 24), asked by every visitor of its page and
- * worked out from a month of its calendar. A request with `privateParam` (a
- * client moving their booking, with its manage token) is answered for them
- * alone and never kept. nginx keeps these (server/nginx-config.ts); Node
- * alone keeps the slots answers itself (src/lib/server/availability/slots.ts).
+ * Public answers a front may keep. The open times of a spa (issue 24), asked
+ * by every visitor of its page and worked out from a month of its calendar,
+ * for their own max-age; a client moving their booking (`privateParam`, with
+ * its manage token) is never answered from it. Search results (spec 2: the
+ * same page for everyone, rendered on request because it must work without
+ * JavaScript; /client/* is the same screen) for 10 seconds: the same searches
+ * repeat all day, and at 5,000 spas a search costs Node about 13 ms of CPU
+ * (docs/decisions/0026). A listing change shows in them up to 10 s late,
+ * sooner than in the pre-rendered lists, which wait for their build.
+ * nginx keeps these (server/nginx-config.ts); Node alone keeps the slots
+ * answers itself (src/lib/server/availability/slots.ts) and renders every
+ * search.
  */
-export const FRONT_CACHED_ROUTES: readonly { path: string; privateParam: string }[] = [{ path: '^/api/spas/[1-9][0-9]{0,9}/slots$', privateParam: 'booking' }];
+export const FRONT_CACHED_ROUTES: readonly FrontCachedRoute[] = [
+  { path: '^/api/spas/[1-9][0-9]{0,9}/slots$', privateParam: 'booking' },
+  { path: '^/(?:search-results$|client/)', frontSeconds: 10 },
+];
 
 /** The JSON API's addresses: a body a front refuses is answered in the API's JSON error shape there (else as a page). */
 export const API_PREFIX = '/api/';

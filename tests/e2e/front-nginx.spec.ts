@@ -223,6 +223,28 @@ test("a spa's open times are kept by the front for their max-age; a client movin
   }
 });
 
+test('search results are kept by the front for a few seconds, for everyone alike; browsers ask again each time, and a redirect is never kept', async () => {
+  // An address of its own in this front's cache.
+  const path = '/search-results?city=irvine&page=7';
+  const first = await fetchFront(path);
+  expect(first.status).toBe(200);
+  expect(first.headers['x-cache-status']).toBe('MISS');
+  expect(first.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  expect(first.body).toContain('Irvine');
+  // A visitor with a session gets the same page: nothing on it is theirs.
+  const second = await fetchFront(path, { Cookie: '__Host-session=not-a-real-session; signed_in=1' });
+  expect(second.headers['x-cache-status']).toBe('HIT');
+  expect(second.body).toBe(first.body);
+  expect(second.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  expect(second.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+  // The search form's own address (page=1 is the default) is redirected to the clean one: asked of Node every time.
+  for (let i = 0; i < 2; i++) {
+    const redirected = await fetchFront('/search-results?city=irvine&page=1');
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers['x-cache-status']).toBe('MISS');
+  }
+});
+
 test('the access log carries no query string and no token', async () => {
   const token = 'k3j4h5g6f7d8s9a2q2w2e3r4t5y6u7i2';
   await fetchFront(`/bookings/manage/${token}?email=ana.lopez@example.com`);
