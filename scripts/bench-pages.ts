@@ -42,7 +42,8 @@ const log = logger('bench-pages');
 // --pages home,spa: Lighthouse on those of its pages only (labels as below).
 // --keep DIR: each Lighthouse run's report, trace and DevTools log in DIR, to read what holds a paint
 // (DevTools opens the trace; Lighthouse's Lantern replays trace and log).
-// --front-port: nginx in front of the demo site, as production serves it (TLS, HTTP/2, brotli, deploy/nginx/).
+// --front-port: nginx in front of the demo site, as production serves it (TLS, HTTP/2, brotli, deploy/nginx/);
+// --scale-front-port: the same in front of the 5,000-spa site, for search.
 const args = benchArgs(
   log,
   { spas: 5000, port: 4396, 'scale-port': 4397, 'front-port': 4398, 'scale-front-port': 4395, requests: 2000, 'lighthouse-runs': 3 },
@@ -657,6 +658,30 @@ end
   };
 }
 
+/** nginx in front of a bench site, as production serves it (deploy/nginx/); stopped by `stopFront` or at exit. */
+async function startBenchFront(what: string, name: string, env: NodeJS.ProcessEnv, port: number, upstreamPort: number): Promise<RunningNginx> {
+  const missing = nginxMissing();
+  if (missing) throw new Error(`${what} through nginx, as production serves it: ${missing}`);
+  // nginx's workers may run as another user: let them read the build.
+  chmodSync(work, 0o755);
+  const front = await startFront({ dir: join(work, name), siteDir: env.SITE_DIR!, siteUrl: `https://127.0.0.1:${port}`, port, upstreamPort });
+  fronts.add(front);
+  return front;
+}
+
+async function stopFront(front: RunningNginx): Promise<void> {
+  await front.stop();
+  fronts.delete(front);
+}
+
+/** A wrk run's line in the log; its failed requests fail the bench. */
+function reportWrk(label: string, run: NonNullable<ReturnType<typeof wrkTest>>) {
+  log.info(
+    `${label} (wrk): ${run.requests} requests over ${run.connections} connections, ${run.requestsPerSecond}/s, p50 ${run.latencyMs.p50} ms, p95 ${run.latencyMs.p95} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms`,
+  );
+  if (run.errors) failures.push(`scale: ${label} (wrk): ${run.errors} failed requests`);
+}
+
 async function measureScale() {
   const env = siteEnv('scale', args['scale-port']);
   const generate = spawnSync(process.execPath, ['scripts/generate.ts', '--spas', String(args.spas), '--db', env.DATABASE_PATH!], {
@@ -746,40 +771,20 @@ async function measureScale() {
     }
     const wrkPage = wrkTest(base, '/search-results', queries, 10, 8);
     if (wrkPage) {
-      log.info(
-        `/search-results (wrk): ${wrkPage.requests} requests over 8 connections, ${wrkPage.requestsPerSecond}/s, p50 ${wrkPage.latencyMs.p50} ms, p95 ${wrkPage.latencyMs.p95} ms, p99 ${wrkPage.latencyMs.p99} ms, max ${wrkPage.latencyMs.max} ms`,
-      );
-      if (wrkPage.errors) failures.push(`scale: /search-results (wrk): ${wrkPage.errors} failed requests`);
+      reportWrk('/search-results', wrkPage);
     } else {
       log.warn('wrk is not installed (Debian package wrk): the budget is judged on the Node client, which shares the CPU');
     }
     // Production answers searches through nginx, which keeps each search page a few seconds
     // (src/lib/front-routes.ts): the budget is judged there, the same mix of searches.
-    const missing = nginxMissing();
-    if (missing) throw new Error(`search is judged through nginx, as production serves it: ${missing}`);
-    chmodSync(work, 0o755);
-    const frontPort = args['scale-front-port'];
-    const front = await startFront({
-      dir: join(work, 'scale-front'),
-      siteDir: env.SITE_DIR!,
-      siteUrl: `https://127.0.0.1:${frontPort}`,
-      port: frontPort,
-      upstreamPort: args['scale-port'],
-    });
-    fronts.add(front);
+    const front = await startBenchFront('search is judged', 'scale-front', env, args['scale-front-port'], args['scale-port']);
     let wrkFront: ReturnType<typeof wrkTest> = null;
     try {
       wrkFront = wrkTest(front.origin, '/search-results', queries, 10, 8);
     } finally {
-      await front.stop();
-      fronts.delete(front);
+      await stopFront(front);
     }
-    if (wrkFront) {
-      log.info(
-        `/search-results through the front (wrk): ${wrkFront.requests} requests over 8 connections, ${wrkFront.requestsPerSecond}/s, p50 ${wrkFront.latencyMs.p50} ms, p95 ${wrkFront.latencyMs.p95} ms, p99 ${wrkFront.latencyMs.p99} ms, max ${wrkFront.latencyMs.max} ms`,
-      );
-      if (wrkFront.errors) failures.push(`scale: /search-results through the front (wrk): ${wrkFront.errors} failed requests`);
-    }
+    if (wrkFront) reportWrk('/search-results through the front', wrkFront);
     const judged = wrkFront ?? wrkPage ?? page;
     if (judged.latencyMs.p95 >= SEARCH_P95_BUDGET_MS)
       failures.push(`scale: /search-results${wrkFront ? ' through the front' : ''} p95 ${judged.latencyMs.p95} ms, budget ${SEARCH_P95_BUDGET_MS} ms`);
@@ -902,16 +907,7 @@ async function measureDemo() {
   if (!bookable) failures.push('js: no demo spa takes online bookings, so the picker was not measured');
 
   const stop = await startServer(env);
-  // nginx's workers may run as another user: let them read the build.
-  chmodSync(work, 0o755);
-  const front = await startFront({
-    dir: join(work, 'front'),
-    siteDir: env.SITE_DIR!,
-    siteUrl: env.SITE_URL!,
-    port: args['front-port'],
-    upstreamPort: args.port,
-  });
-  fronts.add(front);
+  const front = await startBenchFront('the demo pages are measured', 'front', env, args['front-port'], args.port);
   try {
     const base = front.origin;
     // The manage page of a booked open time (its picker moves the booking).
@@ -925,8 +921,7 @@ async function measureDemo() {
     const lighthouseResults = parts.has('lighthouse') ? await runLighthouse(base, lighthousePages) : undefined;
     return { javascript, lighthouse: lighthouseResults };
   } finally {
-    await front.stop();
-    fronts.delete(front);
+    await stopFront(front);
     await stop();
   }
 }
