@@ -21,6 +21,7 @@ import { testTag } from '#tests/support/tagged-rows.ts';
 import { insertUser } from '#tests/support/users.ts';
 import { bookingDetails, changeBooking, createBooking } from '../bookings/bookings.ts';
 import { db } from '../db.ts';
+import { drainMail } from '../mail/mail.ts';
 import { chargeFee } from './fees.ts';
 import { ledgerOfBooking } from './ledger.ts';
 import { settleCancellation, startSecureStep } from './protection.ts';
@@ -55,6 +56,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The webhooks queued mail; it goes out before the worker's next file starts.
+  await drainMail();
   await standIn.close();
 });
 

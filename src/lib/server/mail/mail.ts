@@ -26,6 +26,11 @@ export function scheduleMail(message: MailMessage, when: MailSchedule): void {
   queue.schedule(message, when);
 }
 
+/** Resolves once the queue has nothing in flight: a test file awaits it, so no mail of its goes out during the next file. */
+export function drainMail(): Promise<void> {
+  return queue.drain();
+}
+
 export function unscheduleMail(keys: readonly string[]): void {
   queue.unschedule(keys);
 }
