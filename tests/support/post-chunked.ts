@@ -62,7 +62,8 @@ export function postChunked(
           first = false;
           await options.beforeRest();
         }
-        if (!ok) await new Promise<void>((done) => req.once('drain', done).once('close', done));
+        // Only while the buffer is still full: 'drain' may have come during the yield above, and would not come again.
+        if (!ok && req.writableNeedDrain) await new Promise<void>((done) => req.once('drain', done).once('close', done));
       }
       if (!answered && !req.destroyed) req.end();
     };
