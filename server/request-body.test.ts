@@ -34,4 +34,40 @@ describe('readCappedBody over a real connection', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('answers 408 and closes when the body has not arrived whole in its time; a body that has is read', async () => {
+    const server = createServer((req, res) => {
+      void readCappedBody(req, res, 1024, 0.3).then((body) => {
+        if (body) res.end(`read ${body.length}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // Sends `first` bytes, then the rest after `pauseMs`, unless the answer came first.
+    const post = (path: string, first: string, pauseMs: number) =>
+      new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path, method: 'POST', agent: false }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (text: string) => (body += text));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+        });
+        req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));
+        req.write(first);
+        setTimeout(() => req.end('rest'), pauseMs);
+      });
+    try {
+      expect(await post('/owner/x', 'half ', 1000)).toEqual({
+        status: 408,
+        connection: 'close',
+        body: 'The request did not arrive whole within 0.3 s. Please try again.',
+      });
+      const api = await post('/api/bookings', '{', 1000);
+      expect(api.status).toBe(408);
+      expect(JSON.parse(api.body)).toEqual({ error: { code: 'request_timeout', message: 'The request did not arrive whole within 0.3 s. Please try again.' } });
+      expect(await post('/owner/x', 'half ', 50)).toMatchObject({ status: 200, body: 'read 9' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

@@ -5,15 +5,16 @@
 // one route that takes a large body (a photo upload) is not read here: its
 // page reads it, capped, after checking who is asking (server/serve.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PREFIX } from '#lib/front-routes.ts';
+import { API_PREFIX, DEFAULT_BODY_SECONDS } from '#lib/front-routes.ts';
 
 /**
  * Reads the whole body when it fits in `limit` bytes, declared or chunked.
  * When it does not, answers 413 at once and closes the connection: the rest
- * is never buffered. Resolves null when it answered (or the
- * client went away), the body otherwise.
+ * is never buffered. When it has not arrived whole `seconds` after this call
+ * (made as the request's head is read), answers 408 and closes. Resolves null
+ * when it answered (or the client went away), the body otherwise.
  */
-export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | null> {
+export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit: number, seconds = DEFAULT_BODY_SECONDS): Promise<Buffer | null> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     refuseTooLarge(req, res, limit);
@@ -40,7 +41,14 @@ export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit:
       cleanUp();
       resolve(null);
     };
+    // Node's own limit (server.requestTimeout) is the longest any route allows: this body's is shorter.
+    const timer = setTimeout(() => {
+      cleanUp();
+      refuseSlow(req, res, seconds);
+      resolve(null);
+    }, seconds * 1000);
     function cleanUp() {
+      clearTimeout(timer);
       req.off('data', onData).off('end', onEnd).off('error', onGone).off('aborted', onGone);
     }
     req.on('data', onData).on('end', onEnd).on('error', onGone).on('aborted', onGone);
@@ -50,6 +58,9 @@ export function readCappedBody(req: IncomingMessage, res: ServerResponse, limit:
 /** After a 413 the rest of the body is thrown away for at most this long, or this many bytes, then the connection is cut. */
 const LINGER_MS = 2_000;
 const LINGER_BYTES = 8 * 1024 * 1024;
+
+/** An API client, or one that asked for JSON: refusals are answered in the API's error shape. */
+const asksForJson = (req: IncomingMessage) => (req.url ?? '').startsWith(API_PREFIX) || /json/i.test(String(req.headers.accept ?? ''));
 
 /** What a refused body is answered with: JSON for the API and clients that ask for it, else a short page. nginx says the same (server/nginx-config.ts). */
 export function tooLargeAnswer(limit: number, wantsJson: boolean): { type: string; body: string } {
@@ -66,9 +77,23 @@ export function tooLargeAnswer(limit: number, wantsJson: boolean): { type: strin
 
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
   req.pause();
-  const { type, body } = tooLargeAnswer(limit, (req.url ?? '').startsWith(API_PREFIX) || /json/i.test(String(req.headers.accept ?? '')));
+  const { type, body } = tooLargeAnswer(limit, asksForJson(req));
   closeAfterAnswer(req, res);
   res.writeHead(413, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+/** A body that did not arrive whole in time: 408, and the connection closed, as Node's own request limit does. */
+function refuseSlow(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+  req.pause();
+  const message = `The request did not arrive whole within ${seconds} s. Please try again.`;
+  const body = asksForJson(req) ? JSON.stringify({ error: { code: 'request_timeout', message } }) : message;
+  closeAfterAnswer(req, res);
+  res.writeHead(408, {
+    'Content-Type': asksForJson(req) ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
   res.end(body);
 }
 

@@ -22,7 +22,15 @@ import { pathToFileURL } from 'node:url';
 import type { Db } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { msUntilNextPacificMidnight } from '#lib/dates.ts';
-import { bodyLimitFor, carriesToken, largeBodyRoute, LIVE_BEFORE_BUILD_PREFIX, queryVariantOf, SIGNED_IN_VARIANTS } from '#lib/front-routes.ts';
+import {
+  bodyLimitFor,
+  carriesToken,
+  largeBodyRoute,
+  LIVE_BEFORE_BUILD_PREFIX,
+  LONGEST_BODY_SECONDS,
+  queryVariantOf,
+  SIGNED_IN_VARIANTS,
+} from '#lib/front-routes.ts';
 import { logEvent, loggablePath, logger } from '#lib/log.ts';
 import { CLIENT_ADDRESS_HEADER, clientAddressFrom, parseTrustProxy } from '#lib/proxy.ts';
 import { startHousekeeping } from '#lib/server/housekeeping.ts';
@@ -209,6 +217,9 @@ export async function startServer() {
     }
 
     const limit = bodyLimitFor(req.method, target);
+    // A body where none belongs (a GET's) is not read: the connection closes
+    // after the answer, so the body cannot hold it for the photo upload's time.
+    if (limit === 0 && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)) closeAfterAnswer(req, res);
     if (limit > 0) {
       setAppDefaults(res, files.pagePolicy); // the 413 page is HTML too
       if (Number(req.headers['content-length'] ?? 0) > limit) return refuseTooLarge(req, res, limit);
@@ -273,9 +284,11 @@ export async function startServer() {
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify(shown));
   }
 
-  // Slow or idle clients may not hold the server: a request must arrive whole
-  // within 30 s (headers within 10 s), and there is a cap on open connections.
-  server.requestTimeout = 30_000;
+  // Slow or idle clients may not hold the server: headers must arrive within
+  // 10 s, a body within its route's time (30 s but for a photo upload's 180 s:
+  // src/lib/front-routes.ts; readCappedBody holds the shorter ones), and there
+  // is a cap on open connections.
+  server.requestTimeout = LONGEST_BODY_SECONDS * 1000;
   server.headersTimeout = 10_000;
   server.keepAliveTimeout = 5_000;
   server.maxConnections = Number(env('MAX_CONNECTIONS'));

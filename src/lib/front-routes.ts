@@ -7,6 +7,9 @@
 /** Forms and JSON: the largest real one (a booking request) is under 4 KB. The one cap of every body not listed below. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
+/** A body not listed below must arrive whole within this many seconds of its request's start, or is answered 408. */
+export const DEFAULT_BODY_SECONDS = 30;
+
 export interface LargeBodyRoute {
   method: 'POST';
   /** A regular expression both JavaScript and nginx (PCRE) read the same way, over the path without its query. */
@@ -18,6 +21,12 @@ export interface LargeBodyRoute {
    * front ahead of it (issue 23, item 6).
    */
   concurrent: number;
+  /**
+   * The whole body must arrive within this many seconds of the request's
+   * start. A photo is sent from a phone: 10 MB in 30 s needs an uplink of
+   * 2.8 Mbit/s, in 180 s 0.47 Mbit/s.
+   */
+  seconds: number;
 }
 
 /**
@@ -26,8 +35,11 @@ export interface LargeBodyRoute {
  * form around it (src/lib/server/photos/actions.ts reads no more).
  */
 export const LARGE_BODY_ROUTES: readonly LargeBodyRoute[] = [
-  { method: 'POST', path: '^/owner/spas/[1-9][0-9]{0,9}/photos$', limit: 10 * 1024 * 1024 + DEFAULT_BODY_LIMIT, concurrent: 4 },
+  { method: 'POST', path: '^/owner/spas/[1-9][0-9]{0,9}/photos$', limit: 10 * 1024 * 1024 + DEFAULT_BODY_LIMIT, concurrent: 4, seconds: 180 },
 ];
+
+/** The longest any body may take to arrive: the Node server's own request limit (server/serve.ts). */
+export const LONGEST_BODY_SECONDS = Math.max(DEFAULT_BODY_SECONDS, ...LARGE_BODY_ROUTES.map((route) => route.seconds));
 
 /** The largest body any route takes: the app's adapter refuses anything past it (astro.config.mjs). */
 export const LARGEST_BODY = Math.max(DEFAULT_BODY_LIMIT, ...LARGE_BODY_ROUTES.map((route) => route.limit));
