@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   acquireRebuildLock,
@@ -100,10 +102,49 @@ describe('the rebuild lock and queue', () => {
     expect(acquireRebuildLock(siteDir)).toBe(true);
   });
 
+  it('is held by one process at a time, and a lock let go while another looks at it is no error', async () => {
+    // Six processes take and let go of the lock as fast as they can; each
+    // marks its turn with a file only one can create (O_EXCL), so a second
+    // holder, or a crash, shows as a non-zero exit.
+    const marker = join(siteDir, 'held-by');
+    const script = `
+      import { closeSync, openSync, rmSync } from 'node:fs';
+      import { acquireRebuildLock, releaseRebuildLock } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, 'site-builds.ts')).href)};
+      const [siteDir, marker] = process.argv.slice(-2);
+      let turns = 0;
+      for (let i = 0; i < 300; i++) {
+        if (!acquireRebuildLock(siteDir)) continue;
+        try { closeSync(openSync(marker, 'wx')); } catch { process.exit(2); }
+        turns++;
+        rmSync(marker);
+        releaseRebuildLock(siteDir);
+      }
+      console.log(turns);`;
+    const runs = await Promise.all(
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<{ code: number | null; turns: number }>((resolve) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script, siteDir, marker], { stdio: ['ignore', 'pipe', 'inherit'] });
+            let out = '';
+            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+            child.once('exit', (code) => resolve({ code, turns: Number(out.trim()) }));
+          }),
+      ),
+    );
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(runs.reduce((sum, run) => sum + run.turns, 0)).toBeGreaterThan(0);
+  });
+
   it('takes over a lock left by a process that died', () => {
     writeFileSync(paths(siteDir).lock, '2147483646');
     expect(acquireRebuildLock(siteDir)).toBe(true);
     expect(readFileSync(paths(siteDir).lock, 'utf8')).toBe(String(process.pid));
+    // One that names no process (0 would mean this process group to kill(2)).
+    releaseRebuildLock(siteDir);
+    writeFileSync(paths(siteDir).lock, '');
+    expect(acquireRebuildLock(siteDir)).toBe(true);
+    expect(readdirSync(siteDir)).not.toContain(`rebuild.lock.${process.pid}`);
   });
 
   it('collapses many requests during a rebuild into one more', () => {

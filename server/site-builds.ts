@@ -9,7 +9,7 @@
 // symlink over `current`, which is atomic: a request sees the old site or the
 // new one, never a half-written one. See docs/decisions/0002-atomic-publishing.md.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { currentBuildDir, isRunning, paths, pinnedBuilds, takeMark, type BuildInfo } from '#lib/server/published-site.ts';
 
@@ -46,24 +46,44 @@ export function pruneBuilds(siteDir: string, keep = 3): string[] {
 
 /**
  * Takes the rebuild lock, or returns false when another live process holds it.
- * A lock left by a dead process is taken over.
+ * A lock left by a dead process is taken over (two processes that find the
+ * same dead one at the same moment could both take it: that needs a crash and
+ * two rebuilds starting within the same instant).
  */
 export function acquireRebuildLock(siteDir: string): boolean {
   const { lock } = paths(siteDir);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx');
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(lock, 'utf8').trim());
-      if (holder && holder !== process.pid && isRunning(holder)) return false;
+  // Written whole under a name of its own and then linked into place: the link
+  // fails when a lock exists, and no process ever reads a lock not yet written
+  // (an empty one was taken for a dead holder's, and two rebuilds ran at once).
+  const mine = `${lock}.${process.pid}`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        linkSync(mine, lock);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = lockHolder(lock);
+      if (holder === 'gone') continue; // let go of since the link failed: try again
+      if (holder !== 0 && holder !== process.pid && isRunning(holder)) return false;
       rmSync(lock, { force: true });
     }
+    return false;
+  } finally {
+    rmSync(mine, { force: true });
   }
-  return false;
+}
+
+/** The pid in the lock (0 when it names none), or 'gone' when the lock was let go of meanwhile. */
+function lockHolder(lock: string): number | 'gone' {
+  try {
+    return Number(readFileSync(lock, 'utf8').trim()) || 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw error;
+  }
 }
 
 export function releaseRebuildLock(siteDir: string): void {
