@@ -3,7 +3,6 @@
 // the pictures on the published spa page, the social card, and axe.
 import type { Page } from '@playwright/test';
 import { axeBuilder } from '../support/axe.ts';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -14,7 +13,8 @@ import { asc, eq } from 'drizzle-orm';
 import { cities, spaPhotos, spas, type Tier } from '#db/schema.ts';
 import { withTablesAt } from '../support/database.ts';
 import { serverCopyForBlock } from '../support/e2e-steps.ts';
-import { baseURL, databasePath, e2eDir, siteEnv } from '../support/env.ts';
+import { baseURL, databasePath, e2eDir, site } from '../support/env.ts';
+import { buildSiteAlongside } from '../support/site.ts';
 import { createSignedInUser, signIn, type TestUser } from '../support/sessions.ts';
 
 /** The photo files in an uploads folder (UPLOAD_DIR). */
@@ -362,10 +362,7 @@ test.describe('published pages', () => {
     await expect(page.locator('[data-social-status]')).toContainText('Hydrafacial, start to glow');
 
     // Publish, as the rebuild queue would.
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['server/rebuild.ts'], { env: siteEnv, stdio: 'ignore' });
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`publish exited ${code}`))));
-    });
+    await buildSiteAlongside(site);
     await page.goto(`/spas/${spa.slug}`);
     const hero = page.locator('header picture img');
     await expect(hero).toHaveAttribute('src', coverOf(spa.id)!);

@@ -1,15 +1,19 @@
 import { spawn } from 'node:child_process';
 import { asc, eq } from 'drizzle-orm';
 import { spas } from '#db/schema.ts';
-import { db } from '#lib/server/db.ts';
-import { baseURL, siteEnv } from '../support/env.ts';
+import { withTablesAt } from '../support/database.ts';
+import { serverCopyForBlock } from '../support/e2e-steps.ts';
+import { siteEnv } from '../support/env.ts';
 import { expect, test } from '../support/fixtures.ts';
 
-test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
+// A site of its own: these tests count the rebuilds that run, and another
+// spec's publishing of the suite's site (photos.spec.ts) would be one of them.
+const server = serverCopyForBlock(74, {}, { ownSite: true });
 
 function runRebuild(): { done: Promise<{ code: number | null; output: string }>; output: () => string } {
-  const child = spawn(process.execPath, ['server/rebuild.ts'], { env: siteEnv });
+  const { databasePath, siteDir } = server();
+  const child = spawn(process.execPath, ['server/rebuild.ts'], { env: { ...siteEnv, DATABASE_PATH: databasePath, SITE_DIR: siteDir } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -17,13 +21,15 @@ function runRebuild(): { done: Promise<{ code: number | null; output: string }>;
   return { done, output: () => output };
 }
 
-// The change is to a description: other tests compare names and order, not descriptions.
+// The change is to a description: the tests compare names and order, not descriptions.
 function describeSpa(slug: string, description: string) {
-  db.update(spas).set({ description }).where(eq(spas.slug, slug)).run();
+  withTablesAt(server().databasePath, (db) => db.update(spas).set({ description }).where(eq(spas.slug, slug)).run(), { write: true });
 }
 
 function someSpa() {
-  return db.select({ slug: spas.slug, description: spas.description }).from(spas).where(eq(spas.tier, 'ELITE')).orderBy(asc(spas.id)).limit(1).get()!;
+  return withTablesAt(server().databasePath, (db) =>
+    db.select({ slug: spas.slug, description: spas.description }).from(spas).where(eq(spas.tier, 'ELITE')).orderBy(asc(spas.id)).limit(1).get()!,
+  );
 }
 
 test('a rebuild swaps the new site in while requests keep flowing, without one error or half page', async () => {
@@ -39,7 +45,7 @@ test('a rebuild swaps the new site in while requests keep flowing, without one e
     for (let i = offset; loading; i++) {
       const path = paths[i % paths.length]!;
       try {
-        const response = await fetch(`${baseURL}${path}`);
+        const response = await fetch(`${server().url}${path}`);
         const body = await response.text();
         requests++;
         const expectedStatus = path === '/no-such-page' ? 404 : 200;

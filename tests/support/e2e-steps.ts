@@ -56,15 +56,19 @@ export async function signedInContext(browser: Browser, user: TestUser, options:
 
 /**
  * Gives the enclosing test.describe a server copy of its own, on the suite's
- * port plus `offset`, with `settings`: started before its first test and
+ * port plus `offset`, with `settings` (and startServerCopy's `options`): started before its first test and
  * stopped after its last. Its tests run one after another (one worker), since
  * one copy listens on the port. Returns the copy (there once beforeAll has run).
  */
-export function serverCopyForBlock(offset: number, settings: Partial<Record<SettingName, string>>): () => ServerCopy {
+export function serverCopyForBlock(
+  offset: number,
+  settings: Partial<Record<SettingName, string>>,
+  options: Parameters<typeof startServerCopy>[2] = {},
+): () => ServerCopy {
   test.describe.configure({ mode: 'serial' });
   let server: ServerCopy | undefined;
   test.beforeAll(async () => {
-    server = await startServerCopy(copyPort(offset), settings);
+    server = await startServerCopy(copyPort(offset), settings, options);
   });
   test.afterAll(() => server?.stop());
   return () => server!;
