@@ -194,6 +194,45 @@ for (const javaScriptEnabled of [false, true]) {
   });
 }
 
+test('with JavaScript, a photo over 10 MB is refused as it is chosen, never sent; while a photo is sent the button says so', async ({
+  page,
+  signedIn,
+  listing,
+}) => {
+  const owner = await signedIn('owner');
+  const spa = photoPage(listing(owner, photoListing('FREE')));
+  await page.goto(spa.path);
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url());
+  });
+  const file = page.getByLabel('Photo', { exact: true });
+  await file.setInputFiles({ name: 'huge.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(10 * 1024 * 1024 + 1) });
+  await expect(file).toHaveJSProperty('validationMessage', 'This photo is larger than 10 MB. Make it smaller and try again.');
+  await page.getByRole('button', { name: 'Upload photo' }).click();
+  expect(posts).toEqual([]);
+
+  // A photo that fits goes. What the form shows as it is sent is noted where the next page can read it.
+  await page.evaluate(() =>
+    addEventListener('submit', () => {
+      const button = document.querySelector<HTMLButtonElement>('[data-upload-form] button[type="submit"]')!;
+      const shown = { label: button.textContent?.trim(), disabled: button.disabled, status: document.querySelector('[data-upload-status]')?.textContent };
+      sessionStorage.setItem('while-sending', JSON.stringify(shown));
+    }),
+  );
+  await upload(page, await photo(800, 600, 'jpeg', 300), 'fits.jpg');
+  await expect(page.getByRole('status')).toContainText('Photo uploaded');
+  expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('while-sending')))!)).toEqual({
+    label: 'Uploading…',
+    disabled: true,
+    status: 'Uploading your photo. This can take a minute on a slow connection.',
+  });
+  // The next page's form is ready for another.
+  await expect(page.getByRole('button', { name: 'Upload photo' })).toBeEnabled();
+  expect(posts).toHaveLength(1);
+  expect(photosOf(spa.id)).toHaveLength(1);
+});
+
 test('only the owner or an editor: signed out 401, a client or another owner 404', async ({ browser, signedIn, person, listing }) => {
   const owner = person('owner');
   const spa = photoPage(listing(owner, photoListing('PREMIUM')));

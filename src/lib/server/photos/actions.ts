@@ -1,15 +1,15 @@
 // The photo page's forms (src/pages/owner/spas/[id]/photos.astro): plain HTML
 // posts, so they work without JavaScript. Upload is the one multipart form and
-// the one route allowed a body larger than 64 KiB (server/request-body.ts).
+// the one route allowed a body larger than 64 KiB (LARGE_BODY_ROUTES in src/lib/front-routes.ts).
 import { parseId } from '#lib/ids.ts';
 import { invalid, malformed, ok, type Reason, type Result } from '#lib/result.ts';
-import { MAX_UPLOAD_BYTES } from './image-pipeline.ts';
+import { MAX_UPLOAD_BYTES, PHOTO_TOO_LARGE } from './image-pipeline.ts';
 import { refuse, type FormReader } from '../forms.ts';
 import { MAX_BODY_BYTES, parseMultipart, readBodyBytes, readForm } from '../http.ts';
 import { addPhoto, deletePhoto, movePhoto, setPhotoAlt, type PhotoResult } from './photos.ts';
 import { refreshSocialCard } from './social-cards.ts';
 
-/** A 10 MB photo and the form around it; matches PHOTO_UPLOAD_BODY_LIMIT in server/request-body.ts. */
+/** A 10 MB photo and the form around it; the front's cap for this route is the same (LARGE_BODY_ROUTES in src/lib/front-routes.ts). */
 export const UPLOAD_FORM_LIMIT = MAX_UPLOAD_BYTES + MAX_BODY_BYTES;
 
 export const PHOTO_NOTICES = {
@@ -47,7 +47,7 @@ export const readPhotoForm: FormReader<FormData | URLSearchParams> = async (requ
     return form ? { form } : refuse<never>(400, { _: 'That form did not arrive. Reload the page and try again.' });
   }
   const bytes = await readBodyBytes(request, UPLOAD_FORM_LIMIT).catch(() => null);
-  if (!bytes) return refuse<never>(413, { photo: 'This photo is larger than 10 MB. Make it smaller and try again.' });
+  if (!bytes) return refuse<never>(413, { photo: PHOTO_TOO_LARGE });
   const form = await parseMultipart(bytes, type);
   return form ? { form } : refuse<never>(400, { photo: 'The upload did not arrive whole. Try again.' });
 };

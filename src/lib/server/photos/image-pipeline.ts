@@ -13,6 +13,8 @@ import { invalid, tooLarge, unsupported } from '#lib/result.ts';
 
 /** Largest upload accepted (the server's body cap for the upload route is a little above it). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** What a photo over MAX_UPLOAD_BYTES is told: by the server, and by the page before the photo is sent. */
+export const PHOTO_TOO_LARGE = 'This photo is larger than 10 MB. Make it smaller and try again.';
 /** 40 megapixels: every phone's default photo, and a hard stop for decompression bombs. */
 export const MAX_INPUT_PIXELS = 40_000_000;
 /** Smaller than this cannot look like anything on a spa page. */
@@ -219,7 +221,7 @@ const encode = (input: Sharp, format: PhotoFormat) =>
  */
 export async function processImage(bytes: Uint8Array, { maxWidth = PHOTO_WIDTHS.at(-1)! }: { maxWidth?: number } = {}): Promise<ProcessedImage> {
   if (bytes.byteLength === 0) throw new ImageRejected('invalid', 'The file is empty. Choose a photo to upload.');
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new ImageRejected('too_large', 'This photo is larger than 10 MB. Make it smaller and try again.');
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new ImageRejected('too_large', PHOTO_TOO_LARGE);
   const sniffed = sniffImageType(bytes);
   const sharp = await loadSharp();
   // HEIF/AVIF only when this libvips can decode it at all (sharp.format says; the prebuilt one can).
