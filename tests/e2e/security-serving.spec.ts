@@ -245,6 +245,25 @@ test.describe('a server of its own, with nginx in front', () => {
     expect(photosOf(server.databasePath, spaId)).toBe(before + 1);
   });
 
+  test('a body where none belongs (a GET’s) is not waited for: the page is answered and the connection closed', async () => {
+    // A keep-alive GET that says a megabyte follows and sends ten bytes. Node
+    // would keep the connection for the rest until its request limit (the photo
+    // upload's 180 s); the answer says Connection: close and the server closes it.
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const sent = performance.now();
+    socket.write('GET /privacy-policy HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n0123456789');
+    const closedAt = await Promise.race([closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.split('\r\n\r\n')[0]).toMatch(/\r\nConnection: close\r?$/im);
+    expect(closedAt, 'the server closed the connection').not.toBeNull();
+    test.info().annotations.push({ type: 'figures', description: `closed ${Math.round(closedAt! - sent)} ms after the request` });
+  });
+
   test('8: a raw //host address is sent to a path on this site, by Node and by nginx', async () => {
     for (const target of ['//evil.example/../spas/', '//evil.example/', '/\\evil.example/', '///evil.example//spas/', '/.//evil.example/']) {
       for (const [name, head] of [
