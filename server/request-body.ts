@@ -76,24 +76,27 @@ export function tooLargeAnswer(limit: number, wantsJson: boolean): { type: strin
 }
 
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  req.pause();
-  const { type, body } = tooLargeAnswer(limit, asksForJson(req));
-  closeAfterAnswer(req, res);
-  res.writeHead(413, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
-  res.end(body);
+  refuseBody(req, res, 413, tooLargeAnswer(limit, asksForJson(req)));
 }
 
 /** A body that did not arrive whole in time: 408, and the connection closed, as Node's own request limit does. */
 function refuseSlow(req: IncomingMessage, res: ServerResponse, seconds: number): void {
-  req.pause();
   const message = `The request did not arrive whole within ${seconds} s. Please try again.`;
-  const body = asksForJson(req) ? JSON.stringify({ error: { code: 'request_timeout', message } }) : message;
+  refuseBody(
+    req,
+    res,
+    408,
+    asksForJson(req)
+      ? { type: 'application/json; charset=utf-8', body: JSON.stringify({ error: { code: 'request_timeout', message } }) }
+      : { type: 'text/plain; charset=utf-8', body: message },
+  );
+}
+
+/** Answers a request whose body is not read any further, and closes its connection after the answer. */
+function refuseBody(req: IncomingMessage, res: ServerResponse, status: number, { type, body }: { type: string; body: string }): void {
+  req.pause();
   closeAfterAnswer(req, res);
-  res.writeHead(408, {
-    'Content-Type': asksForJson(req) ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
   res.end(body);
 }
 
