@@ -6,7 +6,7 @@ import { treatments } from '#content/site.ts';
 import { ALL_CITIES, ALL_SERVICES, searchUrl } from './search-url.ts';
 
 export { ALL_CITIES, ALL_SERVICES, searchUrl };
-export const RESULTS_PER_PAGE = 24;
+export const RESULTS_PER_PAGE = 12;
 
 /** Empty, "all-services" and "all-cities" all mean "no filter" (spec 2, Member home). */
 const filter = (all: string) =>
