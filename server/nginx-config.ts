@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   API_PREFIX,
+  APP_KEEP_ALIVE_SECONDS,
   DEFAULT_BODY_LIMIT,
   FRONT_CACHED_ROUTES,
   LARGE_BODY_ROUTES,
@@ -158,6 +159,8 @@ include ${nginxPaths(o.siteDir).pagePolicy};
 upstream medspa_node {
   server ${o.upstream};
   keepalive 16;
+  # Idle connections to Node end here before Node ends them (src/lib/front-routes.ts APP_KEEP_ALIVE_SECONDS).
+  keepalive_timeout ${APP_KEEP_ALIVE_SECONDS - 1}s;
 }
 
 # Public answers kept as long as their Cache-Control says (src/lib/front-routes.ts FRONT_CACHED_ROUTES).

@@ -24,6 +24,7 @@ import type { Db } from '#db/client.ts';
 import { migrateDatabase } from '#db/migrate.ts';
 import { msUntilNextPacificMidnight } from '#lib/dates.ts';
 import {
+  APP_KEEP_ALIVE_SECONDS,
   bodyLimitFor,
   carriesToken,
   largeBodyRoute,
@@ -295,7 +296,7 @@ export async function startServer() {
   // is a cap on open connections.
   server.requestTimeout = LONGEST_BODY_SECONDS * 1000;
   server.headersTimeout = 10_000;
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = APP_KEEP_ALIVE_SECONDS * 1000;
   server.maxConnections = Number(env('MAX_CONNECTIONS'));
 
   const port = Number(env('PORT'));

@@ -41,6 +41,15 @@ export const LARGE_BODY_ROUTES: readonly LargeBodyRoute[] = [
 /** The longest any body may take to arrive: the Node server's own request limit (server/serve.ts). */
 export const LONGEST_BODY_SECONDS = Math.max(DEFAULT_BODY_SECONDS, ...LARGE_BODY_ROUTES.map((route) => route.seconds));
 
+/**
+ * How long the Node server keeps an idle connection open for another request
+ * (server/serve.ts). nginx lets go of its idle connections to Node a second
+ * sooner (server/nginx-config.ts): when both sides close at the same instant,
+ * nginx can send a request on a connection Node is closing, and a post (a
+ * booking) that fails so is answered 502, not retried.
+ */
+export const APP_KEEP_ALIVE_SECONDS = 5;
+
 /** The largest body any route takes: the app's adapter refuses anything past it (astro.config.mjs). */
 export const LARGEST_BODY = Math.max(DEFAULT_BODY_LIMIT, ...LARGE_BODY_ROUTES.map((route) => route.limit));
 
