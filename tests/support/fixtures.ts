@@ -154,6 +154,16 @@ const STEPS: Record<BookingState, BookingState[]> = {
 export const test = base.extend<Fixtures>({
   clientAddress: async ({}, use, testInfo) => use(addressFor(testInfo.workerIndex)),
   extraHTTPHeaders: async ({ extraHTTPHeaders, clientAddress }, use) => use({ ...extraHTTPHeaders, 'X-Forwarded-For': clientAddress }),
+  // The API client opens a connection for each request. Kept alive, a connection
+  // left idle while a page was scanned was sent on at the moment the server let
+  // go of it (APP_KEEP_ALIVE_SECONDS in src/lib/front-routes.ts): ECONNRESET, in
+  // a fresh-clone run beside another. A browser sends such a request again;
+  // Playwright's client does not.
+  request: async ({ playwright, extraHTTPHeaders }, use) => {
+    const request = await playwright.request.newContext({ extraHTTPHeaders: { ...extraHTTPHeaders, Connection: 'close' } });
+    await use(request);
+    await request.dispose();
+  },
 
   person: async ({}, use) => {
     const made: number[] = [];
