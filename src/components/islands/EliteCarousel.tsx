@@ -71,12 +71,15 @@ export default function EliteCarousel({ slides, interval = 5000 }: Props) {
             data-slide={i}
             className="grid md:grid-cols-2"
           >
+            {/* Lazy, the first slide too: the carousel is below the first screen at a phone's
+                and a laptop's height, and an eager picture there was fetched at once, beside
+                the stylesheet (decision 0032). */}
             <img
               src={slide.imageUrl}
               alt=""
               width={1200}
               height={800}
-              loading={i === 0 ? 'eager' : 'lazy'}
+              loading="lazy"
               className="aspect-[3/2] h-full w-full object-cover"
               onError={(event) => {
                 const img = event.currentTarget;
