@@ -1,42 +1,38 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { $user, loadUser, type NavUser } from '#lib/client/user.ts';
 import { roleLinks } from '#lib/role-links.ts';
 
-interface Props {
-  signIn: { label: string; href: string };
-  bookNow: { label: string; href: string };
-}
-
-// The navigation's account corner (spec 2). Rendered on the server in its
-// signed-out form (Sign In, Book Now); hydrated only for signed-in visitors
-// (client:signedin), where it shows a pulsing placeholder while the user is
-// looked up, then the avatar menu.
-export default function UserNav({ signIn, bookNow }: Props) {
-  const [hydrated, setHydrated] = useState(false);
+// The navigation's account corner (spec 2) for signed-in visitors. The corner
+// itself is in the header, pre-rendered signed out (Sign In, Book Now:
+// SiteNav.astro); this island sits at the foot of the page (Layout.astro says
+// why), hydrates only with the signed-in hint (client:signedin), and draws
+// into the corner: a pulsing placeholder while the user is looked up, then
+// the avatar menu, or the links again when the lookup says signed out.
+export default function UserNav() {
+  const [corner, setCorner] = useState<HTMLElement | null>(null);
   const state = useStore($user);
+  const signedOut = !corner || state.status === 'signed-out';
 
   useEffect(() => {
-    setHydrated(true);
+    setCorner(document.querySelector<HTMLElement>('[data-account-corner]'));
     loadUser();
   }, []);
 
-  if (!hydrated || state.status === 'signed-out') {
-    return (
-      <div className="flex items-center gap-2">
-        <a href={signIn.href} className="btn-ghost" data-analytics-action="sign_in_clicked" data-analytics-category="auth">
-          {signIn.label}
-        </a>
-        <a href={bookNow.href} className="btn-primary" data-analytics-action="book_now_nav" data-analytics-category="cta">
-          {bookNow.label}
-        </a>
-      </div>
-    );
-  }
-  if (state.status === 'loading') {
-    return <span className="block size-10 animate-pulse rounded-full bg-stone" data-testid="avatar-placeholder" aria-label="Loading your account" role="img" />;
-  }
-  return <AvatarMenu user={state.user} />;
+  useEffect(() => {
+    corner?.querySelector('[data-account-signed-out]')?.toggleAttribute('hidden', !signedOut);
+  }, [corner, signedOut]);
+
+  if (signedOut) return null;
+  return createPortal(
+    state.status === 'loading' ? (
+      <span className="block size-10 animate-pulse rounded-full bg-stone" data-testid="avatar-placeholder" aria-label="Loading your account" role="img" />
+    ) : (
+      <AvatarMenu user={state.user} />
+    ),
+    corner,
+  );
 }
 
 export function Avatar({ user }: { user: NavUser }) {
