@@ -1,8 +1,8 @@
 // Every kind of page is valid HTML by the Nu HTML checker (vnu-jar, the W3C
 // validator's engine): one page of each type, fetched from the site under
 // test, checked in one run of the checker. Errors only; warnings are advice.
-import { and, asc, eq } from 'drizzle-orm';
-import { offers, spas } from '#db/schema.ts';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { offers, services, spas } from '#db/schema.ts';
 import { db } from '#lib/server/db.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { htmlErrors } from '../support/html-checker.ts';
@@ -56,7 +56,31 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
   const memberHtml = await home.text();
   expect(memberHtml).toContain('Welcome back, Valid');
   save('member home', memberHtml);
+  // Pages whose first island is not the account corner, where Astro writes its loader (decision 0032).
+  const service = db
+    .select({ id: services.id })
+    .from(services)
+    .where(and(eq(services.active, true), gt(services.priceCents, 0)))
+    .orderBy(asc(services.id))
+    .get();
+  for (const [name, path] of [
+    ['checkout', `/checkout?service=${service!.id}`],
+    ['subscription', '/subscription'],
+  ] as const) {
+    const response = await member.get(path);
+    expect(response.status(), path).toBe(200);
+    save(name, await response.text());
+  }
   await member.dispose();
+  const owner = person('owner', { firstName: 'Valid' });
+  const ownerContext = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { cookie: `session=${owner.token}; signed_in=1`, 'X-Forwarded-For': clientAddress },
+  });
+  const dashboard = await ownerContext.get('/owner/dashboard');
+  expect(dashboard.status()).toBe(200);
+  save('owner dashboard', await dashboard.text());
+  await ownerContext.dispose();
 
   expect(htmlErrors(documents)).toEqual([]);
 });
