@@ -56,7 +56,7 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
   const memberHtml = await home.text();
   expect(memberHtml).toContain('Welcome back, Valid');
   save('member home', memberHtml);
-  // Pages whose first island is not the account corner, where Astro writes its loader (decision 0032).
+  // Pages rendered on request whose first island is a form or the toasts: Astro writes its loader's <style> just before it (decision 0032).
   const service = db
     .select({ id: services.id })
     .from(services)
