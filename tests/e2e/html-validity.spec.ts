@@ -45,12 +45,13 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
     expect(response.status(), path).toBe(status);
     save(name, await response.text());
   }
+  const signedIn = (role: 'client' | 'owner') =>
+    playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { cookie: `session=${person(role, { firstName: 'Valid' }).token}; signed_in=1`, 'X-Forwarded-For': clientAddress },
+    });
   // The member home, rendered on request for a signed-in visitor.
-  const user = person('client', { firstName: 'Valid' });
-  const member = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { cookie: `session=${user.token}; signed_in=1`, 'X-Forwarded-For': clientAddress },
-  });
+  const member = await signedIn('client');
   const home = await member.get('/');
   expect(home.status()).toBe(200);
   const memberHtml = await home.text();
@@ -72,11 +73,7 @@ test('one page of each type has no HTML errors', async ({ request, playwright, b
     save(name, await response.text());
   }
   await member.dispose();
-  const owner = person('owner', { firstName: 'Valid' });
-  const ownerContext = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { cookie: `session=${owner.token}; signed_in=1`, 'X-Forwarded-For': clientAddress },
-  });
+  const ownerContext = await signedIn('owner');
   const dashboard = await ownerContext.get('/owner/dashboard');
   expect(dashboard.status()).toBe(200);
   save('owner dashboard', await dashboard.text());
